@@ -1,0 +1,57 @@
+"""Settings of the knowledge index and its embedder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from appliance.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    """How the index stores vectors and ranks hits."""
+
+    #: Database file name, relative to ``paths.data_dir``.
+    db_file: str = "index.sqlite3"
+    #: Manifest name of the embedding model.
+    embedding_model: str = "all-minilm-l6-v2-int8"
+    #: Vector storage: float32 (exact), int8 (4x smaller), or bit (binary + float rescoring).
+    vector_type: Literal["float32", "int8", "bit"] = "float32"
+    #: onnxruntime intra-op threads for the embedder.
+    embed_threads: int = 2
+    #: Texts per embedding batch.
+    embed_batch: int = 32
+    #: Query embeddings kept in the LRU cache.
+    query_cache_size: int = 256
+    #: How the vector and keyword channels are fused.
+    fusion: Literal["rrf", "weighted"] = "rrf"
+    #: The k constant of reciprocal-rank fusion.
+    rrf_k: int = 60
+    #: Weight of the vector channel in weighted fusion (keyword weight is 1 - this).
+    vector_weight: float = 0.5
+    #: Weight of the recency term (0 disables it).
+    recency_weight: float = 0.0
+    #: Half-life of the recency term in days.
+    recency_half_life_days: float = 30.0
+    #: Hits with a fused score below this are dropped (scores are normalised to 0..1).
+    min_score: float = 0.0
+    #: Most hits returned.
+    max_results: int = 8
+    #: Candidates fetched from each channel before fusion.
+    candidates: int = 50
+
+    def validate(self) -> None:
+        """Check ranges that the types alone cannot express."""
+        if not 0.0 <= self.vector_weight <= 1.0:
+            raise ConfigError("index.vector_weight: must be between 0 and 1")
+        if not 0.0 <= self.min_score <= 1.0:
+            raise ConfigError("index.min_score: must be between 0 and 1")
+        if self.max_results < 1 or self.candidates < self.max_results:
+            raise ConfigError("index.max_results: must be >= 1 and <= index.candidates")
+        if self.embed_threads < 1 or self.embed_batch < 1:
+            raise ConfigError("index.embed_threads/embed_batch: must be >= 1")
+        if self.rrf_k < 1:
+            raise ConfigError("index.rrf_k: must be >= 1")
+        if self.recency_weight < 0 or self.recency_half_life_days <= 0:
+            raise ConfigError("index.recency_weight: must be >= 0 with a positive half-life")
