@@ -47,7 +47,10 @@ class Box:
     def union(self, other: Box) -> Box:
         """The smallest box holding both."""
         return Box(
-            min(self.x0, other.x0), min(self.y0, other.y0), max(self.x1, other.x1), max(self.y1, other.y1)
+            min(self.x0, other.x0),
+            min(self.y0, other.y0),
+            max(self.x1, other.x1),
+            max(self.y1, other.y1),
         )
 
 

@@ -1,0 +1,171 @@
+"""Sentence embeddings with onnxruntime + tokenizers, for any ONNX model the manifest describes.
+
+The manifest's ``options`` say how to turn the model's output into one vector: pooling (``mean`` over
+the attention mask, or ``cls``), whether to L2-normalise, the maximum sequence length, and the prefixes
+some models expect on queries and passages (e5: ``"query: "`` / ``"passage: "``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+from tokenizers import Tokenizer
+
+from appliance.errors import ModelError
+from appliance.models.manifest import ModelSpec, load_manifest
+from appliance.models.store import locate
+
+
+@dataclass(frozen=True)
+class EmbedderOptions:
+    """How a model's output becomes a sentence vector."""
+
+    #: Output dimensions.
+    dimensions: int
+    #: ``mean`` (masked mean over tokens) or ``cls`` (first token).
+    pooling: str = "mean"
+    #: L2-normalise the vectors (cosine similarity becomes a dot product).
+    normalize: bool = True
+    #: Longest token sequence fed to the model; longer texts are truncated.
+    max_length: int = 256
+    #: Prepended to queries.
+    query_prefix: str = ""
+    #: Prepended to passages.
+    passage_prefix: str = ""
+
+    @classmethod
+    def from_spec(cls, spec: ModelSpec) -> EmbedderOptions:
+        """Read the options from a manifest entry."""
+        opts = spec.options
+        try:
+            return cls(
+                dimensions=int(opts["dimensions"]),
+                pooling=str(opts.get("pooling", "mean")),
+                normalize=bool(opts.get("normalize", True)),
+                max_length=int(opts.get("max_length", 256)),
+                query_prefix=str(opts.get("query_prefix", "")),
+                passage_prefix=str(opts.get("passage_prefix", "")),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ModelError(
+                f"model {spec.name}: bad embedding options in the manifest ({err})",
+                code="model_manifest",
+            ) from None
+
+
+class Embedder:
+    """Turns texts into vectors; thread-safe; caches query vectors (LRU)."""
+
+    def __init__(
+        self,
+        model_path: Path,
+        tokenizer_path: Path,
+        options: EmbedderOptions,
+        *,
+        name: str = "",
+        threads: int = 2,
+        batch_size: int = 32,
+        cache_size: int = 256,
+    ) -> None:
+        self.name = name or model_path.stem
+        self.options = options
+        self.batch_size = batch_size
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        try:
+            self._session = ort.InferenceSession(
+                str(model_path), sess_options=so, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        except Exception as err:  # onnxruntime raises its own untyped exceptions
+            raise ModelError(
+                f"embedding model {self.name} cannot be loaded ({type(err).__name__})",
+                code="model_load_failed",
+            ) from err
+        self._tokenizer.enable_truncation(max_length=options.max_length)
+        self._tokenizer.enable_padding()
+        self._input_names = {i.name for i in self._session.get_inputs()}
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+        #: Query embeddings answered from the cache.
+        self.cache_hits = 0
+
+    @classmethod
+    def from_manifest(
+        cls,
+        model_name: str,
+        models_dir: Path,
+        *,
+        threads: int = 2,
+        batch_size: int = 32,
+        cache_size: int = 256,
+    ) -> Embedder:
+        """Load a manifest model after verifying every file's checksum."""
+        spec = load_manifest().get(model_name)
+        if spec.kind != "embedding":
+            raise ModelError(f"model {model_name} is a {spec.kind} model, not an embedding model")
+        return cls(
+            locate(spec, "onnx", models_dir),
+            locate(spec, "tokenizer", models_dir),
+            EmbedderOptions.from_spec(spec),
+            name=model_name,
+            threads=threads,
+            batch_size=batch_size,
+            cache_size=cache_size,
+        )
+
+    @property
+    def dimensions(self) -> int:
+        """Length of every vector."""
+        return self.options.dimensions
+
+    def _run(self, texts: Sequence[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        if self.options.pooling == "cls":
+            vectors = hidden[:, 0, :]
+        else:
+            weights = mask[:, :, None].astype(np.float32)
+            vectors = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        if self.options.normalize:
+            vectors = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors for document slices, computed in batches (shape ``(len(texts), dimensions)``)."""
+        prefix = self.options.passage_prefix
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        # Sorting by length keeps padding small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._run([prefix + texts[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The vector of one query, from the LRU cache when it was asked recently."""
+        with self._lock:
+            cached = self._cache.get(text)
+            if cached is not None:
+                self._cache.move_to_end(text)
+                self.cache_hits += 1
+                return cached
+        vector = self._run([self.options.query_prefix + text])[0]
+        with self._lock:
+            self._cache[text] = vector
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return vector

@@ -1,0 +1,18 @@
+"""Errors of file ingestion; each names the input by file name only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from appliance.errors import InputError, public_name
+
+
+class IngestError(InputError):
+    """A file cannot be indexed; ``code`` says why."""
+
+    code = "ingest_failed"
+
+    def __init__(self, path: str | Path, reason: str, *, code: str) -> None:
+        super().__init__(f"{public_name(path)}: {reason}", code=code)
+        #: The file's name (never its absolute path).
+        self.name = public_name(path)
