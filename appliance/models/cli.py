@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from appliance.cli import AppContext, echo_json, pass_app
@@ -21,7 +23,7 @@ def list_command(app: AppContext, as_json: bool) -> None:
     from appliance.models.manifest import load_manifest
     from appliance.models.store import file_status
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for spec in load_manifest().models.values():
         states = [file_status(spec, f, app.config.paths.models_dir).state for f in spec.files]
         state = "ok" if all(s == "ok" for s in states) else next(s for s in states if s != "ok")
