@@ -1,17 +1,88 @@
-"""Settings of the answer worker."""
+"""Settings of the answer worker and of answering."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from appliance.errors import ConfigError
+
+_ROLE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    """Which model answers and how."""
+    """Which model answers, how the worker is confined, and how answers are built."""
 
     #: Manifest name of the GGUF model; empty string for extractive answers only.
     llm_model: str = "smollm2-135m-instruct-q4_1"
-    #: Prompt role (a template file per role).
+    #: Prompt role (a template file ``appliance/answer/prompts/<role>.j2`` per role).
     role: str = "engineer"
     #: Seconds the parent waits for a whole answer before it kills the worker.
     timeout_s: float = 60.0
+    #: Seconds the parent waits for the worker to verify, load and warm up the model.
+    start_timeout_s: float = 120.0
+    #: Context window of the model in tokens (0 = the model's own training context).
+    context_tokens: int = 2048
+    #: Tokens of retrieved text put into the prompt at most.
+    context_budget_tokens: int = 900
+    #: Most tokens generated per answer.
+    max_answer_tokens: int = 160
+    #: Sampling temperature (0 = greedy, reproducible).
+    temperature: float = 0.0
+    #: Threads llama.cpp computes with.
+    threads: int = 2
+    #: Address-space limit of the worker in MiB (RLIMIT_AS); must hold the model plus its context.
+    memory_limit_mb: int = 2048
+    #: CPU seconds one request may use inside the worker (RLIMIT_CPU soft limit, raised per request).
+    cpu_per_request_s: int = 120
+    #: CPU seconds over the worker's whole life (RLIMIT_CPU hard limit); it is restarted after that.
+    cpu_lifetime_s: int = 86400
+    #: First restart delay after the worker died; doubled on each further death.
+    restart_backoff_s: float = 0.5
+    #: Longest restart delay.
+    restart_backoff_max_s: float = 30.0
+    #: Longest question accepted, in characters; longer ones are cut (and the cut is reported).
+    max_question_chars: int = 2000
+    #: Best fused retrieval score under which the appliance says the documents do not answer.
+    min_retrieval_score: float = 0.2
+    #: Most retrieved slices offered to the model as numbered sources.
+    max_sources: int = 5
+    #: Longest spoken answer in characters (the full text form is not cut).
+    spoken_max_chars: int = 240
+
+    def validate(self) -> None:
+        """Check ranges that the types alone cannot express."""
+        if not _ROLE_NAME.match(self.role):
+            raise ConfigError("answer.role: must be a short lower-case name such as 'engineer'")
+        if self.timeout_s <= 0 or self.start_timeout_s <= 0:
+            raise ConfigError("answer.timeout_s/start_timeout_s: must be positive")
+        if self.context_tokens < 0 or 0 < self.context_tokens < 256:
+            raise ConfigError("answer.context_tokens: must be 0 (model default) or at least 256")
+        if self.context_budget_tokens < 64 or self.max_answer_tokens < 8:
+            raise ConfigError("answer.context_budget_tokens/max_answer_tokens: too small")
+        if self.context_tokens and (
+            self.context_budget_tokens + self.max_answer_tokens + 200 > self.context_tokens
+        ):
+            raise ConfigError(
+                "answer.context_budget_tokens: budget + max_answer_tokens + 200 must fit in "
+                "answer.context_tokens"
+            )
+        if not 0.0 <= self.temperature <= 2.0:
+            raise ConfigError("answer.temperature: must be between 0 and 2")
+        if self.threads < 1:
+            raise ConfigError("answer.threads: must be >= 1")
+        if self.memory_limit_mb < 256:
+            raise ConfigError("answer.memory_limit_mb: must be at least 256")
+        if self.cpu_per_request_s < 1 or self.cpu_lifetime_s < self.cpu_per_request_s:
+            raise ConfigError("answer.cpu_per_request_s: must be >= 1 and <= answer.cpu_lifetime_s")
+        if self.restart_backoff_s <= 0 or self.restart_backoff_max_s < self.restart_backoff_s:
+            raise ConfigError(
+                "answer.restart_backoff_s: must be positive and <= restart_backoff_max_s"
+            )
+        if self.max_question_chars < 16:
+            raise ConfigError("answer.max_question_chars: must be at least 16")
+        if not 0.0 <= self.min_retrieval_score <= 1.0:
+            raise ConfigError("answer.min_retrieval_score: must be between 0 and 1")
+        if self.max_sources < 1 or self.spoken_max_chars < 40:
+            raise ConfigError("answer.max_sources/spoken_max_chars: too small")

@@ -1,0 +1,338 @@
+"""The answer worker process: verifies, loads and runs the GGUF model inside the sandbox.
+
+Started by :class:`appliance.answer.worker.AnswerWorker` as ``python -I -B -m
+appliance.answer.worker_main`` with only its three standard pipes and a scrubbed environment. The order
+of events is the security argument, so it is spelled out in :func:`boot`:
+
+1. import everything the worker will ever need (nothing may be loaded lazily after lock-down: that would
+   mean opening files);
+2. read the ``start`` message, enter the loading sandbox (no new privileges, memory and CPU limits, no
+   network, no exec, no ptrace);
+3. verify the model file against the manifest's size and sha256 and only then load it;
+4. run one warm-up generation so every lazy allocation and thread start has happened;
+5. lock down with the allow-list filter, then report ``ready``.
+
+After that the worker serves ``generate`` requests one at a time, streaming tokens, until ``shutdown``
+or the end of its input.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+# Step 1 of the boot sequence: llama_cpp pulls in numpy, jinja2 (chat templates) and its shared
+# libraries here, at import time, while opening files is still allowed.
+from llama_cpp import Llama
+
+from appliance.answer import protocol, sandbox
+from appliance.answer.protocol import ProtocolViolation
+from appliance.errors import ModelError
+from appliance.models.manifest import load_manifest
+from appliance.models.store import locate
+
+#: Exit status when the model cannot be served (missing, corrupt, unloadable).
+EXIT_FATAL = 3
+#: Exit status when the request pipe's framing is broken beyond recovery.
+EXIT_PROTOCOL = 4
+
+_WARMUP_MESSAGES: list[Any] = [{"role": "user", "content": "Say OK."}]
+
+
+class Channel:
+    """Blocking framed JSON over two file descriptors (the worker's end of its pipes)."""
+
+    def __init__(self, fd_in: int = 0, fd_out: int = 1) -> None:
+        self.fd_in = fd_in
+        self.fd_out = fd_out
+
+    def _read_exact(self, size: int) -> bytes:
+        chunks: list[bytes] = []
+        remaining = size
+        while remaining:
+            chunk = os.read(self.fd_in, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def receive(self) -> dict[str, Any] | None:
+        """The next message, or None at a clean end of input; ProtocolViolation when malformed."""
+        header = self._read_exact(protocol.HEADER_BYTES)
+        if not header:
+            return None
+        length = protocol.frame_length(header)
+        payload = self._read_exact(length)
+        if len(payload) != length:
+            raise ProtocolViolation("truncated_frame", "the pipe closed inside a frame")
+        return protocol.decode(payload, protocol.PARENT_TYPES)
+
+    def pending(self) -> bool:
+        """Whether a message is waiting (polled between tokens, without blocking)."""
+        readable, _, _ = select.select([self.fd_in], [], [], 0)
+        return bool(readable)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one whole frame."""
+        data = protocol.encode(message)
+        view = memoryview(data)
+        while view:
+            written = os.write(self.fd_out, view)
+            view = view[written:]
+
+
+@dataclass
+class LoadedModel:
+    """The model the worker serves, and what loading it cost."""
+
+    #: The llama_cpp.Llama instance.
+    llm: Any
+    #: Manifest name.
+    name: str
+    #: Context window in tokens.
+    n_ctx: int
+    #: Seconds to load the model (after verification).
+    load_s: float
+    #: Seconds to verify the file against the manifest.
+    verify_s: float
+    #: Seconds of the warm-up generation.
+    warmup_s: float
+
+
+def _fatal(channel: Channel, code: str, message: str) -> NoReturn:
+    channel.send({"type": "fatal", "code": code, "message": message})
+    sys.exit(EXIT_FATAL)
+
+
+def _limits(start: dict[str, Any]) -> sandbox.SandboxLimits:
+    return sandbox.SandboxLimits(
+        address_space_bytes=int(start.get("memory_limit_mb", 2048)) * 1024 * 1024,
+        cpu_lifetime_s=int(start.get("cpu_lifetime_s", 86400)),
+    )
+
+
+def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
+    """Steps 1-5: from a fresh process to a locked-down worker with a warm model; sends ``ready``."""
+    # 1. Everything is imported at module level (llama_cpp included, below); warnings would open source
+    #    files to show a line of code, which the locked worker cannot do.
+    warnings.simplefilter("ignore")
+    try:
+        start = channel.receive()
+    except ProtocolViolation as err:
+        _fatal(channel, "protocol_" + err.code, err.message)
+    if start is None:
+        sys.exit(0)
+    if start.get("type") != "start":
+        _fatal(channel, "protocol_expected_start", "the first message must be 'start'")
+    # 2. The loading sandbox goes on before the model file is touched.
+    sandbox.enter_loading_sandbox(_limits(start))
+    # 3. Verify, then load.
+    t0 = time.perf_counter()
+    try:
+        manifest_path = start.get("manifest")
+        manifest = load_manifest(Path(manifest_path) if manifest_path else None)
+        spec = manifest.get(str(start.get("model", "")))
+        path = locate(spec, "gguf", Path(str(start.get("models_dir", "."))))
+    except ModelError as err:
+        _fatal(channel, err.code, err.message)
+    except Exception as err:  # the manifest itself is broken (ConfigError) or unreadable
+        _fatal(channel, "model_manifest", f"{err.__class__.__name__}: {err}")
+    verify_s = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    try:
+        llm = Llama(
+            model_path=str(path),
+            n_ctx=int(start.get("context_tokens", 2048)),
+            n_threads=int(start.get("threads", 2)),
+            n_threads_batch=int(start.get("threads", 2)),
+            verbose=False,
+        )
+    except Exception as err:
+        # llama.cpp reports a truncated or foreign file as a ValueError; the path is not repeated.
+        _fatal(
+            channel,
+            "model_load_failed",
+            f"llama.cpp could not load the model ({err.__class__.__name__})",
+        )
+    load_s = time.perf_counter() - t1
+    # 4. Warm-up: lazy allocations, thread pools, the chat template's compilation.
+    t2 = time.perf_counter()
+    for _chunk in llm.create_chat_completion(messages=_WARMUP_MESSAGES, max_tokens=4, stream=True):
+        pass
+    warmup_s = time.perf_counter() - t2
+    # 5. Lock down, then announce.
+    sandbox.lock_down(read_fds=(channel.fd_in,), write_fds=(channel.fd_out, 2))
+    model = LoadedModel(
+        llm=llm,
+        name=str(start.get("model")),
+        n_ctx=int(llm.n_ctx()),
+        load_s=load_s,
+        verify_s=verify_s,
+        warmup_s=warmup_s,
+    )
+    channel.send(
+        {
+            "type": "ready",
+            "model": model.name,
+            "n_ctx": model.n_ctx,
+            "load_s": round(load_s, 4),
+            "verify_s": round(verify_s, 4),
+            "warmup_s": round(warmup_s, 4),
+            "pid": os.getpid(),
+        }
+    )
+    return model, start
+
+
+def _prompt_tokens(model: LoadedModel, messages: list[dict[str, str]]) -> int:
+    text = "\n".join(m["content"] for m in messages)
+    return len(model.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
+def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_s: int) -> None:
+    """Serve one ``generate`` request: stream tokens, then ``done`` (or ``error``)."""
+    request_id = request["id"]
+    # Rough pre-check so an over-long prompt is refused with a clear code instead of a llama.cpp error.
+    prompt_tokens = _prompt_tokens(model, request["messages"])
+    if prompt_tokens + request["max_tokens"] + 16 > model.n_ctx:
+        channel.send(
+            {
+                "type": "error",
+                "id": request_id,
+                "code": "prompt_too_long",
+                "message": f"prompt of about {prompt_tokens} tokens does not fit the "
+                f"{model.n_ctx}-token context with {request['max_tokens']} tokens to answer",
+            }
+        )
+        return
+    sandbox.set_request_cpu_limit(cpu_s)
+    stream = model.llm.create_chat_completion(
+        messages=request["messages"],
+        max_tokens=request["max_tokens"],
+        temperature=request["temperature"],
+        stop=request["stop"] or None,
+        stream=True,
+    )
+    tokens = 0
+    finish = "stop"
+    try:
+        for chunk in stream:
+            choice = chunk["choices"][0]
+            text = choice.get("delta", {}).get("content")
+            if text:
+                tokens += 1
+                channel.send({"type": "token", "id": request_id, "text": text})
+            if choice.get("finish_reason"):
+                finish = str(choice["finish_reason"])
+            if channel.pending():
+                control = channel.receive()
+                if control is None or control.get("type") == "shutdown":
+                    os._exit(0)  # see main(): no interpreter shutdown under the strict filter
+                if control.get("type") == "cancel" and control.get("id") == request_id:
+                    finish = "cancelled"
+                    break
+                channel.send(
+                    {
+                        "type": "error",
+                        "id": control.get("id"),
+                        "code": "busy",
+                        "message": "the worker answers one request at a time",
+                    }
+                )
+    finally:
+        stream.close()
+    channel.send(
+        {
+            "type": "done",
+            "id": request_id,
+            "tokens": tokens,
+            "prompt_tokens": prompt_tokens,
+            "finish": finish,
+        }
+    )
+
+
+def serve(channel: Channel, model: LoadedModel, cpu_per_request_s: int) -> int:
+    """The request loop; returns the process exit status."""
+    while True:
+        try:
+            message = channel.receive()
+        except ProtocolViolation as err:
+            channel.send(
+                {
+                    "type": "error",
+                    "id": None,
+                    "code": "protocol_" + err.code,
+                    "message": err.message,
+                }
+            )
+            if err.code in ("bad_frame_length", "truncated_frame"):
+                return EXIT_PROTOCOL  # framing lost: nothing after this can be trusted
+            continue
+        if message is None or message["type"] == "shutdown":
+            return 0
+        if message["type"] == "cancel":
+            continue  # the request it meant has already finished
+        if message["type"] != "generate":
+            channel.send(
+                {
+                    "type": "error",
+                    "id": message.get("id"),
+                    "code": "protocol_unexpected",
+                    "message": "unexpected message",
+                }
+            )
+            continue
+        try:
+            request = protocol.check_generate(message)
+        except ProtocolViolation as err:
+            channel.send(
+                {
+                    "type": "error",
+                    "id": message.get("id"),
+                    "code": "protocol_" + err.code,
+                    "message": err.message,
+                }
+            )
+            continue
+        try:
+            generate(channel, model, request, cpu_per_request_s)
+        except MemoryError:
+            channel.send(
+                {
+                    "type": "error",
+                    "id": request["id"],
+                    "code": "out_of_memory",
+                    "message": "the worker ran out of memory",
+                }
+            )
+        except Exception as err:  # one request failed; the worker and its model are still usable
+            channel.send(
+                {
+                    "type": "error",
+                    "id": request["id"],
+                    "code": "generation_failed",
+                    "message": f"generation failed ({err.__class__.__name__})",
+                }
+            )
+
+
+def main() -> NoReturn:
+    """Entry point of the worker process."""
+    channel = Channel()
+    model, start = boot(channel)
+    status = serve(channel, model, int(start.get("cpu_per_request_s", 120)))
+    # Leave without the interpreter's shutdown sequence: it restores signal handlers and closes files,
+    # calls the strict filter does not allow (and nothing is left to flush: frames go out unbuffered).
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main()
