@@ -4,12 +4,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from appliance.errors import ConfigError
+
 
 @dataclass(frozen=True)
 class WebSettings:
-    """Where the status page listens."""
+    """Where the status page listens and what it accepts."""
 
-    #: Address to bind; the LAN address on the Pi, loopback on a development machine.
+    #: Address to bind; the LAN address (or 0.0.0.0) on the Pi, loopback on a development machine.
     host: str = "127.0.0.1"
     #: TCP port.
     port: int = 8080
+    #: Whether the status page runs at all.
+    enabled: bool = True
+    #: Largest upload accepted from the status page, in megabytes.
+    max_upload_mb: int = 50
+    #: Largest JSON body of an admin request, in kilobytes.
+    max_json_kb: int = 16
+    #: Seconds between keep-alive comments on the live event stream.
+    sse_keepalive_s: float = 15.0
+    #: Admin token file, relative to ``paths.data_dir``; generated (mode 0600) at first start.
+    token_file: str = "secrets/admin-token"
+    #: Most live event streams served at once (each costs a coroutine and a socket).
+    max_streams: int = 500
+
+    def validate(self) -> None:
+        """Check ranges."""
+        if not 0 < self.port < 65536:
+            raise ConfigError(f"web.port: {self.port} is not a TCP port (1-65535)")
+        if not 1 <= self.max_upload_mb <= 1024:
+            raise ConfigError("web.max_upload_mb: must be between 1 and 1024")
+        if not 1 <= self.max_json_kb <= 1024:
+            raise ConfigError("web.max_json_kb: must be between 1 and 1024")
+        if self.sse_keepalive_s <= 0:
+            raise ConfigError("web.sse_keepalive_s: must be positive")
+        if self.max_streams < 1:
+            raise ConfigError("web.max_streams: must be >= 1")
+        if self.token_file.startswith("/") or ".." in self.token_file.split("/"):
+            raise ConfigError("web.token_file: must be a relative path inside the data directory")

@@ -1,0 +1,239 @@
+"""The question pipeline: transcript -> command or search + answer -> spoken answer + status page.
+
+Stages run as direct awaits, each announced on the bus (thinking, speaking, idle) and timed for the
+latency book. Commands ("scan this", "remember that ...", "which room", "switch to ...", "repeat",
+"stop") are handled here too. A failure in any stage becomes a spoken apology, an ``error`` event with a
+stable code and a record on the status page; the pipeline itself keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from appliance.errors import OpenClawError
+from appliance.events import Event, EventBus, EventType
+from appliance.service.commands import CommandKind, parse_command
+from appliance.service.indexer import IndexQueue
+from appliance.service.latency import LatencyBook, QuestionTimer
+from appliance.service.memory import MemoryNotes
+from appliance.service.ports import AnswerResult, Answerer, Camera, Speaker, Utterance
+from appliance.service.rooms import RoomControl
+from appliance.service.supervisor import public_error
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Times:
+    """AnswerTimes implementation that stamps a QuestionTimer."""
+
+    timer: QuestionTimer
+    tokens: list[str] = field(default_factory=list)
+
+    def retrieval_started(self) -> None:
+        self.timer.retrieval_started_at = time.monotonic()
+
+    def retrieval_done(self) -> None:
+        self.timer.retrieved_at = time.monotonic()
+
+    def token(self, text: str) -> None:
+        if self.timer.first_token_at is None:
+            self.timer.first_token_at = time.monotonic()
+        self.tokens.append(text)
+
+
+class QuestionPipeline:
+    """Handles utterances and button presses one at a time."""
+
+    def __init__(
+        self,
+        bus: EventBus,
+        latency: LatencyBook,
+        answerer: Answerer,
+        speaker: Speaker,
+        queue: IndexQueue,
+        memory: MemoryNotes,
+        rooms: RoomControl,
+        data_dir: Path,
+        camera: Camera | None = None,
+    ) -> None:
+        self.bus = bus
+        self.latency = latency
+        self.answerer = answerer
+        self.speaker = speaker
+        self.queue = queue
+        self.memory = memory
+        self.rooms = rooms
+        self.data_dir = data_dir
+        self.camera = camera
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()
+        self._last_spoken = ""
+        self._last_utterance: Utterance | None = None
+
+    # -- speaking --------------------------------------------------------------------------------
+    async def say(self, text: str) -> float | None:
+        """Speak with the speaking/idle events around it; returns the first-audio time."""
+        self.bus.publish(Event(EventType.SPEAKING, {"text": text}))
+        try:
+            first = await self.speaker.speak(text)
+        finally:
+            self.bus.publish(Event(EventType.IDLE, {}))
+        self._last_spoken = text
+        return first
+
+    # -- questions -------------------------------------------------------------------------------
+    async def handle(self, utt: Utterance) -> dict[str, Any]:
+        """Handle one utterance end to end; returns the record shown on the status page."""
+        async with self._lock:
+            self._last_utterance = utt
+            self.bus.publish(Event(EventType.TRANSCRIPT_FINAL, {"text": utt.text}))
+            command = parse_command(utt.text)
+            timer = QuestionTimer(
+                wake_at=utt.wake_at,
+                wake_delay_s=utt.wake_delay_s,
+                captured_at=utt.captured_at,
+                transcribed_at=utt.transcribed_at,
+            )
+            record: dict[str, Any] = {
+                "id": f"q{next(self._ids)}",
+                "question": utt.text,
+                "command": str(command.kind),
+                "at": time.time(),
+                "room": self.rooms.room,
+                "namespaces": self.rooms.namespaces,
+                "push_to_talk": utt.push_to_talk,
+                "engine": utt.engine,
+                "citations": [],
+                "answer": "",
+                "spoken": "",
+                "mode": "",
+            }
+            try:
+                if command.kind == CommandKind.QUESTION:
+                    result = await self._answer(command.argument, timer)
+                else:
+                    result = await self._command(command.kind, command.argument)
+                record.update(
+                    answer=result.text,
+                    spoken=result.spoken,
+                    mode=result.mode,
+                    citations=[c.to_json() for c in result.citations],
+                    namespaces=list(result.namespaces) or record["namespaces"],
+                )
+                if result.spoken:
+                    self.bus.publish(Event(EventType.SPEAKING, {"text": result.spoken}))
+                    timer.first_audio_at = await self.speaker.speak(result.spoken)
+                    self._last_spoken = result.spoken
+            except Exception as err:  # noqa: BLE001 - the pipeline must survive any stage failing
+                code, message = public_error(err)
+                if not isinstance(err, OpenClawError):
+                    log.exception("question failed")
+                record.update(error={"code": code, "message": message}, mode="error")
+                self.bus.publish(Event(EventType.ERROR, {"code": code, "message": message}))
+                spoken = f"Sorry, that failed: {message}"
+                record["spoken"] = spoken
+                try:
+                    timer.first_audio_at = await self.speaker.speak(spoken)
+                except Exception:  # noqa: BLE001 - no speaker: the status page still shows it
+                    log.warning("could not speak the error")
+            finally:
+                timer.done_at = time.monotonic()
+                self.bus.publish(Event(EventType.IDLE, {}))
+            stages = timer.stages()
+            record["latency"] = stages
+            if command.kind == CommandKind.QUESTION:
+                self.latency.record(stages)
+            self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
+            return record
+
+    async def _answer(self, question: str, timer: QuestionTimer) -> AnswerResult:
+        self.bus.publish(Event(EventType.THINKING, {"question": question}))
+        times = _Times(timer)
+        return await self.answerer.answer(question, self.rooms.namespaces, times)
+
+    async def _command(self, kind: CommandKind, argument: str) -> AnswerResult:
+        if kind == CommandKind.REMEMBER:
+            return await self.remember(argument)
+        if kind == CommandKind.SCAN:
+            summary = await self.scan()
+            return AnswerResult(text=summary, spoken=summary, mode="command")
+        if kind == CommandKind.WHICH_ROOM:
+            room = self.rooms.room
+            text = (
+                f"Now in {room}; searching {', '.join(self.rooms.namespaces)} and global."
+                if room
+                else "No room is near; searching the global documents only."
+            )
+            return AnswerResult(text=text, spoken=text, mode="command")
+        if kind == CommandKind.SWITCH_ROOM:
+            current = self.rooms.set_manual(argument)
+            text = f"Now in {current['room']}."
+            return AnswerResult(text=text, spoken=text, mode="command")
+        if kind == CommandKind.REPEAT:
+            text = self._last_spoken or "I have not said anything yet."
+            return AnswerResult(text=text, spoken=text, mode="command")
+        # STOP: silence is the answer.
+        self.speaker.stop()
+        return AnswerResult(text="(stopped)", spoken="", mode="command")
+
+    # -- memory, capture, buttons ------------------------------------------------------------------
+    async def remember(self, note: str) -> AnswerResult:
+        """Write a memory note into the active room's memory and index it now."""
+        namespace = self.rooms.memory_namespace()
+        files = await asyncio.to_thread(self.memory.remember, namespace, note)
+        jobs = [self.queue.submit("index", namespace, path=p) for p in files]
+        for job in jobs:
+            assert job.done is not None
+            await job.done
+        self.bus.publish(Event(EventType.MEMORY_NOTED, {"namespace": namespace, "note": note}))
+        text = f"Noted in {namespace} memory: {note}"
+        return AnswerResult(text=text, spoken="Noted.", mode="command", namespaces=(namespace,))
+
+    async def scan(self) -> str:
+        """Capture from the camera, gate, OCR and index; return the sentence to speak."""
+        if self.camera is None:
+            return "There is no camera configured."
+        self.bus.publish(Event(EventType.CAPTURE_REQUESTED, {}))
+        camera = self.camera
+        folder = self.data_dir / "captures"
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            image = await asyncio.to_thread(camera.capture, folder)
+            job = self.queue.submit("capture", self.rooms.memory_namespace(), path=image)
+            assert job.done is not None
+            return await job.done
+        except OpenClawError as err:
+            self.bus.publish(
+                Event(EventType.CAPTURE_REJECTED, {"code": err.code, "reason": err.message})
+            )
+            return err.message
+
+    def false_wake(self) -> Path | None:
+        """Keep the last wake's audio for tuning, stop speaking; returns the clip written."""
+        self.speaker.stop()
+        utt = self._last_utterance
+        clip: Path | None = None
+        if utt is not None and utt.pcm:
+            folder = self.data_dir / "false-wakes"
+            folder.mkdir(parents=True, exist_ok=True)
+            clip = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{next(self._ids)}.wav"
+            with wave.open(str(clip), "wb") as out:
+                out.setnchannels(1)
+                out.setsampwidth(2)
+                out.setframerate(16000)
+                out.writeframes(utt.pcm)
+        self.bus.publish(
+            Event(
+                EventType.FALSE_WAKE,
+                {"clip": clip.name if clip else "", "transcript": utt.text if utt else ""},
+            )
+        )
+        return clip

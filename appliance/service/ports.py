@@ -1,0 +1,209 @@
+"""The small interfaces the service needs from the other parts of the appliance.
+
+The pipeline talks to the parts only through these protocols; ``appliance/service/parts.py`` adapts
+the real packages (audio, index/ingest, vision, answer, presence) to them. Keeping the seams this
+narrow lets the service be built and tested while the parts grow, and keeps each part replaceable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+#: Progress callback: (fraction 0..1, short message). Called from worker threads.
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """A question as heard, handed from the audio part to the pipeline."""
+
+    #: Final transcript of the question (wake phrase removed).
+    text: str
+    #: ``time.monotonic()`` when the wake word was detected or push-to-talk pressed.
+    wake_at: float
+    #: ``time.monotonic()`` when the spoken question ended.
+    captured_at: float
+    #: ``time.monotonic()`` when the transcript was final.
+    transcribed_at: float
+    #: Detection delay after the end of the wake phrase (seconds; 0 for push-to-talk).
+    wake_delay_s: float = 0.0
+    #: Wake detector confidence (1.0 for push-to-talk).
+    wake_score: float = 1.0
+    #: Whether the button started it instead of the wake word.
+    push_to_talk: bool = False
+    #: The audio of the wake word and question: 16 kHz mono int16 PCM, kept for "that wasn't for you".
+    pcm: bytes = b""
+    #: Name of the recogniser that produced the transcript.
+    engine: str = ""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One numbered source of an answer, with what the status page needs to show it."""
+
+    #: The number used in the answer text ("[1]" -> 1).
+    n: int
+    #: Slice id in the index.
+    slice_id: int
+    #: Source identifier (file name relative to its inbox, or capture id).
+    source: str
+    #: Namespace of the source.
+    namespace: str
+    #: Quoted text of the slice (shortened).
+    text: str = ""
+    #: 1-based page, 0 when none.
+    page: int = 0
+    #: Box on the page in the source's coordinates ``[x0, y0, x1, y1]``, or None.
+    box: list[float] | None = None
+    #: Drawing number, when a drawing is cited.
+    drawing_number: str = ""
+    #: Drawing revision, when known.
+    revision: str = ""
+    #: Thumbnail path relative to ``data_dir`` (under ``artifacts/``), or "".
+    thumbnail: str = ""
+    #: Size ``[width, height]`` of the coordinate space the box is in, when known.
+    page_size: list[float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form for the status page."""
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        if self.box and self.page_size and self.page_size[0] > 0 and self.page_size[1] > 0:
+            w, h = self.page_size
+            x0, y0, x1, y1 = self.box
+            # The region as fractions of the page, so the page can overlay it on any thumbnail size.
+            out["region"] = [
+                round(max(0.0, x0 / w), 4),
+                round(max(0.0, y0 / h), 4),
+                round(min(1.0, x1 / w), 4),
+                round(min(1.0, y1 / h), 4),
+            ]
+        return out
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    """A finished answer."""
+
+    #: Full answer text with ``[n]`` citation marks (for the status page).
+    text: str
+    #: Short form to speak.
+    spoken: str
+    #: The numbered sources.
+    citations: tuple[Citation, ...] = ()
+    #: How it was produced: "llm", "extractive", "abstain" or "command".
+    mode: str = "extractive"
+    #: Namespaces searched.
+    namespaces: tuple[str, ...] = ()
+    #: Any extra detail (model name, fallback reason).
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class AnswerTimes(Protocol):
+    """Callbacks an answerer calls so the pipeline can account latency."""
+
+    def retrieval_started(self) -> None:
+        """Search is starting."""
+
+    def retrieval_done(self) -> None:
+        """Search finished; the context is built."""
+
+    def token(self, text: str) -> None:
+        """One streamed piece of the answer arrived."""
+
+
+class Answerer(Protocol):
+    """Search + answer for one question."""
+
+    async def answer(
+        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+    ) -> AnswerResult:
+        """Answer from the index in these namespaces (global is always included)."""
+
+
+class Speaker(Protocol):
+    """Speech output."""
+
+    async def speak(self, text: str) -> float | None:
+        """Speak the text; return ``time.monotonic()`` of the first audio, or None if nothing played."""
+
+    def stop(self) -> None:
+        """Stop speaking now (the "stop" command, the false-wake button)."""
+
+
+class Listener(Protocol):
+    """The microphone side: wake word, capture and transcription."""
+
+    def utterances(self) -> AsyncIterator[Utterance]:
+        """Questions as they are heard, until cancelled."""
+
+    def push_to_talk(self) -> None:
+        """Start capturing a question now, skipping the wake word (thread-safe)."""
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    """One indexed source as the service sees it."""
+
+    #: Source identifier.
+    source: str
+    #: Namespace.
+    namespace: str
+    #: sha256 of its bytes when indexed.
+    content_hash: str
+    #: Number of slices.
+    slices: int = 0
+    #: Title, when known.
+    title: str = ""
+    #: Drawing number, when the source is a drawing.
+    drawing_number: str = ""
+    #: Revision, when known.
+    revision: str = ""
+
+
+class Library(Protocol):
+    """The index as the service writes it. Called from one writer thread only."""
+
+    def source_id(self, path: Path, namespace: str) -> str:
+        """The identifier a file gets in the index."""
+
+    def index_file(self, path: Path, namespace: str, progress: Progress) -> str:
+        """Index (or re-index) one file; return a short summary ("indexed drawing A-1024 rev C")."""
+
+    def index_image(self, image_path: Path, namespace: str, progress: Progress) -> str:
+        """Index a camera capture (quality gate + OCR); raises with a spoken-friendly reason."""
+
+    def forget(self, namespace: str, source: str) -> bool:
+        """Remove a source and every trace of it."""
+
+    def sources(self, namespace: str | None = None) -> list[SourceRecord]:
+        """Indexed sources, optionally of one namespace."""
+
+    def close(self) -> None:
+        """Release the database."""
+
+
+class Camera(Protocol):
+    """The camera over the bench."""
+
+    def capture(self, dest: Path) -> Path:
+        """Capture the sharpest of a short burst into ``dest`` (a folder); return the image file."""
+
+
+class Presence(Protocol):
+    """Rooms from BLE beacons."""
+
+    async def run(
+        self,
+        on_room: Callable[[dict[str, Any]], None],
+        on_beacons: Callable[[list[dict[str, Any]]], None],
+    ) -> None:
+        """Scan until cancelled, calling back on room switches and with the beacons heard."""
+
+    def set_override(self, room: str | None) -> dict[str, Any]:
+        """Hold a room manually (None clears it); returns the new room decision."""
+
+    def rooms(self) -> dict[str, list[str]]:
+        """Room name -> its namespaces."""
