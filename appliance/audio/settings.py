@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
+
+from appliance.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -12,9 +15,96 @@ class AudioSettings:
 
     #: Audio source: the sound card through PortAudio, or WAV files replayed (development).
     source: Literal["sounddevice", "wav"] = "wav"
-    #: Wake phrase recognised by the grammar-limited recogniser.
+    #: WAV files replayed by the ``wav`` source, in order (relative to the data dir when relative).
+    wav_files: tuple[Path, ...] = ()
+    #: Replay WAV files in real time (true) or as fast as the consumer reads (false).
+    wav_realtime: bool = True
+    #: Convert WAV files of another rate, channel count or sample format (true) or refuse them (false).
+    wav_convert: bool = True
+    #: PortAudio input device name or index ("" = the system default).
+    input_device: str = ""
+    #: PortAudio output device name or index ("" = the system default).
+    output_device: str = ""
+    #: Length of one audio chunk handed to the recognisers, in milliseconds.
+    chunk_ms: int = 30
+    #: Seconds of audio the microphone ring buffer holds before it counts overflows.
+    ring_seconds: float = 10.0
+    #: First and longest wait, in seconds, between attempts to reopen a lost microphone.
+    reconnect_initial_s: float = 0.5
+    #: Longest wait between reconnect attempts, in seconds.
+    reconnect_max_s: float = 30.0
+    #: Wake phrase, lower case, words separated by single spaces.
     wake_phrase: str = "open claw"
+    #: Wake detector: Vosk grammar recogniser (the Pi) or whisper on short speech windows (development).
+    wake_engine: Literal["vosk", "whisper"] = "whisper"
+    #: Minimum confidence (0..1) of every word of the wake phrase.
+    wake_threshold: float = 0.6
+    #: Seconds of audio kept before the wake word, so "open claw what is ..." works in one breath.
+    preroll_s: float = 2.5
     #: Speech recogniser engine for questions.
-    stt_engine: Literal["vosk", "whisper"] = "vosk"
+    stt_engine: Literal["vosk", "whisper"] = "whisper"
+    #: Manifest name of the Vosk model (wake word and questions).
+    vosk_model: str = "vosk-model-small-en-us"
+    #: Manifest name of the faster-whisper model.
+    whisper_model: str = "whisper-tiny-en"
+    #: CPU threads given to the recogniser.
+    stt_threads: int = 1
+    #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
+    vocabulary: tuple[str, ...] = ()
+    #: Seconds of trailing silence that end a question.
+    trailing_silence_s: float = 0.8
+    #: Longest question, in seconds.
+    max_question_s: float = 12.0
+    #: Seconds after the wake word with no speech before the appliance gives up listening.
+    no_speech_timeout_s: float = 4.0
+    #: How far above the tracked noise floor (in dB) a frame must be to count as speech.
+    vad_threshold_db: float = 9.0
     #: Speech output engine.
     tts_engine: Literal["espeak-ng", "piper"] = "espeak-ng"
+    #: espeak-ng voice.
+    tts_voice: str = "en-us"
+    #: espeak-ng speed in words per minute.
+    tts_rate_wpm: int = 165
+    #: Seconds before one espeak-ng call is abandoned.
+    tts_timeout_s: float = 20.0
+    #: Where the answer is spoken: the sound card, or WAV files in ``tts_out_dir`` (development).
+    sink: Literal["sounddevice", "wav"] = "wav"
+    #: Folder for the WAV sink's files (relative to the data dir when relative).
+    tts_out_dir: Path = Path("speech-out")
+
+    def validate(self) -> None:
+        """Reject values that cannot work, naming the key."""
+        words = self.wake_phrase.split()
+        if not words or self.wake_phrase != " ".join(w.lower() for w in words):
+            raise ConfigError(
+                f"audio.wake_phrase: {self.wake_phrase!r} must be lower-case words separated by "
+                "single spaces"
+            )
+        checks: list[tuple[str, bool, str]] = [
+            ("chunk_ms", 10 <= self.chunk_ms <= 500, "between 10 and 500"),
+            ("ring_seconds", 1.0 <= self.ring_seconds <= 120.0, "between 1 and 120"),
+            (
+                "reconnect_initial_s",
+                0.01 <= self.reconnect_initial_s <= 60.0,
+                "between 0.01 and 60",
+            ),
+            (
+                "reconnect_max_s",
+                self.reconnect_max_s >= self.reconnect_initial_s,
+                ">= reconnect_initial_s",
+            ),
+            ("wake_threshold", 0.0 <= self.wake_threshold <= 1.0, "between 0 and 1"),
+            ("preroll_s", 0.0 <= self.preroll_s <= 10.0, "between 0 and 10"),
+            ("stt_threads", 1 <= self.stt_threads <= 16, "between 1 and 16"),
+            ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),
+            ("max_question_s", 1.0 <= self.max_question_s <= 60.0, "between 1 and 60"),
+            ("no_speech_timeout_s", 0.5 <= self.no_speech_timeout_s <= 30.0, "between 0.5 and 30"),
+            ("vad_threshold_db", 1.0 <= self.vad_threshold_db <= 40.0, "between 1 and 40"),
+            ("tts_rate_wpm", 80 <= self.tts_rate_wpm <= 450, "between 80 and 450"),
+            ("tts_timeout_s", 1.0 <= self.tts_timeout_s <= 300.0, "between 1 and 300"),
+        ]
+        for key, ok, allowed in checks:
+            if not ok:
+                raise ConfigError(
+                    f"audio.{key}: {getattr(self, key)!r} is out of range; use {allowed}"
+                )

@@ -1,0 +1,1 @@
+"""Speech recogniser engines behind :class:`appliance.audio.base.Recogniser`."""

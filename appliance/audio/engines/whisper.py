@@ -1,0 +1,150 @@
+"""faster-whisper (CTranslate2) as a recogniser: Whisper tiny.en from the model manifest.
+
+Two ways in:
+
+* :meth:`WhisperRecogniser.transcribe` — a whole question, through faster-whisper's own decoding
+  (temperature fallback, vocabulary bias through ``initial_prompt``).
+* :meth:`WhisperRecogniser.decode_window` — a short window for wake-word spotting. Whisper's encoder
+  normally takes 30 s of (padded) audio; CTranslate2 also accepts a shorter context (whisper.cpp calls
+  it ``audio_ctx``), which makes a 2-second window about ten times cheaper with little loss on short
+  phrases. Greedy decoding, no timestamps, a hard token cap.
+
+Nothing is ever downloaded: the model is a verified folder from the manifest, ``HF_HUB_OFFLINE`` is set
+before faster-whisper is imported, and ``local_files_only`` is passed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from appliance.audio.base import SAMPLE_RATE, Samples, Transcript
+from appliance.audio.errors import SpeechModelError
+from appliance.models.manifest import load_manifest
+from appliance.models.store import model_dir
+
+#: Feature frames per second of audio (10 ms hop).
+FRAMES_PER_S = 100
+#: Prompt budget for vocabulary biasing, in characters (Whisper's prompt holds ~224 tokens).
+PROMPT_CHARS = 600
+
+_cache: dict[tuple[str, int, str], Any] = {}
+_cache_lock = threading.Lock()
+
+
+def _load(folder: Path, threads: int, compute_type: str) -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    key = (str(folder), threads, compute_type)
+    with _cache_lock:
+        if key in _cache:
+            return _cache[key]
+        from faster_whisper import WhisperModel
+
+        try:
+            model = WhisperModel(
+                str(folder),
+                device="cpu",
+                compute_type=compute_type,
+                cpu_threads=threads,
+                local_files_only=True,
+            )
+        except Exception as err:  # CTranslate2 raises RuntimeError/ValueError with details
+            raise SpeechModelError(f"whisper model {folder.name} failed to load ({err})") from None
+        _cache[key] = model
+        return model
+
+
+@dataclass(frozen=True)
+class WindowResult:
+    """What a short-window decode heard."""
+
+    #: The decoded text.
+    text: str
+    #: exp(mean token log-probability) of the decoded sequence, 0..1.
+    score: float
+    #: Seconds the decode took.
+    compute_s: float
+
+
+class WhisperRecogniser:
+    """faster-whisper on the CPU, int8."""
+
+    name = "whisper"
+
+    def __init__(self, folder: Path, *, threads: int = 1, compute_type: str = "int8") -> None:
+        self.folder = folder
+        self._model = _load(folder, threads, compute_type)
+        from faster_whisper.tokenizer import Tokenizer
+
+        self._tokenizer = Tokenizer(
+            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe", language="en"
+        )
+        self._window_prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        self._lock = threading.Lock()  # one CTranslate2 call at a time per model
+
+    @classmethod
+    def from_manifest(cls, name: str, models_dir: Path, *, threads: int = 1) -> WhisperRecogniser:
+        """Load the manifest's model ``name`` after verifying every file of it."""
+        spec = load_manifest().get(name)
+        return cls(model_dir(spec, models_dir), threads=threads)
+
+    def transcribe(self, audio: Samples, *, vocabulary: Sequence[str] = ()) -> Transcript:
+        """Transcribe one utterance; ``vocabulary`` becomes the initial prompt (a soft bias)."""
+        started = time.perf_counter()
+        x = audio.astype(np.float32) / 32768.0
+        prompt = None
+        if vocabulary:
+            prompt = ", ".join(vocabulary)[:PROMPT_CHARS]
+        with self._lock:
+            segments, _ = self._model.transcribe(
+                x,
+                language="en",
+                beam_size=1,
+                condition_on_previous_text=False,
+                initial_prompt=prompt,
+                word_timestamps=False,
+                vad_filter=False,
+            )
+            parts = [s.text.strip() for s in segments]
+        # No word timings: asking faster-whisper for them costs an alignment pass the pipeline
+        # does not need.
+        return Transcript(
+            text=" ".join(t for t in parts if t).strip(),
+            engine=self.name,
+            audio_s=len(audio) / SAMPLE_RATE,
+            compute_s=time.perf_counter() - started,
+        )
+
+    def decode_window(self, audio: Samples, *, max_tokens: int = 24) -> WindowResult:
+        """Greedy decode of a short window with a shortened encoder context (wake spotting)."""
+        import ctranslate2
+
+        started = time.perf_counter()
+        x = audio.astype(np.float32) / 32768.0
+        feats = self._model.feature_extractor(x)
+        # Context: the audio plus half a second, rounded up to 50 frames; never beyond 30 s.
+        frames = min(3000, ((feats.shape[1] + FRAMES_PER_S // 2 + 49) // 50) * 50)
+        feats = np.pad(feats, ((0, 0), (0, max(0, frames - feats.shape[1]))))[:, :frames]
+        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None], dtype=np.float32))
+        with self._lock:
+            encoded = self._model.model.encode(view, to_cpu=False)
+            result = self._model.model.generate(
+                encoded,
+                [self._window_prompt],
+                beam_size=1,
+                max_length=max_tokens,
+                return_scores=True,
+                suppress_blank=True,
+                no_repeat_ngram_size=3,
+            )[0]
+        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+        text = self._tokenizer.decode(tokens).strip()
+        score = float(np.exp(result.scores[0])) if result.scores else 0.0
+        return WindowResult(text, score, time.perf_counter() - started)

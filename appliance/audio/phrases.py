@@ -1,0 +1,81 @@
+"""Finding the wake phrase in recognised text — strict enough that near-misses do not wake it.
+
+Pure functions, no audio. A free recogniser (whisper) spells the phrase in several ways ("Open Claw,",
+"OpenClaw", "open-claw"); those all match. Near-misses ("open clause", "open claws", "open the law",
+"clean the claw", "open call logs") must not: short words (up to 4 letters, like "open" and "claw")
+have to match exactly, longer ones may differ by one edit (a recogniser's spelling slip).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[a-z0-9\uac00-\ud7a3']+")
+
+
+def word_spans(text: str) -> list[tuple[str, int, int]]:
+    """Lower-case words without punctuation, with their character spans in ``text``."""
+    # Replacing "-" keeps every position, so spans index the original text.
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text.lower().replace("-", " "))]
+
+
+def normalise_words(text: str) -> list[str]:
+    """Lower-case words without punctuation; hyphens and dots split words."""
+    return [w for w, _, _ in word_spans(text)]
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def word_matches(heard: str, expected: str) -> bool:
+    """One word: exact for short words, one edit allowed from five letters up."""
+    if heard == expected:
+        return True
+    return len(expected) >= 5 and edit_distance(heard, expected) <= 1
+
+
+@dataclass(frozen=True)
+class PhraseMatch:
+    """Where the phrase was found in a list of words."""
+
+    #: Index of the first word of the phrase.
+    start: int
+    #: Index just past its last word.
+    end: int
+
+
+def find_phrase(words: list[str], phrase: str) -> PhraseMatch | None:
+    """The first occurrence of ``phrase`` in ``words``, as separate words or written as one."""
+    target = phrase.split()
+    n = len(target)
+    for i in range(len(words)):
+        if i + n <= len(words) and all(
+            word_matches(w, t) for w, t in zip(words[i : i + n], target, strict=True)
+        ):
+            return PhraseMatch(i, i + n)
+        # "openclaw" (the phrase written as one word) or split differently ("openc law").
+        for span in range(1, n + 1):
+            if i + span <= len(words) and span != n:
+                joined = "".join(words[i : i + span])
+                if joined == "".join(target):
+                    return PhraseMatch(i, i + span)
+    return None
+
+
+def split_after_phrase(text: str, phrase: str) -> tuple[bool, str]:
+    """Whether ``text`` contains the phrase, and the words after it (the question said in one breath)."""
+    spans = word_spans(text)
+    match = find_phrase([w for w, _, _ in spans], phrase)
+    if match is None:
+        return False, text.strip()
+    cut = spans[match.end - 1][2]
+    return True, text[cut:].strip(" \t\n,.;:!?")
