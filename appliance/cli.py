@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,7 +124,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     return int(ExitCode.OK)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

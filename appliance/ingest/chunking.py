@@ -67,12 +67,17 @@ def pack(blocks: Iterable[Block], *, target: int, overlap: int) -> list[Document
     slices: list[DocumentSlice] = []
     current: list[Block] = []
     size = 0
+    fresh = (
+        0  # blocks added since the last flush; a slice of carried overlap alone says nothing new
+    )
 
     def flush(keep_overlap: bool) -> None:
-        nonlocal current, size
-        if not current:
+        nonlocal current, size, fresh
+        if not fresh:
+            current, size = [], 0
             return
         slices.append(_merge(current))
+        fresh = 0
         if keep_overlap and overlap > 0:
             carried: list[Block] = []
             carried_size = 0
@@ -107,18 +112,9 @@ def pack(blocks: Iterable[Block], *, target: int, overlap: int) -> list[Document
                     size -= token_count(current.pop(0).text)
             current.append(piece)
             size += n
+            fresh += 1
     flush(keep_overlap=False)
-    return _drop_contained(slices)
-
-
-def _drop_contained(slices: list[DocumentSlice]) -> list[DocumentSlice]:
-    """Drop a slice that is only the overlap tail of the previous one (nothing new in it)."""
-    out: list[DocumentSlice] = []
-    for sl in slices:
-        if out and sl.kind not in ATOMIC_KINDS and sl.text in out[-1].text:
-            continue
-        out.append(sl)
-    return out
+    return slices
 
 
 def _merge(blocks: list[Block]) -> DocumentSlice:

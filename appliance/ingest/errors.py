@@ -7,6 +7,12 @@ from pathlib import Path
 from appliance.errors import InputError, public_name
 
 
+def scrub(text: str, path: str | Path) -> str:
+    """Remove a path's folders from a foreign error message, keeping only the file name."""
+    full = str(path)
+    return text.replace(full, public_name(path)) if full else text
+
+
 class IngestError(InputError):
     """A file cannot be indexed; ``code`` says why."""
 

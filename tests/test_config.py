@@ -1,0 +1,57 @@
+"""Configuration: defaults, TOML, environment overrides, one clear line per bad value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from appliance.config import load_config
+from appliance.errors import ConfigError
+
+
+def test_defaults_load_without_a_file(tmp_path: Path) -> None:
+    cfg = load_config(environ={})
+    assert cfg.index.fusion == "rrf" and cfg.source == "<defaults>"
+
+
+def test_file_and_environment_merge(tmp_path: Path) -> None:
+    path = tmp_path / "openclaw.toml"
+    path.write_text('[paths]\ndata_dir = "state"\n[index]\nmax_results = 5\nfusion = "weighted"\n')
+    cfg = load_config(path, environ={"OPENCLAW_INDEX__MAX_RESULTS": "3"})
+    assert cfg.index.max_results == 3 and cfg.index.fusion == "weighted"
+    assert cfg.paths.data_dir == (tmp_path / "state").resolve()
+    assert cfg.source == "openclaw.toml"
+
+
+@pytest.mark.parametrize(
+    ("toml", "env", "needle"),
+    [
+        (
+            "[index]\nfusion = 'magic'\n",
+            {},
+            "index.fusion: 'magic' is not allowed; choose one of 'rrf', 'weighted'",
+        ),
+        ("[index]\nmax_results = 'many'\n", {}, "index.max_results: expected an integer"),
+        ("[index]\nmin_score = 2.0\n", {}, "index.min_score: must be between 0 and 1"),
+        ("[index]\ncolour = 'red'\n", {}, "index.colour: unknown key"),
+        ("[nonsense]\nx = 1\n", {}, "config.nonsense: unknown key"),
+        ("", {"OPENCLAW_INDEX__EMBED_THREADS": "zero"}, "index.embed_threads: expected an integer"),
+        ("[ingest]\noverlap_tokens = 500\n", {}, "ingest.overlap_tokens"),
+        ("not = [valid toml", {}, "not valid TOML"),
+    ],
+)
+def test_bad_values_name_the_key(
+    tmp_path: Path, toml: str, env: dict[str, str], needle: str
+) -> None:
+    path = tmp_path / "openclaw.toml"
+    path.write_text(toml)
+    with pytest.raises(ConfigError) as err:
+        load_config(path, environ=env)
+    assert needle in str(err.value)
+    assert "\n" not in err.value.message
+
+
+def test_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"nowhere\.toml: not found"):
+        load_config(tmp_path / "nowhere.toml", environ={})
