@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from appliance.audio.commands import CommandKind, parse_command
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
-from appliance.service.commands import CommandKind, parse_command
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
 from appliance.service.memory import MemoryNotes
@@ -180,6 +180,9 @@ class QuestionPipeline:
         if kind == CommandKind.REPEAT:
             text = self._last_spoken or "I have not said anything yet."
             return AnswerResult(text=text, spoken=text, mode="command")
+        if kind == CommandKind.EMPTY:
+            text = "I heard the wake word but no question."
+            return AnswerResult(text=text, spoken="Yes?", mode="command")
         # STOP: silence is the answer.
         self.speaker.stop()
         return AnswerResult(text="(stopped)", spoken="", mode="command")

@@ -212,11 +212,11 @@ class LiveState:
         for old in finished[: max(0, len(finished) - self.keep_jobs)]:
             del self._jobs[old]
 
-    async def follow(self, bus: EventBus) -> None:
-        """Apply every event from the bus until cancelled (a supervised component's body)."""
-        queue = bus.subscribe_queue()
-        try:
-            while True:
-                self.apply(await queue.get())
-        finally:
-            bus.unsubscribe(queue)
+    def attach(self, bus: EventBus) -> asyncio.Queue[Event]:
+        """Subscribe now (so no early event is missed); :meth:`follow` consumes the queue."""
+        return bus.subscribe_queue()
+
+    async def follow(self, queue: asyncio.Queue[Event]) -> None:
+        """Apply every event from an attached queue until cancelled."""
+        while True:
+            self.apply(await queue.get())

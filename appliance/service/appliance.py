@@ -1,0 +1,370 @@
+"""The appliance: every component wired together under one supervisor, one event bus and one state.
+
+:meth:`Appliance.run` starts the components, tells systemd it is ready, waits for the stop signal and
+then unwinds in order: components cancelled (the answer worker reaped, audio closed, LEDs off), the
+index queue drained and the database closed. The same object is what the status page's admin actions
+act on (:class:`~appliance.web.base.ApplianceControl`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gpiozero import Factory
+
+from appliance.config import Config
+from appliance.errors import InputError
+from appliance.events import Event, EventBus, EventType
+from appliance.service.indexer import IndexQueue
+from appliance.service.inbox import SUFFIXES, InboxWatcher, wanted
+from appliance.service.memory import MemoryNotes, check_namespace
+from appliance.service.notify import SystemdNotifier
+from appliance.service.pipeline import QuestionPipeline
+from appliance.service.ports import Answerer, Camera, Library, Listener, Presence, Speaker
+from appliance.service.rooms import RoomControl
+from appliance.service.state import LiveState
+from appliance.service.supervisor import Backoff, ComponentStatus, FunctionComponent, Supervisor
+
+log = logging.getLogger(__name__)
+
+_FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,150}$")
+
+
+@dataclass
+class Parts:
+    """The parts the appliance is built from; a None part is shown as disabled with its reason."""
+
+    #: Opens the index for the writer thread.
+    library_factory: Callable[[], Library]
+    #: Search + answer.
+    answerer: Answerer | None = None
+    #: Speech output.
+    speaker: Speaker | None = None
+    #: Microphone, wake word and transcription.
+    listener: Listener | None = None
+    #: The camera.
+    camera: Camera | None = None
+    #: BLE rooms.
+    presence: Presence | None = None
+    #: Extra supervised components the parts need (the answer worker ...): (component, critical).
+    components: list[tuple[Any, bool]] = field(default_factory=list)
+    #: Why a part is missing, by component name.
+    disabled: dict[str, str] = field(default_factory=dict)
+    #: Called once at shutdown after the components stopped (close models, reap children).
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+
+class _SilentSpeaker:
+    """Used when no speech output is configured: answers still reach the status page."""
+
+    async def speak(self, text: str) -> float | None:
+        return None
+
+    def stop(self) -> None:
+        return None
+
+
+class _NoAnswers:
+    """Used when no answer part is available: every question gets a clear error."""
+
+    async def answer(self, question: str, namespaces: Any, times: Any) -> Any:
+        raise InputError(
+            "answering is not available on this installation", code="answer_unavailable"
+        )
+
+
+class Appliance:
+    """Everything the ``openclaw run`` process does."""
+
+    def __init__(
+        self,
+        config: Config,
+        parts: Parts,
+        *,
+        pin_factory: Factory | None = None,
+        notifier: SystemdNotifier | None = None,
+        backoff: Backoff | None = None,
+    ) -> None:
+        from appliance.gpio.controller import GpioComponent
+        from appliance.web.app import StatusPage
+        from appliance.web.auth import load_or_create_token
+        from appliance.web.server import WebServer
+
+        self.config = config
+        self.parts = parts
+        self.data_dir = config.paths.data_dir
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.bus = EventBus(queue_size=512)
+        self.state = LiveState()
+        self._state_queue = self.state.attach(self.bus)
+        self.supervisor = Supervisor(self.bus, backoff)
+        self.notifier = notifier or SystemdNotifier()
+        self.queue = IndexQueue(self.bus, parts.library_factory)
+        self.memory = MemoryNotes(self.data_dir / "memory")
+        rooms = parts.presence.rooms() if parts.presence is not None else {}
+        self.rooms = RoomControl(self.bus, rooms)
+        if parts.presence is not None:
+            presence = parts.presence
+            self.rooms.override_hook = lambda room: presence.set_override(room) and None
+        self.inbox_root = self.data_dir / "inbox"
+        self.inbox = InboxWatcher(
+            self.queue, [self.inbox_root, self.data_dir / "memory"], config.ingest.debounce_s
+        )
+        self.pipeline = QuestionPipeline(
+            self.bus,
+            self.state.latency,
+            parts.answerer or _NoAnswers(),
+            parts.speaker or _SilentSpeaker(),
+            self.queue,
+            self.memory,
+            self.rooms,
+            self.data_dir,
+            parts.camera,
+        )
+        self.gpio = GpioComponent(config.gpio, self.bus, pin_factory=pin_factory)
+        self.token = load_or_create_token(self.data_dir / config.web.token_file)
+        self.page = StatusPage(
+            self.state, self, config.web, self.data_dir, self.token, self.state.latency.registry
+        )
+        self.web = WebServer(self.page, config.web.host, config.web.port)
+        self._stop = asyncio.Event()
+        self.stopped_cleanly = False
+
+    # -- components ------------------------------------------------------------------------------
+    async def _buttons(self) -> None:
+        queue = self.bus.subscribe_queue()
+        try:
+            while True:
+                event = await queue.get()
+                if event.type != EventType.BUTTON:
+                    continue
+                button = event.data.get("button")
+                if button == "talk" and self.parts.listener is not None:
+                    self.parts.listener.push_to_talk()
+                elif button == "capture":
+                    asyncio.create_task(self._scan_and_say())
+                elif button == "not_for_you":
+                    await asyncio.to_thread(self.pipeline.false_wake)
+        finally:
+            self.bus.unsubscribe(queue)
+
+    async def _scan_and_say(self) -> None:
+        summary = await self.pipeline.scan()
+        await self.pipeline.say(summary)
+
+    async def _listen(self) -> None:
+        listener = self.parts.listener
+        assert listener is not None
+        async for utterance in listener.utterances():
+            await self.pipeline.handle(utterance)
+
+    async def _presence(self) -> None:
+        presence = self.parts.presence
+        assert presence is not None
+
+        def on_beacons(beacons: list[dict[str, Any]]) -> None:
+            self.bus.publish(Event(EventType.BEACONS_SEEN, {"beacons": beacons}))
+
+        await presence.run(self.rooms.apply, on_beacons)
+
+    def _register(self) -> None:
+        sup = self.supervisor
+        sup.add(
+            FunctionComponent("state", lambda: self.state.follow(self._state_queue)), critical=True
+        )
+        sup.add(self.queue, critical=True)
+        sup.add(self.inbox)
+        for component, critical in self.parts.components:
+            sup.add(component, critical=critical)
+        if self.parts.listener is not None:
+            sup.add(FunctionComponent("listener", self._listen))
+        if self.parts.presence is not None:
+            sup.add(FunctionComponent("presence", self._presence))
+        sup.add(FunctionComponent("buttons", self._buttons))
+        sup.add(self.gpio)
+        if self.config.web.enabled:
+            sup.add(self.web, critical=True)
+        else:
+            sup.disable("web", "web.enabled = false")
+        sup.add(FunctionComponent("watchdog", lambda: self.notifier.watchdog_loop(self._alive)))
+        for name, reason in self.parts.disabled.items():
+            sup.disable(name, reason)
+            self.bus.publish(Event(EventType.COMPONENT_STATE, sup.get_health(name).to_json()))
+
+    def _alive(self) -> bool:
+        # The loop runs (we are in it); withhold pings only if the core stopped working.
+        core = ("state", "indexer")
+        return all(self.supervisor.get_health(n).status == ComponentStatus.RUNNING for n in core)
+
+    # -- life ------------------------------------------------------------------------------------
+    def request_stop(self) -> None:
+        """Begin a clean shutdown (signal handlers call this)."""
+        self._stop.set()
+
+    async def started(self) -> None:
+        """Wait until the status page accepts connections (when enabled)."""
+        if self.config.web.enabled:
+            await self.web.started.wait()
+
+    async def run(self) -> None:
+        """Run until :meth:`request_stop`; then unwind everything."""
+        self._register()
+        self.supervisor.start()
+        try:
+            startup = asyncio.ensure_future(self.started())
+            stop = asyncio.ensure_future(self._stop.wait())
+            await asyncio.wait({startup, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if not stop.done():
+                port = self.web.bound_port
+                self.notifier.ready(f"serving status page on port {port}")
+                log.info("appliance ready", extra={"port": port, "pid": os.getpid()})
+                await stop
+            startup.cancel()
+        finally:
+            await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Stop the components, close the index, release hardware."""
+        self.notifier.stopping()
+        await self.supervisor.stop()
+        self.gpio.close()
+        for closer in self.parts.closers:
+            try:
+                await asyncio.to_thread(closer)
+            except Exception:  # noqa: BLE001 - keep unwinding the rest
+                log.warning("a part failed to close", exc_info=True)
+        await asyncio.to_thread(self.queue.close)
+        self.stopped_cleanly = True
+        log.info(
+            "shutdown complete",
+            extra={"leds": "off", "index": "closed", "components": "stopped", "pid": os.getpid()},
+        )
+
+    # -- ApplianceControl (the status page) -------------------------------------------------------
+    def healthy(self) -> tuple[bool, list[str]]:
+        """(all critical components running, the names of those that are not)."""
+        failing = [
+            h.name
+            for h in self.supervisor.health()
+            if h.critical and h.status != ComponentStatus.RUNNING
+        ]
+        return (not failing, failing)
+
+    async def sources(self) -> dict[str, list[dict[str, Any]]]:
+        """Indexed sources by namespace."""
+        records = await self.queue.call(lambda lib: lib.sources())
+        out: dict[str, list[dict[str, Any]]] = {}
+        for r in records:
+            out.setdefault(r.namespace, []).append(
+                {
+                    "source": r.source,
+                    "title": r.title,
+                    "slices": r.slices,
+                    "drawing_number": r.drawing_number,
+                    "revision": r.revision,
+                }
+            )
+        return out
+
+    def _inbox_file(self, namespace: str, filename: str) -> Path:
+        check_namespace(namespace)
+        name = Path(filename).name
+        if name != filename or not _FILENAME.match(name) or not wanted(Path(name)):
+            allowed = ", ".join(sorted(SUFFIXES))
+            raise InputError(
+                f"file name {filename[:60]!r} is not accepted: plain names ending in {allowed}",
+                code="filename_invalid",
+            )
+        return self.inbox_root / namespace / name
+
+    async def upload(self, namespace: str, filename: str, data: bytes) -> dict[str, Any]:
+        """Store an upload in the inbox (atomically) and queue it for indexing."""
+        target = self._inbox_file(namespace, filename)
+        _check_magic(target.suffix.lower(), data, filename)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.part")
+
+        def write() -> None:
+            with partial.open("wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            partial.replace(target)
+
+        await asyncio.to_thread(write)
+        job = self.queue.submit("index", namespace, path=target)
+        return {"job": job.job, "namespace": namespace, "file": target.name, "bytes": len(data)}
+
+    async def reindex(self, namespace: str | None) -> dict[str, Any]:
+        """Queue every inbox file of a namespace (or all) for indexing again."""
+        if namespace is not None:
+            check_namespace(namespace)
+        folders = [self.inbox_root / namespace] if namespace else sorted(self.inbox_root.iterdir())
+        jobs = []
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for path in sorted(p for p in folder.rglob("*") if p.is_file() and wanted(p)):
+                jobs.append(self.queue.submit("index", folder.name, path=path).job)
+        return {"jobs": jobs}
+
+    async def forget(self, namespace: str, source: str) -> dict[str, Any]:
+        """Forget a source; an inbox file behind it is removed too, or the watcher would re-add it."""
+        check_namespace(namespace)
+        job = self.queue.submit("forget", namespace, source=source)
+        assert job.done is not None
+        message = await job.done
+        inbox_prefix = f"inbox/{namespace}/"
+        if source.startswith(inbox_prefix):
+            try:
+                path = self._inbox_file(namespace, source[len(inbox_prefix) :])
+            except InputError:
+                path = None
+            if path is not None and path.is_file():
+                await asyncio.to_thread(path.unlink)
+        return {"message": message}
+
+    async def set_room(self, room: str | None) -> dict[str, Any]:
+        """Hold a room (None: back to presence)."""
+        return self.rooms.set_manual(room)
+
+    async def restart(self, component: str) -> dict[str, Any]:
+        """Restart a supervised component."""
+        if component not in self.supervisor.names():
+            known = ", ".join(self.supervisor.names())
+            raise InputError(
+                f"no component {component[:40]!r}; components: {known}", code="component_unknown"
+            )
+        self.supervisor.restart(component)
+        return {"restarted": component}
+
+
+_MAGIC: dict[str, tuple[bytes, ...]] = {
+    ".pdf": (b"%PDF-",),
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+    ".tif": (b"II*\x00", b"MM\x00*"),
+    ".tiff": (b"II*\x00", b"MM\x00*"),
+}
+
+
+def _check_magic(suffix: str, data: bytes, filename: str) -> None:
+    """Refuse an upload whose bytes do not match its extension (a 'PNG' that is really text)."""
+    magic = _MAGIC.get(suffix)
+    if magic is not None and not data.startswith(magic):
+        raise InputError(
+            f"{Path(filename).name[:60]} does not look like a {suffix[1:].upper()} file",
+            code="upload_type_mismatch",
+        )
+    if magic is None and b"\x00" in data[:8192]:
+        raise InputError(
+            f"{Path(filename).name[:60]} is not a text file", code="upload_type_mismatch"
+        )
