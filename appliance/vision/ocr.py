@@ -1,0 +1,281 @@
+"""OCR of a corrected page: preparation, Tesseract passes, vertical text, lines with boxes.
+
+A drawing is read in two passes over the same prepared image: upright (psm 11, sparse text: drawings
+have no reading order) and turned 90 degrees clockwise, which makes dimension text written bottom-to-top
+along vertical dimension lines upright. Words of the turned pass are kept where they beat what the
+upright pass saw in the same place. A text page (a scanned letter, an article) is read once with
+automatic page segmentation, which keeps its reading order.
+
+Everything here works in the coordinates of the image it is given; callers map boxes further.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from appliance.index.slices import Box
+from appliance.vision.errors import OcrError
+from appliance.vision.settings import VisionSettings
+from appliance.vision.symbols import normalise, normalise_dimension_line
+from appliance.vision.tesseract import RawWord, run_tesseract
+
+log = logging.getLogger(__name__)
+
+PSM_AUTO = 3
+PSM_SPARSE = 11
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """One word, normalised, with its box in the coordinates of the page given to :func:`read_page`."""
+
+    #: Normalised text (engineering symbols fixed, decimal commas to points).
+    text: str
+    #: Text exactly as Tesseract read it.
+    raw_text: str
+    #: Tesseract confidence, 0-100.
+    conf: float
+    #: Box on the page.
+    box: Box
+    #: True when the word was read from the page turned by 90 degrees.
+    vertical: bool = False
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """Words Tesseract put on one text line."""
+
+    #: The words, in reading order.
+    words: tuple[OcrWord, ...]
+    #: Tesseract block number within its pass (lines of one block form a region).
+    block: int
+    #: Which pass read it: "upright" or "turned".
+    source_pass: str
+
+    @property
+    def text(self) -> str:
+        """The line's normalised text."""
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def box(self) -> Box:
+        """Union of the word boxes."""
+        box = self.words[0].box
+        for word in self.words[1:]:
+            box = box.union(word.box)
+        return box
+
+    @property
+    def conf(self) -> float:
+        """Mean word confidence."""
+        return float(np.mean([w.conf for w in self.words]))
+
+
+@dataclass
+class OcrPage:
+    """What OCR read on one page."""
+
+    #: Text lines in reading order (upright pass first, then vertical text).
+    lines: list[OcrLine] = field(default_factory=list)
+    #: "drawing" or "text": how the page was read.
+    layout: str = "drawing"
+    #: Scale applied before OCR (text brought to the height Tesseract reads best).
+    scale: float = 1.0
+    #: Passes that failed and were skipped (a degraded but usable result), with the reason.
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """All lines joined with newlines."""
+        return "\n".join(line.text for line in self.lines)
+
+
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page made ready for Tesseract."""
+
+    #: Black text on white, long ruling lines removed, at OCR scale.
+    image: np.ndarray
+    #: OCR-scale pixels per input pixel.
+    scale: float
+    #: Median height of character-like blobs in input pixels.
+    text_height: float
+    #: Share of ink that belongs to long straight lines (high for drawings, low for text pages).
+    line_ink_share: float
+
+
+def binarise(gray: np.ndarray) -> np.ndarray:
+    """Ink as 255 on 0, tolerant of uneven light (adaptive threshold over ~1/40 of the page)."""
+    block = max(15, (min(gray.shape[:2]) // 60) | 1)
+    return cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, block, 15
+    )
+
+
+def estimate_text_height(ink: np.ndarray) -> float:
+    """Median height of blobs shaped like characters; 0 when the page has none."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
+        return 0.0
+    heights = stats[1:, cv2.CC_STAT_HEIGHT]
+    widths = stats[1:, cv2.CC_STAT_WIDTH]
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    fill = areas / np.maximum(1, heights * widths)
+    chars = (
+        (heights >= 6) & (heights <= 300) & (widths <= heights * 1.6) & (widths >= 2) & (fill > 0.1)
+    )
+    if chars.sum() < 8:
+        return 0.0
+    return float(np.median(heights[chars]))
+
+
+def long_line_mask(ink: np.ndarray, min_length: int) -> np.ndarray:
+    """Horizontal and vertical strokes at least ``min_length`` long (borders, tables, dimension lines)."""
+    horizontal = cv2.getStructuringElement(cv2.MORPH_RECT, (min_length, 1))
+    vertical = cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_length))
+    return cv2.morphologyEx(ink, cv2.MORPH_OPEN, horizontal) | cv2.morphologyEx(
+        ink, cv2.MORPH_OPEN, vertical
+    )
+
+
+def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
+    """Scale text to Tesseract's preferred height, binarise, and remove long ruling lines."""
+    ink = binarise(gray)
+    height = estimate_text_height(ink)
+    scale = settings.ocr_text_height_px / height if height > 0 else 1.0
+    scale = float(np.clip(scale, 0.25, 3.0))
+    if abs(scale - 1.0) > 0.15:
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+        scaled = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
+        ink = binarise(scaled)
+    else:
+        scale = 1.0
+    # A stroke four characters long and perfectly straight is a line of the drawing, not a glyph.
+    lines = long_line_mask(ink, max(24, int(settings.ocr_text_height_px * 4)))
+    ink_total = max(1, int(np.count_nonzero(ink)))
+    share = float(np.count_nonzero(lines)) / ink_total
+    text_only = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    return PreparedPage(
+        image=cv2.bitwise_not(text_only), scale=scale, text_height=height, line_ink_share=share
+    )
+
+
+def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None = None) -> OcrPage:
+    """OCR a corrected greyscale page; boxes in the coordinates of ``gray``.
+
+    ``layout`` forces "drawing" or "text"; by default it is decided from how much of the ink is ruling
+    lines. Only the first pass may raise :class:`OcrError`; a failing vertical-text pass degrades to
+    ``warnings``.
+    """
+    prepared = prepare(gray, settings)
+    if layout is None:
+        layout = "drawing" if prepared.line_ink_share > 0.12 else "text"
+    page = OcrPage(layout=layout, scale=prepared.scale)
+    if prepared.text_height == 0:
+        return page  # nothing shaped like text: a blank sheet or a photo of something else
+    psm = PSM_SPARSE if layout == "drawing" else PSM_AUTO
+    upright = run_tesseract(prepared.image, psm=psm, settings=settings)
+    lines = _lines(upright, prepared.scale, "upright", None)
+    if layout == "drawing" and settings.read_vertical_text:
+        turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
+        try:
+            turned = run_tesseract(turned_image, psm=PSM_SPARSE, settings=settings)
+        except OcrError as err:
+            page.warnings.append(f"vertical text not read: {err.code}")
+            log.warning("vertical-text pass skipped: %s", err)
+        else:
+            turned_lines = _lines(turned, prepared.scale, "turned", prepared.image.shape[:2])
+            lines = _merge(lines, turned_lines)
+    page.lines = lines
+    return page
+
+
+def _to_page_box(word: RawWord, scale: float, turned_from: tuple[int, int] | None) -> Box:
+    x0, y0 = float(word.left), float(word.top)
+    x1, y1 = x0 + word.width, y0 + word.height
+    if turned_from is not None:
+        # Clockwise turn: turned (x, y) came from original (y, H - x) where H is the original height.
+        height = turned_from[0]
+        x0, y0, x1, y1 = y0, height - x1, y1, height - x0
+    return Box(x0 / scale, y0 / scale, x1 / scale, y1 / scale)
+
+
+def _lines(
+    words: list[RawWord], scale: float, source_pass: str, turned_from: tuple[int, int] | None
+) -> list[OcrLine]:
+    grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
+    for raw in words:
+        if not any(ch.isalnum() for ch in raw.text) and len(raw.text) < 2:
+            continue  # lone punctuation: arrow heads, hatching, leader ends
+        word = OcrWord(
+            text=normalise(raw.text),
+            raw_text=raw.text,
+            conf=raw.conf,
+            box=_to_page_box(raw, scale, turned_from),
+            vertical=turned_from is not None,
+        )
+        grouped.setdefault(raw.line_key, []).append(word)
+    lines = []
+    for key, line_words in grouped.items():
+        line = OcrLine(words=tuple(line_words), block=key[0], source_pass=source_pass)
+        if _is_noise(line):
+            continue
+        fixed = normalise_dimension_line(line.text)
+        if fixed != line.text and len(line_words) >= 2:
+            last = line_words[-1]
+            line_words[-1] = OcrWord(
+                text=fixed.rsplit(" ", 1)[-1],
+                raw_text=last.raw_text,
+                conf=last.conf,
+                box=last.box,
+                vertical=last.vertical,
+            )
+            line = OcrLine(words=tuple(line_words), block=key[0], source_pass=source_pass)
+        lines.append(line)
+    return lines
+
+
+def _is_noise(line: OcrLine) -> bool:
+    """Hatching, symbols and border letters read as junk: short, unsure and not a number."""
+    text = line.text
+    alnum = sum(ch.isalnum() for ch in text)
+    if alnum == 0:
+        return True
+    if line.conf < 30 and not any(ch.isdigit() for ch in text):
+        return True
+    return len(text) <= 2 and line.conf < 50 and not text.isdigit()
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box's area."""
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0))
+    return (w * h) / max(1e-6, smaller)
+
+
+def _weight(line: OcrLine) -> float:
+    return line.conf * sum(ch.isalnum() for ch in line.text)
+
+
+def _merge(upright: list[OcrLine], turned: list[OcrLine]) -> list[OcrLine]:
+    """Keep vertical lines that beat the upright reading of the same place, and drop what they beat."""
+    kept_turned = []
+    beaten: set[int] = set()
+    for line in turned:
+        box = line.box
+        if (box.y1 - box.y0) < (box.x1 - box.x0):
+            continue  # an upright word seen sideways is never taller than wide here
+        if line.conf < 55:
+            continue
+        rivals = [i for i, up in enumerate(upright) if _overlap(box, up.box) > 0.3]
+        if all(_weight(line) > _weight(upright[i]) for i in rivals):
+            kept_turned.append(line)
+            beaten.update(rivals)
+    return [line for i, line in enumerate(upright) if i not in beaten] + kept_turned

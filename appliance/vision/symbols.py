@@ -1,0 +1,69 @@
+"""Normalising the engineering text OCR mangles: diameters, plus-minus, degrees, N·m, decimal commas.
+
+Tesseract's English model has never seen a diameter sign and reads it as ``@``, ``©``, ``O`` or
+``Ø``; it reads ``R0.5`` as ``RO.5`` and ``±`` as ``+/-`` or ``£``. The rules below only fire next to
+digits, so ordinary words ("OR", "Obernkirchen") pass untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The one diameter sign the index stores (U+2300); searches for Ø or ∅ are folded to it too.
+DIAMETER = "\u2300"
+
+_DIAMETER_VARIANTS = re.compile(r"[Ø∅ø\u2205]")
+# A diameter misread as @ © ® or "O@" in front of a number, or after a count like "2x" / "4 x".
+_DIAMETER_MISREAD = re.compile(r"(?:(?<=^)|(?<=[\s(x×X]))(?:O@|@O|[@©®]|[Oo0](?=[@©]))(?=\s?\d)")
+_DIAMETER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[Oo@©®](?=\d)")
+_PLUS_MINUS = re.compile(r"\+\s?/\s?-|\+-(?=\s?\d)|£(?=\s?\d)")
+_DEGREE = re.compile(r"(?<=\d)\s?[º˚](?!\w)")
+_NEWTON_METRE = re.compile(r"(?<=\d)\s?N\s?[.\-*•·x]?\s?m\b")
+# Letter O or o inside a number ("RO.5", "1O0", "0,O5") and l/I inside a number ("1l.5").
+_O_IN_NUMBER = re.compile(r"(?<=[\dR.,±+\-⌀])[Oo](?=[\d.,])|(?<=[R⌀±+\-])[Oo](?=[.,]\d)")
+_O_BEFORE_DECIMAL = re.compile(r"(?<![A-Za-z])[Oo](?=[.,]\d)")
+_L_IN_NUMBER = re.compile(r"(?<=\d)[lI|](?=[\d.,])|(?<=[.,])[lI|](?=\d)")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_SPACE_IN_PLUS_MINUS = re.compile(r"±\s+(?=\d)")
+# A lone "+t" closing a dimension with no lower deviation is a "±t" read without its minus bar:
+# ISO 129 tolerances always give both deviations.
+_LONE_PLUS_TOLERANCE = re.compile(r"^(?P<head>.*\d)\s+\+(?P<tol>\d+(?:\.\d+)?)$")
+
+
+def normalise_symbols(text: str) -> str:
+    """Engineering-symbol clean-up of one word or line; digits and letters elsewhere are kept."""
+    text = _DIAMETER_VARIANTS.sub(DIAMETER, text)
+    text = _DIAMETER_MISREAD.sub(DIAMETER, text)
+    text = _DIAMETER_AFTER_COUNT.sub(DIAMETER, text)
+    text = _PLUS_MINUS.sub("±", text)
+    text = _SPACE_IN_PLUS_MINUS.sub("±", text)
+    text = _DEGREE.sub("°", text)
+    text = _NEWTON_METRE.sub(" N·m", text)
+    for _ in range(2):  # "1OO" needs two passes: each O is looked at with its neighbours
+        text = _O_IN_NUMBER.sub("0", text)
+    text = _O_BEFORE_DECIMAL.sub("0", text)
+    text = _L_IN_NUMBER.sub("1", text)
+    return text
+
+
+def normalise_decimals(text: str) -> str:
+    """Decimal commas to points ("12,5" -> "12.5"); drawings in mm have no thousands separators."""
+    return _DECIMAL_COMMA.sub(".", text)
+
+
+def normalise_dimension_line(text: str) -> str:
+    """Line-level rules for a line already known to be a dimension (adds the lost ± bar)."""
+    match = _LONE_PLUS_TOLERANCE.match(text)
+    if match and "-" not in match.group("head") and "±" not in match.group("head"):
+        return f"{match.group('head')} ±{match.group('tol')}"
+    return text
+
+
+def normalise(text: str) -> str:
+    """Everything: symbols, then decimal commas. Used for indexed text and for search queries."""
+    return normalise_decimals(normalise_symbols(text))
+
+
+def canonical_for_matching(text: str) -> str:
+    """The form two strings are compared in by the benchmarks: normalised, without whitespace."""
+    return re.sub(r"\s+", "", normalise(text))

@@ -1,0 +1,185 @@
+"""The one wrapper around Tesseract: explicit options, a timeout on every call, coded errors.
+
+Every OCR call in the appliance goes through :func:`run_tesseract`. Tesseract is driven through
+``pytesseract.image_to_data`` (word boxes, line numbers and confidences in one call). Known failures
+become :class:`OcrError` with a stable code (``ocr_timeout``, ``ocr_crashed``, ``ocr_missing``,
+``ocr_language_missing``); callers decide which passes may fail with a degraded result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+import numpy as np
+import pytesseract
+
+from appliance.vision.errors import OcrError
+from appliance.vision.settings import VisionSettings
+
+#: Oldest Tesseract whose LSTM engine and TSV output this code relies on.
+MIN_VERSION = (4, 1)
+#: Install hint shown by ``openclaw doctor``.
+INSTALL_HINT = (
+    "sudo apt-get install tesseract-ocr tesseract-ocr-eng (add tesseract-ocr-chi-sim for Chinese)"
+)
+
+
+@dataclass(frozen=True)
+class RawWord:
+    """One word as Tesseract reported it, in the pixel coordinates of the image it was given."""
+
+    #: The recognised text (never empty).
+    text: str
+    #: Tesseract's confidence, 0-100.
+    conf: float
+    #: Left edge.
+    left: int
+    #: Top edge.
+    top: int
+    #: Width.
+    width: int
+    #: Height.
+    height: int
+    #: (block, paragraph, line) numbers: words sharing them sit on one text line.
+    line_key: tuple[int, int, int]
+
+
+def tesseract_options(psm: int) -> str:
+    """The explicit option string of every call (same options in the product and the benchmarks)."""
+    # LSTM engine only; no inverted-text retry (drawings are dark on light after our binarisation and
+    # the retry doubles the time of pages with little text).
+    return f"--oem 1 --psm {psm} -c tessedit_do_invert=0"
+
+
+def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> list[RawWord]:
+    """OCR one greyscale or RGB image; words with boxes and confidences, empty words dropped."""
+    # One OpenMP thread: Tesseract's own threading is slower on small boards than running
+    # single-threaded, and the appliance runs other work beside OCR.
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    pytesseract.pytesseract.tesseract_cmd = settings.tesseract_cmd
+    try:
+        data = pytesseract.image_to_data(
+            image,
+            lang=settings.ocr_languages,
+            config=tesseract_options(psm),
+            timeout=settings.ocr_timeout_s,
+            output_type=pytesseract.Output.DICT,
+        )
+    except pytesseract.TesseractNotFoundError:
+        raise OcrError(
+            f"Tesseract ({os.path.basename(settings.tesseract_cmd)}) is not installed; {INSTALL_HINT}",
+            code="ocr_missing",
+        ) from None
+    except pytesseract.TesseractError as err:
+        message = str(err.message or "").strip()
+        if "Failed loading language" in message or "Error opening data file" in message:
+            raise OcrError(
+                f"Tesseract has no data for language(s) {settings.ocr_languages}; {INSTALL_HINT}",
+                code="ocr_language_missing",
+            ) from None
+        raise OcrError(
+            f"Tesseract crashed (exit status {err.status}): {_first_line(message)}",
+            code="ocr_crashed",
+        ) from None
+    except RuntimeError as err:
+        if "timeout" in str(err).lower():
+            raise OcrError(
+                f"Tesseract did not finish within {settings.ocr_timeout_s:g} s (vision.ocr_timeout_s)",
+                code="ocr_timeout",
+            ) from None
+        raise OcrError(f"Tesseract failed: {_first_line(str(err))}", code="ocr_crashed") from None
+    except (ValueError, KeyError, IndexError) as err:
+        # pytesseract could not parse what the program printed: a broken or foreign binary.
+        raise OcrError(f"Tesseract printed unreadable output ({err})", code="ocr_crashed") from None
+    return _words(data)
+
+
+def _words(data: dict[str, list]) -> list[RawWord]:
+    words = []
+    try:
+        for i, text in enumerate(data["text"]):
+            text = str(text).strip()
+            conf = float(data["conf"][i])
+            if not text or conf < 0:
+                continue
+            words.append(
+                RawWord(
+                    text=text,
+                    conf=conf,
+                    left=int(data["left"][i]),
+                    top=int(data["top"][i]),
+                    width=int(data["width"][i]),
+                    height=int(data["height"][i]),
+                    line_key=(
+                        int(data["block_num"][i]),
+                        int(data["par_num"][i]),
+                        int(data["line_num"][i]),
+                    ),
+                )
+            )
+    except (KeyError, IndexError, ValueError) as err:
+        raise OcrError(f"Tesseract printed unreadable output ({err})", code="ocr_crashed") from None
+    return words
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0][:200] if text else "no message"
+
+
+def tesseract_version(settings: VisionSettings) -> tuple[int, ...]:
+    """The installed Tesseract's version as a tuple, e.g. ``(5, 3, 0)``."""
+    cmd = shutil.which(settings.tesseract_cmd) or settings.tesseract_cmd
+    try:
+        proc = subprocess.run(
+            [cmd, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except FileNotFoundError:
+        raise OcrError("Tesseract is not installed", code="ocr_missing") from None
+    except subprocess.TimeoutExpired:
+        raise OcrError(
+            "tesseract --version did not answer within 10 s", code="ocr_timeout"
+        ) from None
+    match = re.search(r"tesseract\s+v?(\d+)\.(\d+)(?:\.(\d+))?", proc.stdout + proc.stderr)
+    if proc.returncode != 0 or not match:
+        raise OcrError("tesseract --version printed no version", code="ocr_crashed")
+    return tuple(int(part) for part in match.groups() if part is not None)
+
+
+def installed_languages(settings: VisionSettings) -> set[str]:
+    """Languages Tesseract has data for."""
+    cmd = shutil.which(settings.tesseract_cmd) or settings.tesseract_cmd
+    try:
+        proc = subprocess.run(
+            [cmd, "--list-langs"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return set()
+    lines = proc.stdout.splitlines()
+    return {line.strip() for line in lines[1:] if line.strip()}
+
+
+def check_tesseract(settings: VisionSettings | None = None) -> tuple[bool, str, str]:
+    """For ``openclaw doctor``: (ok, what was found, how to fix it)."""
+    settings = settings or VisionSettings()
+    try:
+        version = tesseract_version(settings)
+    except OcrError as err:
+        return False, err.message, INSTALL_HINT
+    shown = ".".join(str(part) for part in version)
+    if version[:2] < MIN_VERSION:
+        return False, f"Tesseract {shown} is older than 4.1", INSTALL_HINT
+    wanted = settings.ocr_languages.split("+")
+    have = installed_languages(settings)
+    missing = [lang for lang in wanted if lang not in have]
+    if missing:
+        packages = " ".join(f"tesseract-ocr-{lang.replace('_', '-')}" for lang in missing)
+        return (
+            False,
+            f"Tesseract {shown} lacks language data: {', '.join(missing)}",
+            (f"sudo apt-get install {packages}"),
+        )
+    return True, f"Tesseract {shown}, languages {'+'.join(wanted)}", ""

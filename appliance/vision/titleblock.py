@@ -1,0 +1,363 @@
+"""Title blocks: find the boxed table in the bottom-right corner, read it on its own, name its fields.
+
+A title block is a grid of cells; each cell holds a small label ("DWG NO.", "Werkstoff", "Scale") and
+its value. The grid is found from the ruling lines of the page, the block is cropped and OCRed
+separately at a scale suited to its small labels (a whole-page pass reads them badly), and each word is
+put into the cell it sits in. A cell whose text begins with a known label gives that field; a label
+alone in its cell takes its value from the cell below (table columns such as DATE) or to its right.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from appliance.index.slices import Box
+from appliance.vision.errors import OcrError
+from appliance.vision.ocr import OcrLine, OcrWord, binarise, long_line_mask, read_page
+from appliance.vision.settings import VisionSettings
+
+log = logging.getLogger(__name__)
+
+#: Field name -> labels that introduce it (English, German, Swedish templates), lower case.
+FIELD_LABELS: dict[str, tuple[str, ...]] = {
+    "drawing_number": (
+        "drawing number",
+        "drawing no",
+        "dwg no",
+        "dwg. no",
+        "drg no",
+        "drg. no",
+        "part number",
+        "part no",
+        "document number",
+        "zeichnungsnr",
+        "zeichnungsnummer",
+        "zeichnungs-nr",
+        "ritningsnummer",
+    ),
+    "title": ("title", "benennung", "bezeichnung", "description", "benämning"),
+    "revision": ("revision", "rev", "änderung", "aenderung", "index"),
+    "material": ("material", "werkstoff"),
+    "scale": ("drawing scale", "scale", "massstab", "maßstab", "skala"),
+    "sheet": ("sheet", "blatt", "sida"),
+    "size": ("sheet size", "size", "format", "blattgröße"),
+    "date": ("date", "datum"),
+}
+#: Every field a title block can give, in display order.
+FIELDS = tuple(FIELD_LABELS)
+_LABELS = sorted(
+    ((label, name) for name, labels in FIELD_LABELS.items() for label in labels),
+    key=lambda item: -len(item[0]),
+)
+_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rectangle of the title-block grid, in page coordinates."""
+
+    #: Its box.
+    box: Box
+
+
+@dataclass
+class TitleBlock:
+    """What was read from a drawing's title block."""
+
+    #: Where it is on the corrected page.
+    box: Box
+    #: Field name -> value ("" fields are left out).
+    fields: dict[str, str] = field(default_factory=dict)
+    #: The OCR lines inside it, page coordinates.
+    lines: list[OcrLine] = field(default_factory=list)
+    #: Problems met while reading it (a degraded but usable result).
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """All text of the block."""
+        return "\n".join(line.text for line in self.lines)
+
+
+def find_cells(gray: np.ndarray, min_line: int) -> list[Cell]:
+    """Rectangles enclosed by ruling lines."""
+    ink = binarise(gray)
+    lines = long_line_mask(ink, min_line)
+    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(lines), connectivity=4)
+    cells = []
+    for i in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if w < 8 or h < 8 or area < 0.8 * w * h:
+            continue  # not a rectangle: the open drawing area, or a cell cut by a gap in a line
+        cells.append(Cell(Box(x, y, x + w, y + h)))
+    return cells
+
+
+def locate(gray: np.ndarray) -> Box | None:
+    """The title block's box: the cluster of table cells nearest the bottom-right corner."""
+    height, width = gray.shape
+    factor = min(1.0, 1600 / max(height, width))
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
+    sh, sw = small.shape
+    page_area = sh * sw
+    candidates = []
+    for cell in find_cells(small, max(20, sw // 40)):
+        b = cell.box
+        w, h = b.x1 - b.x0, b.y1 - b.y0
+        if not 0.0002 * page_area <= w * h <= 0.08 * page_area:
+            continue
+        if b.y0 > 0.96 * sh or b.x0 > 0.96 * sw or b.y1 < 0.04 * sh or b.x1 < 0.04 * sw:
+            continue  # the zone strip between the outer and inner border
+        if h > 0.15 * sh:
+            continue  # views and frames, not table rows
+        if (b.y0 + b.y1) / 2 < 0.55 * sh or (b.x0 + b.x1) / 2 < 0.3 * sw:
+            continue
+        candidates.append(b)
+    if len(candidates) < 3:
+        return None
+    # Grow a cluster from the cell nearest the bottom-right corner through touching cells.
+    gap = 0.004 * max(sh, sw)
+    seed = max(candidates, key=lambda b: b.x1 + b.y1)
+    cluster = [seed]
+    remaining = [b for b in candidates if b is not seed]
+    grown = True
+    while grown:
+        grown = False
+        for b in list(remaining):
+            if any(_near(b, c, gap) for c in cluster):
+                cluster.append(b)
+                remaining.remove(b)
+                grown = True
+    if len(cluster) < 3:
+        return None
+    box = cluster[0]
+    for b in cluster[1:]:
+        box = box.union(b)
+    return Box(box.x0 / factor, box.y0 / factor, box.x1 / factor, box.y1 / factor)
+
+
+def _near(a: Box, b: Box, gap: float) -> bool:
+    return not (a.x0 > b.x1 + gap or b.x0 > a.x1 + gap or a.y0 > b.y1 + gap or b.y0 > a.y1 + gap)
+
+
+def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None:
+    """Locate, OCR and parse the title block of a corrected drawing page; None when there is none.
+
+    OCR failures of this separate pass degrade to a title block without fields (with a warning).
+    """
+    box = locate(gray)
+    if box is None:
+        return None
+    height, width = gray.shape
+    margin = 0.005 * max(height, width)
+    x0, y0 = int(max(0, box.x0 - margin)), int(max(0, box.y0 - margin))
+    x1, y1 = int(min(width, box.x1 + margin)), int(min(height, box.y1 + margin))
+    crop = gray[y0:y1, x0:x1]
+    block = TitleBlock(box=Box(x0, y0, x1, y1))
+    try:
+        page = read_page(crop, _no_vertical(settings), layout="drawing")
+    except OcrError as err:
+        block.warnings.append(f"title block not read: {err.code}")
+        log.warning("title-block pass failed: %s", err)
+        return block
+    block.lines = [_shift(line, x0, y0) for line in page.lines]
+    cells = [
+        Cell(Box(c.box.x0 + x0, c.box.y0 + y0, c.box.x1 + x0, c.box.y1 + y0))
+        for c in find_cells(crop, max(15, min(crop.shape) // 25))
+    ]
+    cells = [c for c in cells if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1]
+    block.fields = parse_fields(block.lines, cells)
+    return block
+
+
+def _no_vertical(settings: VisionSettings) -> VisionSettings:
+    from dataclasses import replace
+
+    return replace(settings, read_vertical_text=False)
+
+
+def _shift(line: OcrLine, dx: float, dy: float) -> OcrLine:
+    words = tuple(
+        OcrWord(
+            text=w.text,
+            raw_text=w.raw_text,
+            conf=w.conf,
+            box=Box(w.box.x0 + dx, w.box.y0 + dy, w.box.x1 + dx, w.box.y1 + dy),
+            vertical=w.vertical,
+        )
+        for w in line.words
+    )
+    return OcrLine(words=words, block=line.block, source_pass=line.source_pass)
+
+
+def _cell_words(lines: list[OcrLine], cells: list[Cell]) -> list[tuple[Cell, list[OcrWord]]]:
+    """Each cell with the words whose centre lies in it, read top to bottom, left to right."""
+    filled: dict[int, list[OcrWord]] = {}
+    for line in lines:
+        for word in line.words:
+            cx, cy = (word.box.x0 + word.box.x1) / 2, (word.box.y0 + word.box.y1) / 2
+            inside = [
+                i
+                for i, c in enumerate(cells)
+                if c.box.x0 <= cx <= c.box.x1 and c.box.y0 <= cy <= c.box.y1
+            ]
+            if inside:
+                smallest = min(inside, key=lambda i: _area(cells[i].box))
+                filled.setdefault(smallest, []).append(word)
+    result = []
+    for i, cell in enumerate(cells):
+        result.append((cell, _reading_order(filled.get(i, []))))
+    return result
+
+
+def _reading_order(words: list[OcrWord]) -> list[OcrWord]:
+    """Rows by vertical centre (a row breaks where the gap exceeds half a word height), then x."""
+    ordered = sorted(words, key=lambda w: (w.box.y0 + w.box.y1) / 2)
+    rows: list[list[OcrWord]] = []
+    for word in ordered:
+        centre = (word.box.y0 + word.box.y1) / 2
+        if rows:
+            last = rows[-1][-1]
+            if abs(centre - (last.box.y0 + last.box.y1) / 2) < 0.5 * (last.box.y1 - last.box.y0):
+                rows[-1].append(word)
+                continue
+        rows.append([word])
+    return [w for row in rows for w in sorted(row, key=lambda w: w.box.x0)]
+
+
+def _area(box: Box) -> float:
+    return (box.x1 - box.x0) * (box.y1 - box.y0)
+
+
+def _tokens(words: list[OcrWord]) -> list[tuple[str, OcrWord]]:
+    """Raw tokens, with "LABEL:value" glued by OCR split into "LABEL:" and "value"."""
+    tokens = []
+    for word in words:
+        match = re.fullmatch(r"([A-Za-zÄÖÜäöüß.]{3,}:)(.+)", word.raw_text)
+        if match:
+            tokens.append((match.group(1), word))
+            tokens.append((match.group(2), word))
+        else:
+            tokens.append((word.raw_text, word))
+    return tokens
+
+
+def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
+    """(field, number of tokens used) when a known label starts at ``tokens[pos]``."""
+    for label, name in _LABELS:
+        width = len(label.split())
+        if pos + width > len(tokens):
+            continue
+        head = " ".join(tokens[pos : pos + width]).lower().strip("|[ ").rstrip(":.;,")
+        exact = head == label
+        fuzzy = len(label) >= 6 and abs(len(head) - len(label)) <= 1 and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
+        if not (exact or fuzzy):
+            continue
+        following = tokens[pos + width].lower() if pos + width < len(tokens) else ""
+        if label in ("rev", "revision") and following.startswith("by"):
+            continue  # "Rev. by": the reviewer's column, not the revision
+        previous = tokens[pos - 1].lower() if pos > 0 else ""
+        if previous in ("not", "nicht", "no"):
+            continue  # "DO NOT SCALE DRAWING"
+        return name, width
+    return None
+
+
+def _labels_in(tokens: list[str]) -> list[tuple[int, str, int]]:
+    """Positions of labels in a cell's tokens: the first token, or a later one written as a label."""
+    found = []
+    pos = 0
+    while pos < len(tokens):
+        match = match_label(tokens, pos)
+        as_label = pos == 0 or tokens[pos].isupper() or tokens[pos].endswith(":") or pos <= 1 and len(tokens[0]) <= 2
+        if match and as_label:
+            found.append((pos, match[0], match[1]))
+            pos += match[1]
+        else:
+            pos += 1
+    return found
+
+
+def parse_fields(lines: list[OcrLine], cells: list[Cell]) -> dict[str, str]:
+    """Field values from words placed in cells (see the module docstring)."""
+    per_cell = _cell_words(lines, cells)
+    fields: dict[str, str] = {}
+    label_cells: set[int] = set()
+    pending: list[tuple[int, str, float]] = []
+    for i, (_, words) in enumerate(per_cell):
+        tokens = [t for t, _ in _tokens(words)]
+        labels = _labels_in(tokens)
+        if labels:
+            label_cells.add(i)
+        for k, (pos, name, width) in enumerate(labels):
+            end = labels[k + 1][0] if k + 1 < len(labels) else len(tokens)
+            rest = tokens[pos + width : end]
+            while rest and rest[0].startswith("/"):
+                rest = rest[1:]  # the second language of a bilingual label ("/ritningsnummer")
+            value = " ".join(rest).strip(" .:;|-_—")
+            if value and name not in fields:
+                fields[name] = _clean_value(name, value)
+            elif not value and len(labels) == 1 and len(tokens) == width:
+                height = max(w.box.y1 - w.box.y0 for w in words)
+                pending.append((i, name, height))
+    for i, name, label_height in pending:
+        if name in fields:
+            continue
+        box = per_cell[i][0].box
+        if box.y1 - box.y0 > 3.5 * label_height:
+            continue  # a big cell holding only its label: the field is empty on this drawing
+        value = _below(i, per_cell, label_cells)
+        if value:
+            fields[name] = _clean_value(name, value)
+    texts = [" ".join(w.raw_text for w in words) for _, words in per_cell]
+    if "date" not in fields:
+        for text in texts:
+            match = _DATE.search(text)
+            if match:
+                fields["date"] = match.group(1)
+                break
+    if "size" not in fields:
+        for text in texts:
+            if re.fullmatch(r"A[0-4]", text.strip()):
+                fields["size"] = text.strip()
+                break
+    return {k: v for k, v in fields.items() if v}
+
+
+def _below(i: int, per_cell: list[tuple[Cell, list[OcrWord]]], label_cells: set[int]) -> str:
+    """Text of the cell right under cell ``i`` in the same column (table layouts), if unlabelled."""
+    box = per_cell[i][0].box
+    options = []
+    for j, (cell, _) in enumerate(per_cell):
+        c = cell.box
+        if j == i or c.y0 < box.y1 - 4:
+            continue
+        shared = min(c.x1, box.x1) - max(c.x0, box.x0)
+        if shared > 0.5 * min(c.x1 - c.x0, box.x1 - box.x0):
+            options.append((c.y0 - box.y1, j))
+    if not options:
+        return ""
+    distance, j = min(options)
+    # Only the touching cell counts (the ruling line between them is a few pixels thick).
+    if distance > max(12.0, 0.02 * (box.x1 - box.x0)) or j in label_cells:
+        return ""
+    return " ".join(w.raw_text for w in per_cell[j][1])
+
+
+def _clean_value(name: str, value: str) -> str:
+    value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
+    if name == "drawing_number" and len(value.split()) <= 2:
+        value = value.replace(" ", "")
+    if name == "scale":
+        value = value.replace(" ", "").replace(";", ":")
+    if name == "size":
+        match = re.search(r"\bA[0-4]\b", value)
+        value = match.group(0) if match else value
+    return value
