@@ -9,9 +9,11 @@ Every device takes ``pin_factory=`` (keyword-only) so tests and development mach
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from gpiozero import Button, Factory, RGBLED
+from gpiozero import RGBLED, Button, Factory
 
 from appliance.events import Event, EventBus, EventType
 from appliance.gpio.settings import GpioSettings
@@ -93,7 +95,7 @@ class Buttons:
     """The three buttons, each publishing a ``button`` event when pressed."""
 
     #: Role -> settings attribute holding its pin.
-    ROLES = {
+    ROLES: ClassVar[dict[str, str]] = {
         "talk": "button_talk",
         "capture": "button_capture",
         "not_for_you": "button_not_for_you",
@@ -112,7 +114,7 @@ class Buttons:
             button.when_pressed = self._handler(role)
             self.buttons[role] = button
 
-    def _handler(self, role: str):  # type: ignore[no-untyped-def]
+    def _handler(self, role: str) -> Callable[[], None]:
         def pressed() -> None:
             # Runs on a gpiozero thread: never touch the loop directly.
             self._bus.publish_threadsafe(Event(EventType.BUTTON, {"button": role}))

@@ -22,8 +22,8 @@ from gpiozero import Factory
 from appliance.config import Config
 from appliance.errors import InputError
 from appliance.events import Event, EventBus, EventType
-from appliance.service.indexer import IndexQueue
 from appliance.service.inbox import SUFFIXES, InboxWatcher, wanted
+from appliance.service.indexer import IndexQueue
 from appliance.service.memory import MemoryNotes, check_namespace
 from appliance.service.notify import SystemdNotifier
 from appliance.service.pipeline import QuestionPipeline
@@ -112,7 +112,11 @@ class Appliance:
         self.rooms = RoomControl(self.bus, rooms)
         if parts.presence is not None:
             presence = parts.presence
-            self.rooms.override_hook = lambda room: presence.set_override(room) and None
+
+            def hold(room: str | None) -> None:
+                presence.set_override(room)
+
+            self.rooms.override_hook = hold
         self.inbox_root = self.data_dir / "inbox"
         self.inbox = InboxWatcher(
             self.queue, [self.inbox_root, self.data_dir / "memory"], config.ingest.debounce_s
@@ -135,6 +139,7 @@ class Appliance:
         )
         self.web = WebServer(self.page, config.web.host, config.web.port)
         self._stop = asyncio.Event()
+        self._background: set[asyncio.Task[None]] = set()
         self.stopped_cleanly = False
 
     # -- components ------------------------------------------------------------------------------
@@ -149,7 +154,9 @@ class Appliance:
                 if button == "talk" and self.parts.listener is not None:
                     self.parts.listener.push_to_talk()
                 elif button == "capture":
-                    asyncio.create_task(self._scan_and_say())
+                    task = asyncio.create_task(self._scan_and_say())
+                    self._background.add(task)
+                    task.add_done_callback(self._background.discard)
                 elif button == "not_for_you":
                     await asyncio.to_thread(self.pipeline.false_wake)
         finally:
@@ -238,7 +245,7 @@ class Appliance:
         for closer in self.parts.closers:
             try:
                 await asyncio.to_thread(closer)
-            except Exception:  # noqa: BLE001 - keep unwinding the rest
+            except Exception:
                 log.warning("a part failed to close", exc_info=True)
         await asyncio.to_thread(self.queue.close)
         self.stopped_cleanly = True

@@ -14,9 +14,12 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 import watchfiles
+
+from appliance.service.ports import Library
 
 from appliance.service.indexer import IndexQueue
 from appliance.service.memory import check_namespace
@@ -42,6 +45,10 @@ def sha256_of(path: Path) -> str:
         while chunk := fh.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _source_id(lib: Library, *, path: Path, namespace: str) -> str:
+    return lib.source_id(path, namespace)
 
 
 class InboxWatcher:
@@ -119,7 +126,7 @@ class InboxWatcher:
                 continue
             _root, namespace = located
             if change == watchfiles.Change.deleted or not path.exists():
-                source = await self.queue.call(lambda lib, p=path: lib.source_id(p, namespace))
+                source = await self.queue.call(partial(_source_id, path=path, namespace=namespace))
                 self.queue.submit("forget", namespace, source=source)
             elif path.is_file():
                 self.queue.submit("index", namespace, path=path)

@@ -123,7 +123,7 @@ class IndexQueue:
                 if job.done and not job.done.done():
                     job.done.cancel()
                 raise
-            except Exception as err:  # noqa: BLE001 - one bad file must not stop the queue
+            except Exception as err:
                 code, message = public_error(err)
                 log.warning("index job failed", extra={"job": job.job, "code": code})
                 self.bus.publish(
@@ -143,6 +143,6 @@ class IndexQueue:
             self._library = None
             try:
                 self._executor.submit(library.close).result(timeout=30)
-            except Exception:  # noqa: BLE001 - closing is best effort at shutdown
+            except Exception:
                 log.warning("closing the index failed", exc_info=True)
         self._executor.shutdown(wait=True, cancel_futures=True)

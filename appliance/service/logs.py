@@ -13,7 +13,12 @@ import sys
 import threading
 from typing import Any
 
-_STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName", "color_message"}
+_STANDARD = set(vars(logging.makeLogRecord({}))) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 _secrets: set[str] = set()
 _lock = threading.Lock()
 

@@ -23,7 +23,7 @@ from appliance.events import Event, EventBus, EventType
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
 from appliance.service.memory import MemoryNotes
-from appliance.service.ports import AnswerResult, Answerer, Camera, Speaker, Utterance
+from appliance.service.ports import Answerer, AnswerResult, Camera, Speaker, Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.supervisor import public_error
 
@@ -132,7 +132,7 @@ class QuestionPipeline:
                     self.bus.publish(Event(EventType.SPEAKING, {"text": result.spoken}))
                     timer.first_audio_at = await self.speaker.speak(result.spoken)
                     self._last_spoken = result.spoken
-            except Exception as err:  # noqa: BLE001 - the pipeline must survive any stage failing
+            except Exception as err:
                 code, message = public_error(err)
                 if not isinstance(err, OpenClawError):
                     log.exception("question failed")
@@ -142,7 +142,7 @@ class QuestionPipeline:
                 record["spoken"] = spoken
                 try:
                     timer.first_audio_at = await self.speaker.speak(spoken)
-                except Exception:  # noqa: BLE001 - no speaker: the status page still shows it
+                except Exception:
                     log.warning("could not speak the error")
             finally:
                 timer.done_at = time.monotonic()

@@ -211,7 +211,7 @@ class Supervisor:
                 if not self._stopping:
                     self._set(health, ComponentStatus.STOPPED)
                 raise
-            except Exception as err:  # noqa: BLE001 - a component failure must not stop the others
+            except Exception as err:
                 code, message = public_error(err)
                 log.warning(
                     "component failed",

@@ -36,10 +36,18 @@ log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).with_name("static")
 #: Image types the artifact route serves.
-ARTIFACT_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}
+ARTIFACT_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+}
 _SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 _SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
@@ -137,7 +145,9 @@ class StatusPage:
         header = request.headers.get("authorization", "")
         scheme, _, given = header.partition(" ")
         if not header:
-            raise RequestRejected("this action needs the admin token", code="token_missing", status=401)
+            raise RequestRejected(
+                "this action needs the admin token", code="token_missing", status=401
+            )
         if scheme.lower() != "bearer" or not token_matches(self._token, given.strip()):
             raise RequestRejected("the admin token is wrong", code="token_invalid", status=403)
 
@@ -215,7 +225,8 @@ class StatusPage:
     async def healthz(self, request: Request) -> Response:
         ok, failing = self.control.healthy()
         return JSONResponse(
-            {"status": "ok" if ok else "degraded", "failing": failing}, status_code=200 if ok else 503
+            {"status": "ok" if ok else "degraded", "failing": failing},
+            status_code=200 if ok else 503,
         )
 
     # -- admin routes ----------------------------------------------------------------------------
@@ -231,7 +242,9 @@ class StatusPage:
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             raise RequestRejected(
-                f"upload larger than {self.settings.max_upload_mb} MB", code="upload_too_large", status=413
+                f"upload larger than {self.settings.max_upload_mb} MB",
+                code="upload_too_large",
+                status=413,
             )
         chunks: list[bytes] = []
         size = 0

@@ -17,20 +17,25 @@ def load_or_create_token(path: Path) -> str:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        token = path.read_text(encoding="ascii").strip()
-        mode = path.stat().st_mode & 0o777
-        if mode & 0o077:
-            raise ConfigError(
-                f"admin token file {path.name} is readable by others (mode {mode:o}); "
-                f"fix it with: chmod 600 {path.name}"
-            ) from None
-        if len(token) < 32:
-            raise ConfigError(f"admin token file {path.name} is too short; delete it to regenerate")
+        token = _read_existing(path)
     else:
         token = secrets.token_urlsafe(32)
         with os.fdopen(fd, "w", encoding="ascii") as fh:
             fh.write(token + "\n")
     register_secret(token)
+    return token
+
+
+def _read_existing(path: Path) -> str:
+    mode = path.stat().st_mode & 0o777
+    if mode & 0o077:
+        raise ConfigError(
+            f"admin token file {path.name} is readable by others (mode {mode:o}); "
+            f"fix it with: chmod 600 {path.name}"
+        )
+    token = path.read_text(encoding="ascii").strip()
+    if len(token) < 32:
+        raise ConfigError(f"admin token file {path.name} is too short; delete it to regenerate")
     return token
 
 

@@ -27,14 +27,18 @@ class StateCollector(Collector):
             counters.add_metric([kind], value)
         yield counters
         components = GaugeMetricFamily(
-            "openclaw_component_up", "1 when the component is in that status", labels=["component", "status"]
+            "openclaw_component_up",
+            "1 when the component is in that status",
+            labels=["component", "status"],
         )
         restarts = CounterMetricFamily(
             "openclaw_component_restarts", "Restarts per component", labels=["component"]
         )
         for comp in self.state.components.values():
             for status in _STATUS:
-                components.add_metric([comp["name"], status], 1.0 if comp["status"] == status else 0.0)
+                components.add_metric(
+                    [comp["name"], status], 1.0 if comp["status"] == status else 0.0
+                )
             restarts.add_metric([comp["name"]], comp.get("restarts", 0))
         yield components
         yield restarts

@@ -1,0 +1,100 @@
+"""A real ``openclaw run`` process: READY over sd_notify, serving, then a real SIGTERM shuts it down cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start(tmp_path: Path, sig_sock: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = _free_port()
+    config = tmp_path / "openclaw.toml"
+    config.write_text(
+        f'[paths]\ndata_dir = "{tmp_path / "data"}"\n[web]\nport = {port}\n', encoding="utf-8"
+    )
+    env = {
+        **os.environ,
+        "NOTIFY_SOCKET": str(sig_sock),
+        "WATCHDOG_USEC": "2000000",
+        "OPENCLAW_CONFIG": str(config),
+    }
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("openclaw")), "run"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    return proc, port
+
+
+def _messages(sock: socket.socket, until: bytes, proc: subprocess.Popen[bytes]) -> list[bytes]:
+    got: list[bytes] = []
+    for _ in range(120):  # 2 s receive timeout each: a bound, not a timed assertion
+        if any(m.startswith(until) for m in got):
+            return got
+        try:
+            got.append(sock.recv(4096))
+        except TimeoutError:
+            if proc.poll() is not None:
+                raise AssertionError(f"openclaw run exited early ({proc.returncode})") from None
+    raise AssertionError(f"no {until!r} from openclaw run; got {got!r}")
+
+
+def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
+    path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(2)
+    proc, port = _start(tmp_path, path)
+    try:
+        ready = _messages(sock, b"READY=1", proc)
+        assert any(b"STATUS=serving status page" in m for m in ready)
+        health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30)
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        token_file = tmp_path / "data/secrets/admin-token"
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        token = token_file.read_text().strip()
+        # The watchdog is pinged while the appliance runs.
+        assert b"WATCHDOG=1" in _messages(sock, b"WATCHDOG=1", proc)
+        proc.send_signal(sig)
+        assert any(m.startswith(b"STOPPING=1") for m in _messages(sock, b"STOPPING=1", proc))
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        sock.close()
+    assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
+    lines = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
+    done = [line for line in lines if line["msg"] == "shutdown complete"]
+    assert done and done[0]["leds"] == "off" and done[0]["index"] == "closed"
+    assert done[0]["pid"] == proc.pid
+    # The admin token is never logged.
+    assert token not in err.decode()
+    # Nothing is left bound to the port.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))
+
+
+def test_sigterm_shuts_down_cleanly(tmp_path: Path) -> None:
+    _run_and_stop(tmp_path, signal.SIGTERM)
+
+
+def test_sigint_shuts_down_cleanly(tmp_path: Path) -> None:
+    _run_and_stop(tmp_path, signal.SIGINT)
