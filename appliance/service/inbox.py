@@ -19,10 +19,9 @@ from pathlib import Path
 
 import watchfiles
 
-from appliance.service.ports import Library
-
 from appliance.service.indexer import IndexQueue
 from appliance.service.memory import check_namespace
+from appliance.service.ports import Library
 
 log = logging.getLogger(__name__)
 
