@@ -49,6 +49,11 @@ class IndexJob:
         return public_name(self.path) if self.path else ""
 
 
+def _mark_retrieved(future: asyncio.Future[str]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class IndexQueue:
     """Serialises index writes on one thread and reports progress on the bus."""
 
@@ -69,6 +74,8 @@ class IndexQueue:
         """Queue a job; await ``job.done`` for its result."""
         job = IndexJob(action, namespace, path, source, job=f"j{next(self._ids)}")
         job.done = asyncio.get_running_loop().create_future()
+        # Failures are reported on the bus; nobody has to await the future for them to count.
+        job.done.add_done_callback(_mark_retrieved)
         self._queue.put_nowait(job)
         self.bus.publish(Event(EventType.INDEX_QUEUED, self._job_data(job)))
         return job
