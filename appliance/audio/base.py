@@ -31,6 +31,8 @@ class AudioSource(Protocol):
 
     #: Short name shown on the status page ("microphone", "wav").
     name: str
+    #: True when audio arrives in real time whether or not it is read (dropped when unread).
+    live: bool
 
     def chunks(self) -> AsyncIterator[Samples]:
         """Yield chunks until the source ends or is closed."""

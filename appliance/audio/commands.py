@@ -54,7 +54,6 @@ _SWITCH = [
     ("go", "to"),
     ("change", "to"),
     ("switch", "room", "to"),
-    ("use", "the"),
 ]
 _REMEMBER = [("remember", "that"), ("remember",), ("note", "that"), ("make", "a", "note", "that")]
 _TOKEN = re.compile(r"[a-z0-9']+")

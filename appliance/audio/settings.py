@@ -39,6 +39,10 @@ class AudioSettings:
     wake_engine: Literal["vosk", "whisper"] = "whisper"
     #: Minimum confidence (0..1) of every word of the wake phrase.
     wake_threshold: float = 0.6
+    #: Minimum posterior of the phrase's tokens (geometric mean, 0..1) for the whisper wake detector.
+    wake_whisper_threshold: float = 0.0
+    #: Bias the whisper wake detector's decoding toward the phrase (fewer misses, more near-miss accepts).
+    wake_whisper_bias: bool = False
     #: Seconds of audio kept before the wake word, so "open claw what is ..." works in one breath.
     preroll_s: float = 2.5
     #: Speech recogniser engine for questions.
@@ -94,6 +98,11 @@ class AudioSettings:
                 ">= reconnect_initial_s",
             ),
             ("wake_threshold", 0.0 <= self.wake_threshold <= 1.0, "between 0 and 1"),
+            (
+                "wake_whisper_threshold",
+                0.0 <= self.wake_whisper_threshold <= 1.0,
+                "between 0 and 1",
+            ),
             ("preroll_s", 0.0 <= self.preroll_s <= 10.0, "between 0 and 10"),
             ("stt_threads", 1 <= self.stt_threads <= 16, "between 1 and 16"),
             ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),

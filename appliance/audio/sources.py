@@ -39,6 +39,8 @@ class WavReplaySource:
     """
 
     name = "wav"
+    #: Fast replay (not real time) is not live: a slow reader makes it wait instead of dropping audio.
+    live: bool
 
     def __init__(
         self,
@@ -51,6 +53,7 @@ class WavReplaySource:
     ) -> None:
         self._paths = [Path(p) for p in paths]
         self._realtime = realtime
+        self.live = realtime
         self._chunk = chunk_samples(chunk_ms)
         self._convert = convert
         self._gap = int(gap_s * SAMPLE_RATE)
@@ -106,6 +109,8 @@ class SoundDeviceSource:
     """
 
     name = "microphone"
+    #: A microphone does not wait for its reader.
+    live = True
 
     def __init__(
         self,

@@ -53,9 +53,7 @@ class EnergyVad:
         """Classify one 10 ms frame (and update the floor)."""
         level = frame_db(frame)
         self.level_db = level
-        if self._floor is None:
-            self._floor = max(level, FLOOR_MIN_DB)
-        elif level < self._floor:
+        if self._floor is None or level < self._floor:
             self._floor = max(level, FLOOR_MIN_DB)
         else:
             self._floor = min(self._floor + self._rise, level)

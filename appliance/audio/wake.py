@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection, Word
 from appliance.audio.engines.vosk import VoskRecogniser, VoskStream
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.phrases import find_phrase, normalise_words, split_after_phrase
@@ -56,7 +56,7 @@ class VoskWakeDetector:
             update = self._stream.finish()  # close early: confidences now, not at the endpoint
         return self._judge(update.words, end_sample)
 
-    def _judge(self, words: tuple, end_sample: int) -> WakeDetection | None:  # type: ignore[type-arg]
+    def _judge(self, words: tuple[Word, ...], end_sample: int) -> WakeDetection | None:
         texts = [w.text.lower() for w in words]
         match = find_phrase(texts, self.phrase)
         if match is None:
@@ -89,7 +89,10 @@ class WhisperWakeDetector:
     speech stops (that decode is the one that catches a phrase said alone, so its latency is the VAD's
     hangover plus one decode). The window is decoded with a shortened encoder context
     (:meth:`WhisperRecogniser.decode_window`). A detection needs the phrase in the text by the
-    strict matcher of :mod:`appliance.audio.phrases` and a sequence score of at least ``threshold``.
+    strict matcher of :mod:`appliance.audio.phrases`, and the phrase's own token posterior (forced
+    decoding at the place the decode put it, without bias) of at least ``threshold``. With ``bias``
+    the window is decoded with the phrase as previous text, which finds more true phrases and more
+    near-misses; the posterior then has to tell them apart.
     """
 
     name = "whisper-window"
@@ -103,8 +106,10 @@ class WhisperWakeDetector:
         window_s: float = 2.0,
         hop_s: float = 0.3,
         vad_threshold_db: float = 9.0,
+        bias: bool = False,
     ) -> None:
         self._recogniser = recogniser
+        self._bias = phrase.title() if bias else ""
         self.phrase = phrase
         self.threshold = threshold
         self._window = int(window_s * SAMPLE_RATE)
@@ -151,7 +156,7 @@ class WhisperWakeDetector:
         self._since_decode = 0
         window_start = self._history.start
         audio = self._history.since(window_start)
-        result = self._recogniser.decode_window(audio)
+        result = self._recogniser.decode_window(audio, bias=self._bias, verify=self.phrase)
         self.decodes += 1
         self.compute_s += result.compute_s
         self.last_text = result.text

@@ -69,7 +69,9 @@ class VoskStream:
         import vosk
 
         if grammar:
-            self._rec = vosk.KaldiRecognizer(model, SAMPLE_RATE, json.dumps(list(grammar), ensure_ascii=False))
+            self._rec = vosk.KaldiRecognizer(
+                model, SAMPLE_RATE, json.dumps(list(grammar), ensure_ascii=False)
+            )
         else:
             self._rec = vosk.KaldiRecognizer(model, SAMPLE_RATE)
         self._rec.SetWords(True)

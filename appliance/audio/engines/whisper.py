@@ -84,7 +84,10 @@ class WhisperRecogniser:
         from faster_whisper.tokenizer import Tokenizer
 
         self._tokenizer = Tokenizer(
-            self._model.hf_tokenizer, self._model.model.is_multilingual, task="transcribe", language="en"
+            self._model.hf_tokenizer,
+            self._model.model.is_multilingual,
+            task="transcribe",
+            language="en",
         )
         self._window_prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
         self._lock = threading.Lock()  # one CTranslate2 call at a time per model
@@ -122,29 +125,89 @@ class WhisperRecogniser:
             compute_s=time.perf_counter() - started,
         )
 
-    def decode_window(self, audio: Samples, *, max_tokens: int = 24) -> WindowResult:
-        """Greedy decode of a short window with a shortened encoder context (wake spotting)."""
+    def prompt_tokens(self, text: str) -> list[int]:
+        """A "previous text" prompt that biases decoding toward ``text`` (empty text: none)."""
+        if not text:
+            return []
+        return [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + text.strip())]
+
+    def _encode(self, audio: Samples) -> Any:
         import ctranslate2
 
-        started = time.perf_counter()
         x = audio.astype(np.float32) / 32768.0
         feats = self._model.feature_extractor(x)
         # Context: the audio plus half a second, rounded up to 50 frames; never beyond 30 s.
         frames = min(3000, ((feats.shape[1] + FRAMES_PER_S // 2 + 49) // 50) * 50)
         feats = np.pad(feats, ((0, 0), (0, max(0, frames - feats.shape[1]))))[:, :frames]
-        view = ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None], dtype=np.float32))
+        view = ctranslate2.StorageView.from_array(
+            np.ascontiguousarray(feats[None], dtype=np.float32)
+        )
+        return self._model.model.encode(view, to_cpu=False)
+
+    def decode_window(
+        self, audio: Samples, *, max_tokens: int = 24, bias: str = "", verify: str = ""
+    ) -> WindowResult:
+        """Greedy decode of a short window with a shortened encoder context (wake spotting).
+
+        ``bias`` is given to the decoder as previous text: it pulls ambiguous audio toward those words
+        (lowering false rejects and raising false accepts). When the decoded text contains ``verify``,
+        the result's score is the phrase's own posterior instead (:meth:`_phrase_posterior`), which is
+        what separates "open claw" from "open clause" once the bias has done its work.
+        """
+        started = time.perf_counter()
         with self._lock:
-            encoded = self._model.model.encode(view, to_cpu=False)
+            encoded = self._encode(audio)
             result = self._model.model.generate(
                 encoded,
-                [self._window_prompt],
+                [self.prompt_tokens(bias) + self._window_prompt],
                 beam_size=1,
                 max_length=max_tokens,
                 return_scores=True,
                 suppress_blank=True,
                 no_repeat_ngram_size=3,
             )[0]
-        tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-        text = self._tokenizer.decode(tokens).strip()
-        score = float(np.exp(result.scores[0])) if result.scores else 0.0
+            tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+            text = self._tokenizer.decode(tokens).strip()
+            score = float(np.exp(result.scores[0])) if result.scores else 0.0
+            if verify:
+                score = self._phrase_posterior(encoded, text, verify)
         return WindowResult(text, score, time.perf_counter() - started)
+
+    def _phrase_posterior(self, encoded: Any, text: str, phrase: str) -> float:
+        """Geometric-mean probability of the phrase's tokens where the decode put it, without bias.
+
+        The words the decode found before the phrase are forced as a prefix; the phrase tokens are
+        forced after them in two spellings ("Open Claw", "open claw"), and the better one counts.
+        0.0 when the phrase is not in ``text``.
+        """
+        from appliance.audio.phrases import find_phrase, word_spans
+
+        spans = word_spans(text)
+        match = find_phrase([w for w, _, _ in spans], phrase)
+        if match is None:
+            return 0.0
+        before = text[: spans[match.start][1]].strip()
+        prefix = self._tokenizer.encode(" " + before) if before else []
+        best = 0.0
+        for spelling in (" " + phrase.title(), " " + phrase):
+            forced = self._tokenizer.encode(spelling)
+            prompt = self._window_prompt + prefix + forced
+            # CTranslate2 counts max_length in a way that includes part of the prompt; twice the
+            # prompt is always enough for the forced positions (checked below, never assumed).
+            out = self._model.model.generate(
+                encoded,
+                [prompt],
+                beam_size=1,
+                max_length=2 * len(prompt) + 2,
+                return_logits_vocab=True,
+            )[0]
+            steps = out.logits[0]
+            if len(steps) < len(prefix) + len(forced):
+                continue
+            logp = 0.0
+            for i, token in enumerate(forced):
+                logits = np.asarray(steps[len(prefix) + i], dtype=np.float64)
+                logits -= logits.max()
+                logp += float(logits[token] - np.log(np.exp(logits).sum()))
+            best = max(best, float(np.exp(logp / len(forced))))
+        return best

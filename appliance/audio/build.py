@@ -1,0 +1,132 @@
+"""Building the voice front end from the configuration: each backend chosen by name, imported lazily."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from appliance.audio.base import AudioSink, AudioSource, Recogniser, WakeDetector
+from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.sinks import SoundDeviceSink, WavFileSink
+from appliance.audio.sources import SoundDeviceSource, WavReplaySource
+from appliance.audio.tts import EspeakTts, Speaker
+from appliance.config import Config
+from appliance.errors import ConfigError
+from appliance.events import EventBus
+
+
+def _under(base: Path, path: Path) -> Path:
+    return path if path.is_absolute() else base / path
+
+
+def build_source(
+    config: Config,
+    *,
+    wav_files: Sequence[Path] | None = None,
+    realtime: bool | None = None,
+    on_state: Callable[[str, str], None] | None = None,
+) -> AudioSource:
+    """The configured source; ``wav_files`` forces the WAV replay source."""
+    s = config.audio
+    if wav_files or s.source == "wav":
+        files = list(wav_files or [_under(config.paths.data_dir, p) for p in s.wav_files])
+        if not files:
+            raise ConfigError("audio.wav_files: the wav source needs at least one file")
+        return WavReplaySource(
+            files,
+            realtime=s.wav_realtime if realtime is None else realtime,
+            chunk_ms=s.chunk_ms,
+            convert=s.wav_convert,
+        )
+    device: str | int | None = int(s.input_device) if s.input_device.isdigit() else s.input_device
+    return SoundDeviceSource(
+        device=device,
+        chunk_ms=s.chunk_ms,
+        ring_seconds=s.ring_seconds,
+        reconnect_initial_s=s.reconnect_initial_s,
+        reconnect_max_s=s.reconnect_max_s,
+        on_state=on_state,
+    )
+
+
+def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
+    """The question recogniser (verifies its model against the manifest first)."""
+    s = config.audio
+    engine = engine or s.stt_engine
+    if engine == "vosk":
+        from appliance.audio.engines.vosk import VoskRecogniser
+
+        return VoskRecogniser.from_manifest(s.vosk_model, config.paths.models_dir)
+    from appliance.audio.engines.whisper import WhisperRecogniser
+
+    return WhisperRecogniser.from_manifest(
+        s.whisper_model, config.paths.models_dir, threads=s.stt_threads
+    )
+
+
+def build_wake_detector(config: Config, recogniser: Recogniser | None = None) -> WakeDetector:
+    """The configured wake detector; reuses ``recogniser`` when it is the same engine."""
+    s = config.audio
+    if s.wake_engine == "vosk":
+        from appliance.audio.engines.vosk import VoskRecogniser
+        from appliance.audio.wake import VoskWakeDetector
+
+        vosk = recogniser if isinstance(recogniser, VoskRecogniser) else None
+        vosk = vosk or VoskRecogniser.from_manifest(s.vosk_model, config.paths.models_dir)
+        return VoskWakeDetector(vosk, s.wake_phrase, threshold=s.wake_threshold)
+    from appliance.audio.engines.whisper import WhisperRecogniser
+    from appliance.audio.wake import WhisperWakeDetector
+
+    whisper = recogniser if isinstance(recogniser, WhisperRecogniser) else None
+    whisper = whisper or WhisperRecogniser.from_manifest(s.whisper_model, config.paths.models_dir)
+    return WhisperWakeDetector(
+        whisper,
+        s.wake_phrase,
+        threshold=s.wake_whisper_threshold,
+        vad_threshold_db=s.vad_threshold_db,
+        bias=s.wake_whisper_bias,
+    )
+
+
+def build_sink(config: Config, *, out_dir: Path | None = None) -> AudioSink:
+    """The configured speech sink; ``out_dir`` forces the WAV sink."""
+    s = config.audio
+    if out_dir is not None or s.sink == "wav":
+        return WavFileSink(out_dir or _under(config.paths.data_dir, s.tts_out_dir))
+    device: str | int | None = (
+        int(s.output_device) if s.output_device.isdigit() else s.output_device
+    )
+    return SoundDeviceSink(device=device)
+
+
+def build_speaker(config: Config, sink: AudioSink | None = None) -> Speaker:
+    """espeak-ng into the configured sink."""
+    s = config.audio
+    if s.tts_engine != "espeak-ng":
+        raise ConfigError(
+            "audio.tts_engine: only 'espeak-ng' is built in this version (piper is not provisioned)"
+        )
+    tts = EspeakTts(voice=s.tts_voice, rate_wpm=s.tts_rate_wpm, timeout_s=s.tts_timeout_s)
+    return Speaker(tts, sink or build_sink(config))
+
+
+def build_frontend(
+    config: Config,
+    *,
+    bus: EventBus | None = None,
+    source: AudioSource | None = None,
+    sink: AudioSink | None = None,
+    vocabulary: Callable[[], Sequence[str]] | None = None,
+) -> VoiceFrontEnd:
+    """The whole voice front end as configured (models are verified and loaded here)."""
+    recogniser = build_recogniser(config)
+    wake = build_wake_detector(config, recogniser)
+    return VoiceFrontEnd(
+        source or build_source(config),
+        wake,
+        recogniser,
+        build_speaker(config, sink),
+        settings=config.audio,
+        bus=bus,
+        vocabulary=vocabulary,
+    )

@@ -1,0 +1,135 @@
+"""``openclaw listen`` and ``openclaw say``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import click
+
+from appliance.audio.build import build_frontend, build_sink, build_source, build_speaker
+from appliance.audio.frontend import Utterance
+from appliance.audio.sinks import WavFileSink
+from appliance.audio.tts import single
+from appliance.audio.wavio import write_wav
+from appliance.cli import AppContext, echo_json, pass_app
+
+
+def _utterance_json(u: Utterance) -> dict[str, object]:
+    return {
+        "wake": {
+            "detector": u.wake.detector,
+            "score": round(u.wake.score, 4),
+            "phrase": u.wake.phrase,
+        },
+        "text": u.text,
+        "command": str(u.command.kind),
+        "argument": u.command.argument,
+        "engine": u.transcript.engine,
+        "end_reason": str(u.end_reason),
+        "audio_s": round(u.audio_s, 3),
+        "latency": {k: round(v, 4) for k, v in u.latency.items()},
+    }
+
+
+@click.command("listen")
+@click.option(
+    "--wav",
+    "wav_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Replay these WAV files instead of the microphone (repeat the option for several).",
+)
+@click.option(
+    "--fast", is_flag=True, help="Replay WAV files as fast as possible, not in real time."
+)
+@click.option(
+    "--push-to-talk", "ptt", is_flag=True, help="Skip the wake word for the first question."
+)
+@click.option(
+    "--max",
+    "max_utterances",
+    type=int,
+    default=0,
+    help="Stop after this many questions (0 = never).",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON document per question.")
+@pass_app
+def listen_command(
+    app: AppContext,
+    wav_files: tuple[Path, ...],
+    fast: bool,
+    ptt: bool,
+    max_utterances: int,
+    as_json: bool,
+) -> None:
+    """Listen for "open claw" and print each wake detection and transcript."""
+    config = app.config
+
+    async def run() -> None:
+        source = build_source(
+            config, wav_files=list(wav_files) or None, realtime=not fast if wav_files else None
+        )
+        frontend = build_frontend(config, source=source)
+        if ptt:
+            frontend.push_to_talk()
+        count = 0
+        try:
+            while max_utterances <= 0 or count < max_utterances:
+                utterance = await frontend.next_utterance()
+                if utterance is None:
+                    break
+                count += 1
+                if as_json:
+                    echo_json(_utterance_json(utterance))
+                    continue
+                wake = utterance.wake
+                lat = utterance.latency.get("wake_after_phrase_s")
+                shown = f", {lat * 1000:.0f} ms after the phrase" if lat is not None else ""
+                click.echo(f"wake: {wake.detector} score {wake.score:.2f}{shown}")
+                click.echo(
+                    f"heard: {utterance.text!r} -> {utterance.command.kind}"
+                    f"{' ' + json.dumps(utterance.command.argument) if utterance.command.argument else ''}"
+                    f" ({utterance.end_reason}, {utterance.audio_s:.1f} s of audio, "
+                    f"transcribed in {utterance.latency.get('transcribe_s', 0):.2f} s)"
+                )
+        finally:
+            await frontend.close()
+        if not as_json:
+            click.echo(f"{count} question(s) heard")
+
+    asyncio.run(run())
+
+
+@click.command("say")
+@click.argument("text")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the speech to this WAV file instead of the speaker.",
+)
+@pass_app
+def say_command(app: AppContext, text: str, out: Path | None) -> None:
+    """Speak TEXT with espeak-ng, sentence by sentence."""
+    config = app.config
+
+    async def run() -> None:
+        if out is not None:
+            sink = WavFileSink(out.parent / f".{out.stem}-parts")
+            speaker = build_speaker(config, sink)
+            report = await speaker.speak(single(text))
+            audio, rate = sink.concatenated()
+            for part in sink.written:
+                part.unlink(missing_ok=True)
+            sink.out_dir.rmdir()
+            write_wav(out, audio, rate)
+            click.echo(
+                f"{len(report.spoken)} sentence(s), {report.audio_s:.2f} s written to {out.name}"
+            )
+            return
+        speaker = build_speaker(config, build_sink(config))
+        report = await speaker.speak(single(text))
+        click.echo(f"{len(report.spoken)} sentence(s), {report.audio_s:.2f} s spoken")
+
+    asyncio.run(run())

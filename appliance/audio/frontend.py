@@ -1,0 +1,397 @@
+"""The voice front end the service drives: wake → listen → transcribe, and speak.
+
+One pump task reads the audio source into a bounded queue (a live microphone drops its oldest chunks
+when nobody reads; a fast WAV replay waits instead, so nothing is skipped). :meth:`next_utterance`
+waits for the wake phrase or push-to-talk, captures the question until trailing silence or the time
+limit, transcribes it and parses it into a command. :meth:`speak` speaks a stream of text while the
+wake detector keeps listening: the wake phrase (or :meth:`interrupt`, the button) cuts it short, and a
+wake heard during speech starts the next utterance without being heard twice.
+
+Events (with monotonic timestamps): WAKE_DETECTED, LISTENING, TRANSCRIPT_PARTIAL, TRANSCRIPT_FINAL,
+SPEAKING, IDLE, ERROR.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import AsyncIterable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from appliance.audio.base import (
+    SAMPLE_RATE,
+    AudioSource,
+    Recogniser,
+    Samples,
+    Timings,
+    Transcript,
+    WakeDetection,
+    WakeDetector,
+)
+from appliance.audio.commands import Command, parse_command
+from appliance.audio.engines.vosk import VoskRecogniser
+from appliance.audio.phrases import split_after_phrase
+from appliance.audio.ring import PreRoll
+from appliance.audio.settings import AudioSettings
+from appliance.audio.tts import Speaker, SpeechReport
+from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
+from appliance.errors import OpenClawError
+from appliance.events import Event, EventBus, EventType
+
+log = logging.getLogger(__name__)
+
+#: Seconds of trailing silence kept at the end of a question (recognisers like a little).
+KEEP_TRAILING_S = 0.2
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One question (or command) heard after the wake phrase or push-to-talk."""
+
+    #: How it started (``detector == "push-to-talk"`` for the button).
+    wake: WakeDetection
+    #: The recogniser's output for the captured audio.
+    transcript: Transcript
+    #: The words after the wake phrase.
+    text: str
+    #: What the words ask for.
+    command: Command
+    #: Why capture stopped.
+    end_reason: EndReason
+    #: Seconds of audio captured.
+    audio_s: float
+    #: Monotonic timestamps: wake, listening, capture_end, transcribed.
+    timings: dict[str, float] = field(default_factory=dict)
+    #: Derived latencies in seconds (wake_after_phrase_s, transcribe_s, ...).
+    latency: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class _Chunk:
+    samples: Samples
+    end: int  # stream index just past the chunk
+    arrived: float  # time.monotonic() when the pump got it
+
+
+class VoiceFrontEnd:
+    """Wake word, question capture, transcription and speech for the service to drive."""
+
+    def __init__(
+        self,
+        source: AudioSource,
+        wake: WakeDetector,
+        recogniser: Recogniser,
+        speaker: Speaker,
+        *,
+        settings: AudioSettings | None = None,
+        bus: EventBus | None = None,
+        vocabulary: Callable[[], Sequence[str]] | None = None,
+    ) -> None:
+        self.source = source
+        self.wake = wake
+        self.recogniser = recogniser
+        self.speaker = speaker
+        self.settings = settings or AudioSettings()
+        self.bus = bus
+        self._vocabulary = vocabulary
+        self._live = bool(getattr(source, "live", True))
+        self._wake_lock = threading.Lock()
+        chunk_s = self.settings.chunk_ms / 1000
+        self._queue: asyncio.Queue[_Chunk | BaseException | None] = asyncio.Queue(
+            maxsize=max(4, int(self.settings.preroll_s / chunk_s))
+        )
+        self._preroll = PreRoll(
+            int((self.settings.preroll_s + self.settings.max_question_s) * SAMPLE_RATE)
+        )
+        self._pump: asyncio.Task[None] | None = None
+        self._ptt = asyncio.Event()
+        self._pending: WakeDetection | None = None
+        self._ended = False
+        #: Chunks a live source produced while nobody was listening (dropped, oldest first).
+        self.dropped_chunks = 0
+        #: Utterances completed.
+        self.utterances = 0
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def _publish(self, kind: EventType, **data: Any) -> None:
+        if self.bus is not None:
+            self.bus.publish(Event(kind, data))
+
+    async def start(self) -> None:
+        """Start reading the source (idempotent)."""
+        if self._pump is None:
+            self._pump = asyncio.create_task(self._run_pump(), name="audio-pump")
+
+    async def close(self) -> None:
+        """Stop reading and close the source."""
+        self.source.close()
+        self.speaker.interrupt()
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+            self._pump = None
+
+    async def _run_pump(self) -> None:
+        end = 0
+        try:
+            async for samples in self.source.chunks():
+                end += len(samples)
+                item = _Chunk(samples, end, time.monotonic())
+                if self._live:
+                    if self._queue.full():
+                        self._queue.get_nowait()
+                        self.dropped_chunks += 1
+                    self._queue.put_nowait(item)
+                else:
+                    await self._queue.put(item)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as err:  # handed to the reader, which raises it in its own task
+            await self._queue.put(err)
+            return
+        await self._queue.put(None)
+
+    async def _next_chunk(self) -> _Chunk | None:
+        if self._ended:
+            return None
+        item = await self._queue.get()
+        if item is None:
+            self._ended = True
+            return None
+        if isinstance(item, BaseException):
+            self._ended = True
+            if isinstance(item, OpenClawError):
+                self._publish(
+                    EventType.ERROR, code=item.code, message=item.message, stage="audio-source"
+                )
+            raise item
+        self._preroll.append(item.samples)
+        return item
+
+    def status(self) -> dict[str, object]:
+        """Health figures for the status page."""
+        out: dict[str, object] = {
+            "source": self.source.status(),
+            "dropped_chunks": self.dropped_chunks,
+            "utterances": self.utterances,
+            "wake_detector": getattr(self.wake, "name", "?"),
+            "recogniser": getattr(self.recogniser, "name", "?"),
+        }
+        return out
+
+    # -- listening ------------------------------------------------------------------------------
+    def push_to_talk(self) -> None:
+        """Skip the wake word: the next chunk starts a question (the button)."""
+        self._ptt.set()
+
+    async def _feed_wake(self, chunk: _Chunk) -> WakeDetection | None:
+        # Recognisers are CPU-bound: run them off the loop so events and the web page stay live. The
+        # lock matters when a cancelled barge-in watcher's thread is still finishing its chunk.
+        def feed() -> WakeDetection | None:
+            with self._wake_lock:
+                return self.wake.feed(chunk.samples, chunk.end)
+
+        return await asyncio.to_thread(feed)
+
+    async def _wait_for_wake(self) -> tuple[WakeDetection, _Chunk | None] | None:
+        if self._pending is not None:
+            wake, self._pending = self._pending, None
+            return wake, None
+        while True:
+            chunk = await self._next_chunk()
+            if chunk is None:
+                return None
+            if self._ptt.is_set():
+                self._ptt.clear()
+                with self._wake_lock:
+                    self.wake.reset()
+                start = chunk.end - len(chunk.samples)
+                wake = WakeDetection(
+                    "", 1.0, "push-to-talk", start, start, chunk.end, "", time.monotonic()
+                )
+                return wake, chunk
+            detection = await self._feed_wake(chunk)
+            if detection is not None:
+                return detection, chunk
+
+    async def next_utterance(self) -> Utterance | None:
+        """Wait for the wake phrase (or push-to-talk), capture and transcribe the question.
+
+        None when the source has ended.
+        """
+        await self.start()
+        timings = Timings()
+        got = await self._wait_for_wake()
+        if got is None:
+            return None
+        wake, chunk = got
+        timings.mark("wake", wake.monotonic)
+        latency: dict[str, float] = {}
+        if wake.detector != "push-to-talk":
+            lag = (time.monotonic() - chunk.arrived) if chunk is not None else 0.0
+            latency["wake_after_phrase_s"] = (
+                wake.detected_at_sample - wake.end_sample
+            ) / SAMPLE_RATE + lag
+        self._publish(
+            EventType.WAKE_DETECTED,
+            phrase=wake.phrase,
+            score=round(wake.score, 4),
+            detector=wake.detector,
+            latency_s=round(latency.get("wake_after_phrase_s", 0.0), 4),
+        )
+        if wake.trailing_text:
+            self._publish(
+                EventType.TRANSCRIPT_PARTIAL, text=wake.trailing_text, engine=wake.detector
+            )
+        self._publish(EventType.LISTENING, push_to_talk=wake.detector == "push-to-talk")
+        timings.mark("listening")
+        try:
+            utterance = await self._capture(wake, timings, latency)
+        except OpenClawError as err:
+            self._publish(EventType.ERROR, code=err.code, message=err.message, stage="transcribe")
+            self._publish(EventType.IDLE)
+            raise
+        self.utterances += 1
+        return utterance
+
+    def _capture_start(self, wake: WakeDetection) -> int:
+        # Whisper detections only know the window that held the phrase: capture it all and cut the
+        # phrase from the text. Vosk knows where the phrase ended to the frame.
+        if wake.detector == "whisper-window":
+            return wake.start_sample
+        return wake.end_sample
+
+    async def _capture(
+        self, wake: WakeDetection, timings: Timings, latency: dict[str, float]
+    ) -> Utterance:
+        s = self.settings
+        start = self._capture_start(wake)
+        vad = EnergyVad(s.vad_threshold_db)
+        # Prime the noise floor on what came before the phrase.
+        before = self._preroll.since(self._preroll.start)[: max(0, start - self._preroll.start)]
+        vad.feed(before[-SAMPLE_RATE * 2 :])
+        endpointer = Endpointer(vad, s.trailing_silence_s, s.max_question_s, s.no_speech_timeout_s)
+        head = self._preroll.since(start)
+        # Audio already heard after the phrase counts for the endpointer too.
+        after_wake = self._preroll.since(max(start, wake.end_sample))
+        parts: list[Samples] = [head]
+        finals: list[str] = []
+        reason = endpointer.feed(after_wake) if len(after_wake) else None
+        stream = self.recogniser.stream() if isinstance(self.recogniser, VoskRecogniser) else None
+        if stream is not None and len(head):
+            stream.accept(head)
+        while reason is None:
+            chunk = await self._next_chunk()
+            if chunk is None:
+                reason = EndReason.STREAM_ENDED
+                break
+            parts.append(chunk.samples)
+            if stream is not None:
+                update = await asyncio.to_thread(stream.accept, chunk.samples)
+                if update.final:
+                    finals.append(update.text)
+                elif update.text:
+                    self._publish(EventType.TRANSCRIPT_PARTIAL, text=update.text, engine="vosk")
+            reason = endpointer.feed(chunk.samples)
+        timings.mark("capture_end")
+        audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int16)
+        trim = max(
+            0, endpointer.trailing_silence_frames * FRAME - int(KEEP_TRAILING_S * SAMPLE_RATE)
+        )
+        if reason == EndReason.SILENCE and trim:
+            audio = audio[: len(audio) - trim]
+        vocabulary = list(self.settings.vocabulary) + list(
+            self._vocabulary() if self._vocabulary else []
+        )
+        if reason == EndReason.NO_SPEECH and not wake.trailing_text:
+            transcript = Transcript(
+                "", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE
+            )
+        elif stream is not None:
+            final = await asyncio.to_thread(stream.finish)
+            texts = [t for t in (*finals, final.text) if t]
+            transcript = Transcript(" ".join(texts), final.words, "vosk", len(audio) / SAMPLE_RATE)
+        else:
+            transcript = await asyncio.to_thread(
+                self.recogniser.transcribe, audio, vocabulary=vocabulary
+            )
+        timings.mark("transcribed")
+        # The phrase is cut from the text whatever started the capture: people say it to the
+        # button too.
+        found, text = split_after_phrase(transcript.text, self.settings.wake_phrase)
+        if not found and not text and wake.trailing_text:
+            text = wake.trailing_text
+        command = parse_command(text)
+        latency["transcribe_s"] = timings.between("capture_end", "transcribed") or 0.0
+        latency["question_s"] = len(audio) / SAMPLE_RATE
+        self._publish(
+            EventType.TRANSCRIPT_FINAL,
+            text=text,
+            command=str(command.kind),
+            argument=command.argument,
+            engine=transcript.engine,
+            end_reason=str(reason),
+            audio_s=round(len(audio) / SAMPLE_RATE, 3),
+            transcribe_s=round(latency["transcribe_s"], 4),
+        )
+        if command.kind.value == "empty":
+            self._publish(EventType.IDLE)
+        return Utterance(
+            wake,
+            transcript,
+            text,
+            command,
+            reason,
+            len(audio) / SAMPLE_RATE,
+            dict(timings.marks),
+            latency,
+        )
+
+    # -- speaking -------------------------------------------------------------------------------
+    def interrupt(self) -> None:
+        """Stop speaking now (the stop button)."""
+        self.speaker.interrupt()
+
+    async def _watch_for_wake(self) -> None:
+        while True:
+            chunk = await self._next_chunk()
+            if chunk is None:
+                return
+            detection = await self._feed_wake(chunk)
+            if detection is not None:
+                self._pending = detection
+                self.speaker.interrupt()
+                return
+
+    async def speak(self, text_stream: AsyncIterable[str]) -> SpeechReport:
+        """Speak streamed text sentence by sentence; the wake phrase or :meth:`interrupt` cuts it short."""
+        await self.start()
+        self._publish(EventType.SPEAKING)
+        watcher = asyncio.create_task(self._watch_for_wake(), name="barge-in")
+        try:
+            report = await self.speaker.speak(text_stream)
+        except OpenClawError as err:
+            self._publish(EventType.ERROR, code=err.code, message=err.message, stage="speak")
+            raise
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, OpenClawError):
+                await watcher
+        first = (
+            None if report.first_audio is None else round(report.first_audio - report.started, 4)
+        )
+        self._publish(
+            EventType.IDLE,
+            spoken=len(report.spoken),
+            interrupted=report.interrupted,
+            barge_in=self._pending is not None,
+            first_audio_s=first,
+        )
+        return report

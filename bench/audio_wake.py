@@ -1,0 +1,261 @@
+"""Wake word: false rejects, false accepts per hour, detection latency and CPU real-time factor.
+
+Positives are made with espeak-ng (voices x rates x pitches), alone or followed by a question in the
+same breath, some after leading real speech, mixed with white noise or with real speech clips from
+../shared/data/speech at 0-20 dB SNR. Negatives are every clip in ../shared/data/speech (none says
+"open claw") plus synthesised near-miss phrases. Each configuration runs in the same process on the
+same audio, so the figures compare directly.
+
+    .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from audio_common import (
+    PITCHES,
+    RATES,
+    VOICES,
+    load,
+    mix,
+    silence,
+    speech_bounds,
+    speech_index,
+    synth,
+)
+
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
+from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.wake import WhisperWakeDetector
+
+QUESTIONS = [
+    "what torque do the M8 bolts on the mounting bracket take",
+    "scan this",
+    "which room",
+    "remember that the bracket now takes thirty newton metres",
+    "what is the revision of drawing A 1024",
+]
+NEAR_MISSES = [
+    "open clause",
+    "clean the claw",
+    "open call logs",
+    "open the law",
+    "open claws",
+    "open the door",
+    "broken claw",
+    "open cloth",
+    "open clock",
+    "hope and claw",
+    "open flaw",
+    "a pen claw",
+    "opening clause",
+    "open car",
+]
+CHUNK = SAMPLE_RATE * 30 // 1000
+
+
+@dataclass
+class Trial:
+    """One synthesised positive."""
+
+    audio: Samples
+    phrase_start: int
+    phrase_end: int
+    label: str
+
+
+@dataclass
+class Stats:
+    """Figures of one configuration."""
+
+    hits: int = 0
+    positives: int = 0
+    early: int = 0
+    latencies: list[float] = field(default_factory=list)
+    neg_accepts: int = 0
+    neg_seconds: float = 0.0
+    near_accepts: int = 0
+    near_trials: int = 0
+    near_seconds: float = 0.0
+    cpu_s: float = 0.0
+    audio_s: float = 0.0
+    accepted_examples: list[str] = field(default_factory=list)
+    #: Positives and hits per noise condition ("clean", "snr>=10", "snr<10").
+    by_noise: dict[str, list[int]] = field(default_factory=dict)
+    #: Best score of a correct detection per positive (0 when missed).
+    pos_scores: list[float] = field(default_factory=list)
+    #: Best score of a false accept per negative item (clips and near-misses; 0 when none).
+    neg_scores: list[float] = field(default_factory=list)
+    missed_examples: list[str] = field(default_factory=list)
+
+
+def make_positive(rng: random.Random, babble: list[Samples], index: int) -> Trial:
+    voice, rate, pitch = rng.choice(VOICES), rng.choice(RATES), rng.choice(PITCHES)
+    phrase = synth("open claw", voice, rate, pitch)
+    s, e = speech_bounds(phrase)
+    phrase = phrase[s:e]
+    kind = ["alone", "one-breath", "leading-speech"][index % 3]
+    parts: list[Samples] = [silence(0.6)]
+    label = f"{voice}/{rate}/{pitch}/{kind}"
+    if kind == "leading-speech":
+        lead = babble[rng.randrange(len(babble))]
+        ls, le = speech_bounds(lead)
+        parts += [lead[ls : min(le, ls + 2 * SAMPLE_RATE)], silence(0.3)]
+    start = sum(len(p) for p in parts)
+    parts.append(phrase)
+    end = start + len(phrase)
+    if kind == "alone":
+        parts.append(silence(1.5))
+    else:
+        q = synth(rng.choice(QUESTIONS), voice, rate, pitch)
+        qs, qe = speech_bounds(q)
+        parts += [silence(0.05), q[qs:qe], silence(1.0)]
+    audio = np.concatenate(parts)
+    noise = rng.choice(["clean", "white", "babble", "babble"])
+    if noise != "clean":
+        snr = rng.uniform(0.0, 20.0)
+        if noise == "white":
+            n = np.random.default_rng(index).normal(0, 3000, len(audio)).astype(np.int16)
+        else:
+            n = babble[rng.randrange(len(babble))]
+        audio = mix(audio, n, snr, ref=phrase)
+        label += f"/{noise}@{snr:.0f}dB"
+    return Trial(audio, start, end, label)
+
+
+def run(detector: WakeDetector, audio: Samples) -> tuple[list[tuple[int, float, float]], float]:
+    """Feed audio chunk by chunk: [(detected_at_sample, compute lag s, score)], CPU seconds."""
+    detector.reset()
+    found: list[tuple[int, float, float]] = []
+    cpu = 0.0
+    for i in range(0, len(audio) - CHUNK + 1, CHUNK):
+        c0, w0 = time.process_time(), time.perf_counter()
+        det = detector.feed(audio[i : i + CHUNK], i + CHUNK)
+        cpu += time.process_time() - c0
+        if det is not None:
+            found.append((det.detected_at_sample, time.perf_counter() - w0, det.score))
+    return found, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--positives", type=int, default=30, help="synthesised positives (default 30)"
+    )
+    parser.add_argument("--negatives", type=int, default=40, help="clips of speech/ used (max 230)")
+    parser.add_argument(
+        "--near-miss", type=int, default=28, help="near-miss utterances (default 28)"
+    )
+    parser.add_argument("--configs", default="plain,bias", help="comma list of plain, bias")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    clips = speech_index()
+    babble_clips = [c for c in clips if c.role == "speech_negative" and 2.0 < c.seconds < 12.0]
+    babble = [load(c.path) for c in babble_clips[:20]]
+    positives = [make_positive(rng, babble, i) for i in range(args.positives)]
+    negatives = clips[: args.negatives]
+    near = []
+    for i in range(args.near_miss):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        voice = VOICES[(i // len(NEAR_MISSES)) % len(VOICES)]
+        audio = synth(phrase, voice, RATES[i % len(RATES)], PITCHES[i % len(PITCHES)])
+        near.append((f"{phrase} ({voice})", np.concatenate([silence(0.5), audio, silence(1.0)])))
+
+    recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
+    print(
+        f"positives {len(positives)}, negative clips {len(negatives)} "
+        f"({sum(c.seconds for c in negatives) / 3600:.3f} h), near-miss utterances {len(near)}"
+    )
+    for config in args.configs.split(","):
+        det = WhisperWakeDetector(recogniser, "open claw", bias=config == "bias")
+        st = Stats()
+        for t in positives:
+            found, cpu = run(det, t.audio)
+            st.positives += 1
+            st.cpu_s += cpu
+            st.audio_s += len(t.audio) / SAMPLE_RATE
+            early = [f for f in found if f[0] < t.phrase_start]
+            good = [f for f in found if t.phrase_start <= f[0] <= t.phrase_end + 2 * SAMPLE_RATE]
+            st.early += len(early)
+            cond = (
+                "clean"
+                if "@" not in t.label
+                else ("snr>=10" if float(t.label.rsplit("@", 1)[1][:-2]) >= 10 else "snr<10")
+            )
+            tally = st.by_noise.setdefault(cond, [0, 0])
+            tally[0] += 1
+            tally[1] += bool(good)
+            st.pos_scores.append(max((f[2] for f in good), default=0.0))
+            if good:
+                st.hits += 1
+                at, lag, _ = good[0]
+                st.latencies.append(max(0.0, (at - t.phrase_end) / SAMPLE_RATE) + lag)
+            elif len(st.missed_examples) < 6:
+                st.missed_examples.append(f"{t.label}: {det.last_text!r}")
+        for clip in negatives:
+            audio = np.concatenate([load(clip.path), silence(0.5)])
+            found, cpu = run(det, audio)
+            st.neg_accepts += len(found)
+            st.neg_scores.append(max((f[2] for f in found), default=0.0))
+            st.neg_seconds += len(audio) / SAMPLE_RATE
+            st.cpu_s += cpu
+            st.audio_s += len(audio) / SAMPLE_RATE
+            if found:
+                st.accepted_examples.append(clip.path.name)
+        for label, audio in near:
+            found, cpu = run(det, audio)
+            st.near_trials += 1
+            st.near_accepts += bool(found)
+            st.neg_scores.append(max((f[2] for f in found), default=0.0))
+            st.near_seconds += len(audio) / SAMPLE_RATE
+            st.cpu_s += cpu
+            st.audio_s += len(audio) / SAMPLE_RATE
+            if found:
+                st.accepted_examples.append(label)
+        hours = (st.neg_seconds + st.near_seconds) / 3600
+        lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
+        print(f"\n== whisper-window detector, config {config} ==")
+        print(
+            f"false-reject rate      {1 - st.hits / max(1, st.positives):.3f} ({st.positives - st.hits}/{st.positives})"
+        )
+        for cond, (n, hit) in sorted(st.by_noise.items()):
+            print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
+        print(f"detections before the phrase (false accepts in leading speech): {st.early}")
+        print(f"false accepts, clips   {st.neg_accepts} in {st.neg_seconds / 3600:.3f} h")
+        print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")
+        print(
+            f"false accepts per hour {(st.neg_accepts + st.near_accepts) / max(hours, 1e-9):.2f} "
+            f"(over {hours:.3f} h of negatives)"
+        )
+        print(
+            f"latency after phrase   p50 {np.percentile(lat, 50):.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, "
+            f"max {lat.max():.0f} ms"
+        )
+        print(
+            f"CPU real-time factor   {st.cpu_s / max(st.audio_s, 1e-9):.3f} "
+            f"({st.cpu_s:.1f} CPU s for {st.audio_s:.0f} s of audio, 1 thread)"
+        )
+        pos, neg = np.array(st.pos_scores), np.array(st.neg_scores)
+        print("threshold sweep on the detection score (exp mean token log-prob):")
+        for thr in (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4):
+            frr = float(np.mean(pos <= thr)) if thr > 0 else 1 - st.hits / max(1, st.positives)
+            fa = int(np.sum(neg > thr)) if thr > 0 else st.neg_accepts + st.near_accepts
+            print(
+                f"  > {thr:.2f}: false-reject {frr:.3f}, false accepts {fa} ({fa / max(hours, 1e-9):.1f}/h)"
+            )
+        if st.missed_examples:
+            print("missed (first few):", *st.missed_examples, sep="\n  ")
+        if st.accepted_examples:
+            print("false accepts:", *st.accepted_examples[:10], sep="\n  ")
+
+
+if __name__ == "__main__":
+    main()
