@@ -12,6 +12,7 @@ Everything here works in the coordinates of the image it is given; callers map b
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import cv2
@@ -20,13 +21,16 @@ import numpy as np
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.settings import VisionSettings
-from appliance.vision.symbols import normalise, normalise_dimension_line
+from appliance.vision.symbols import normalise_dimension_line, normalise_word
 from appliance.vision.tesseract import RawWord, run_tesseract
 
 log = logging.getLogger(__name__)
 
 PSM_AUTO = 3
 PSM_SPARSE = 11
+PSM_LINE = 7
+#: Single characters that are leader ends, hatching or arrow heads when they stand alone.
+_JUNK = frozenset("|_—–-~'\"`.,:;!¦[](){}/\\<>*^=«»“”‘’")
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,9 @@ class PreparedPage:
 
     #: Black text on white, long ruling lines removed, at OCR scale.
     image: np.ndarray
+    #: The greyscale page at OCR scale (text pages are read from it: Tesseract's own thresholding
+    #: keeps photos out of the text, where an adaptive threshold turns them into letter-like noise).
+    gray: np.ndarray
     #: OCR-scale pixels per input pixel.
     scale: float
     #: Median height of character-like blobs in input pixels.
@@ -147,49 +154,67 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     ink = binarise(gray)
     height = estimate_text_height(ink)
     scale = settings.ocr_text_height_px / height if height > 0 else 1.0
-    scale = float(np.clip(scale, 0.25, 3.0))
-    if abs(scale - 1.0) > 0.15:
+    scale = float(np.clip(scale, 0.25, 2.0))
+    # Tesseract reads 15-45 px text equally well; rescaling inside that band only costs time.
+    if height > 0 and not 0.7 * settings.ocr_text_height_px <= height <= 2 * settings.ocr_text_height_px:
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
         scaled = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
         ink = binarise(scaled)
     else:
         scale = 1.0
+        scaled = gray
     # A stroke four characters long and perfectly straight is a line of the drawing, not a glyph.
     lines = long_line_mask(ink, max(24, int(settings.ocr_text_height_px * 4)))
-    ink_total = max(1, int(np.count_nonzero(ink)))
-    share = float(np.count_nonzero(lines)) / ink_total
+    # Solid areas (photos, black scan borders) are neither text nor ruling lines: leave them out of
+    # the share that tells a drawing from a text page.
+    solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
+    ink_total = max(1, int(np.count_nonzero(ink & ~solid)))
+    share = float(np.count_nonzero(lines & ~solid)) / ink_total
     text_only = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
     return PreparedPage(
-        image=cv2.bitwise_not(text_only), scale=scale, text_height=height, line_ink_share=share
+        image=cv2.bitwise_not(text_only),
+        gray=scaled if scale != 1.0 else gray,
+        scale=scale,
+        text_height=height,
+        line_ink_share=share,
     )
 
 
 def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None = None) -> OcrPage:
     """OCR a corrected greyscale page; boxes in the coordinates of ``gray``.
 
-    ``layout`` forces "drawing" or "text"; by default it is decided from how much of the ink is ruling
+    ``layout`` forces "drawing", "text" or "line"; by default it is decided from how much of the ink is ruling
     lines. Only the first pass may raise :class:`OcrError`; a failing vertical-text pass degrades to
     ``warnings``.
     """
     prepared = prepare(gray, settings)
     if layout is None:
-        layout = "drawing" if prepared.line_ink_share > 0.12 else "text"
+        if gray.shape[0] < 3 * max(prepared.text_height, 8):
+            layout = "line"  # a single text line (a crop or a line image)
+        else:
+            layout = "drawing" if prepared.line_ink_share > 0.12 else "text"
     page = OcrPage(layout=layout, scale=prepared.scale)
     if prepared.text_height == 0:
         return page  # nothing shaped like text: a blank sheet or a photo of something else
-    psm = PSM_SPARSE if layout == "drawing" else PSM_AUTO
-    upright = run_tesseract(prepared.image, psm=psm, settings=settings)
-    lines = _lines(upright, prepared.scale, "upright", None)
-    if layout == "drawing" and settings.read_vertical_text:
-        turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
-        try:
-            turned = run_tesseract(turned_image, psm=PSM_SPARSE, settings=settings)
-        except OcrError as err:
-            page.warnings.append(f"vertical text not read: {err.code}")
-            log.warning("vertical-text pass skipped: %s", err)
-        else:
-            turned_lines = _lines(turned, prepared.scale, "turned", prepared.image.shape[:2])
-            lines = _merge(lines, turned_lines)
+    psm = {"drawing": PSM_SPARSE, "line": PSM_LINE}.get(layout, PSM_AUTO)
+    turned_future: Future[list[RawWord]] | None = None
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        # The two passes are independent Tesseract processes: run them side by side.
+        if layout == "drawing" and settings.read_vertical_text:
+            turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
+            turned_future = pool.submit(run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings)
+        source = prepared.image if layout == "drawing" else prepared.gray
+        upright = run_tesseract(source, psm=psm, settings=settings)
+        lines = _lines(upright, prepared.scale, "upright", None)
+        if turned_future is not None:
+            try:
+                turned = turned_future.result()
+            except OcrError as err:
+                page.warnings.append(f"vertical text not read: {err.code}")
+                log.warning("vertical-text pass skipped: %s", err)
+            else:
+                turned_lines = _lines(turned, prepared.scale, "turned", prepared.image.shape[:2])
+                lines = _merge(lines, turned_lines)
     page.lines = lines
     return page
 
@@ -209,10 +234,10 @@ def _lines(
 ) -> list[OcrLine]:
     grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
     for raw in words:
-        if not any(ch.isalnum() for ch in raw.text) and len(raw.text) < 2:
+        if len(raw.text) == 1 and raw.text in _JUNK:
             continue  # lone punctuation: arrow heads, hatching, leader ends
         word = OcrWord(
-            text=normalise(raw.text),
+            text=normalise_word(raw.text),
             raw_text=raw.text,
             conf=raw.conf,
             box=_to_page_box(raw, scale, turned_from),
@@ -272,8 +297,8 @@ def _merge(upright: list[OcrLine], turned: list[OcrLine]) -> list[OcrLine]:
         box = line.box
         if (box.y1 - box.y0) < (box.x1 - box.x0):
             continue  # an upright word seen sideways is never taller than wide here
-        if line.conf < 55:
-            continue
+        if line.conf < 55 or (line.conf < 85 and not any(ch.isdigit() for ch in line.text)):
+            continue  # vertical text on drawings is dimensions; sideways words are mostly noise
         rivals = [i for i, up in enumerate(upright) if _overlap(box, up.box) > 0.3]
         if all(_weight(line) > _weight(upright[i]) for i in rivals):
             kept_turned.append(line)

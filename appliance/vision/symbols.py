@@ -15,6 +15,8 @@ DIAMETER = "\u2300"
 _DIAMETER_VARIANTS = re.compile(r"[Ø∅ø\u2205]")
 # A diameter misread as @ © ® or "O@" in front of a number, or after a count like "2x" / "4 x".
 _DIAMETER_MISREAD = re.compile(r"(?:(?<=^)|(?<=[\s(x×X]))(?:O@|@O|[@©®]|[Oo0](?=[@©]))(?=\s?\d)")
+# A diameter read as a leading zero: "038" is not how a drawing writes 38 (only "0.5" starts with 0).
+_DIAMETER_AS_ZERO = re.compile(r"(?:(?<=^)|(?<=[\s(x×X]))0(?=[1-9]\d*(?:[.,]\d+)?(?:\s?[A-Za-z]\d{1,2})?(?:\s|$|[±+]))")
 _DIAMETER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[Oo@©®](?=\d)")
 _PLUS_MINUS = re.compile(r"\+\s?/\s?-|\+-(?=\s?\d)|£(?=\s?\d)")
 _DEGREE = re.compile(r"(?<=\d)\s?[º˚](?!\w)")
@@ -35,6 +37,7 @@ def normalise_symbols(text: str) -> str:
     text = _DIAMETER_VARIANTS.sub(DIAMETER, text)
     text = _DIAMETER_MISREAD.sub(DIAMETER, text)
     text = _DIAMETER_AFTER_COUNT.sub(DIAMETER, text)
+    text = _DIAMETER_AS_ZERO.sub(DIAMETER, text)
     text = _PLUS_MINUS.sub("±", text)
     text = _SPACE_IN_PLUS_MINUS.sub("±", text)
     text = _DEGREE.sub("°", text)
@@ -59,9 +62,33 @@ def normalise_dimension_line(text: str) -> str:
     return text
 
 
+_EDGE_JUNK = "|[]{}()\"“”‘’`'/\\_~—"
+
+
+def strip_edge_junk(word: str) -> str:
+    """Drop leader ends, frame strokes and stray quotes OCR glues to a word ("4.00|", "“DEBURR").
+
+    Brackets that pair up inside the word ("(25.5)", "[mm]") are kept.
+    """
+    stripped = word.strip(_EDGE_JUNK)
+    if not stripped:
+        return word
+    start = word.index(stripped)
+    end = start + len(stripped)
+    for opening, closing in ("()", "[]"):
+        if start > 0 and word[start - 1] == opening and end < len(word) and word[end] == closing:
+            start, end = start - 1, end + 1
+    return word[start:end]
+
+
 def normalise(text: str) -> str:
     """Everything: symbols, then decimal commas. Used for indexed text and for search queries."""
     return normalise_decimals(normalise_symbols(text))
+
+
+def normalise_word(word: str) -> str:
+    """One OCR word: edge junk removed, then :func:`normalise`."""
+    return normalise(strip_edge_junk(word))
 
 
 def canonical_for_matching(text: str) -> str:

@@ -1,0 +1,119 @@
+"""One image through the whole vision path: correct, gate, OCR, title block, slices.
+
+Shared by the inbox (``ingest_image``), the camera (``openclaw scan``) and ``openclaw ocr``. The gate
+is strict for camera shots (any failed check rejects the shot, so a person can retake it) and lenient
+for files dropped in the inbox (only an unusable page is refused; other findings become warnings).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from appliance.index.slices import Box, DocumentSlice
+from appliance.vision.errors import PageQualityError
+from appliance.vision.ocr import OcrPage, read_page
+from appliance.vision.page import CorrectedPage, correct_page
+from appliance.vision.quality import QualityReport, assess
+from appliance.vision.settings import VisionSettings
+from appliance.vision.slicing import build_slices
+from appliance.vision.titleblock import TitleBlock, read_title_block
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Analysis:
+    """Everything the vision path learned about one image."""
+
+    #: The corrected page and the transform back to the image.
+    page: CorrectedPage
+    #: The quality gate's verdict.
+    quality: QualityReport
+    #: OCR lines on the corrected page.
+    ocr: OcrPage
+    #: The title block, when one was found.
+    title_block: TitleBlock | None
+    #: Slices with boxes in original-image coordinates.
+    slices: list[DocumentSlice]
+    #: Seconds spent per stage.
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """Title-block fields ({} when none were read)."""
+        return dict(self.title_block.fields) if self.title_block else {}
+
+    @property
+    def warnings(self) -> list[str]:
+        """Degraded parts and gate findings that did not stop the page."""
+        found = list(self.ocr.warnings)
+        if self.title_block is not None:
+            found.extend(self.title_block.warnings)
+        if not self.quality.ok:
+            found.extend([self.quality.code, *self.quality.also])
+        return found
+
+
+def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) -> Analysis:
+    """Run the path on an RGB image; raises :class:`PageQualityError` for a rejected page."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    page = correct_page(image)
+    timings["correct"] = time.perf_counter() - start
+    mark = time.perf_counter()
+    report = assess(image, page, settings)
+    timings["gate"] = time.perf_counter() - mark
+    if (strict and not report.ok) or report.unusable:
+        raise PageQualityError(report)
+    mark = time.perf_counter()
+    ocr = read_page(page.gray, settings)
+    timings["ocr"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    title_block = read_title_block(page.gray, settings) if ocr.layout == "drawing" else None
+    timings["title_block"] = time.perf_counter() - mark
+    slices = build_slices(
+        ocr,
+        title_block,
+        page_no=1,
+        page_size=page.gray.shape[:2],
+        to_source=page.box_to_original,
+        low_confidence=settings.low_confidence,
+    )
+    if not slices:
+        empty = QualityReport(
+            code="page_blank",
+            message="I found no text on the page — is the printed side up?",
+            metrics=dict(report.metrics),
+        )
+        raise PageQualityError(empty)
+    timings["total"] = time.perf_counter() - start
+    return Analysis(page=page, quality=report, ocr=ocr, title_block=title_block, slices=slices, timings=timings)
+
+
+def analyse_render(
+    image: np.ndarray, settings: VisionSettings, *, page_no: int, scale: float
+) -> list[DocumentSlice]:
+    """Slices of a rendered PDF page without a text layer; boxes in PDF points (pixels / ``scale``).
+
+    No gate and no sheet finding (a render is the page); an empty page gives no slices.
+    """
+    page = correct_page(image, find_page=False)
+    ocr = read_page(page.gray, settings)
+    title_block = read_title_block(page.gray, settings) if ocr.layout == "drawing" else None
+
+    def to_points(box: Box) -> Box:
+        b = page.box_to_original(box)
+        return Box(b.x0 / scale, b.y0 / scale, b.x1 / scale, b.y1 / scale)
+
+    return build_slices(
+        ocr,
+        title_block,
+        page_no=page_no,
+        page_size=page.gray.shape[:2],
+        to_source=to_points,
+        low_confidence=settings.low_confidence,
+    )

@@ -1,0 +1,170 @@
+"""From OCR lines and a title block to the index's slices: kinds, boxes, drawing number on each.
+
+Dimensions become one slice each (an answer cites "⌀42, drawing 2022001" with its exact box); other
+text on a drawing is grouped by Tesseract block into notes; a text page's blocks become prose. The
+title block is one slice of its own, never cut. Words Tesseract was unsure of stay in the text but are
+listed in ``extra["uncertain_words"]``, and a slice made mostly of them carries
+``extra["low_confidence"] = True`` so the answer stage does not cite it as fact on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from appliance.index.slices import Box, DocumentSlice, SliceKind
+from appliance.vision.ocr import OcrLine, OcrPage
+from appliance.vision.titleblock import FIELDS, TitleBlock
+
+_LETTER_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
+#: Border zone markers (1-8, A-F) sit in this outer share of the page.
+_MARGIN = 0.05
+
+
+def is_dimension(text: str) -> bool:
+    """A line that is a dimension, tolerance, angle, radius, thread or diameter callout."""
+    compact = text.replace(" ", "")
+    if not compact or not any(ch.isdigit() for ch in compact):
+        return False
+    if _LETTER_WORD.search(text) and not re.fullmatch(r"(CH|M|R|SW)\d.*", compact):
+        return False
+    digits = sum(ch.isdigit() for ch in compact)
+    return digits / len(compact) >= 0.4
+
+
+def title_block_text(fields: dict[str, str]) -> str:
+    """A readable one-paragraph summary of the fields, in a fixed order."""
+    names = {
+        "drawing_number": "Drawing number",
+        "title": "Title",
+        "revision": "Revision",
+        "material": "Material",
+        "scale": "Scale",
+        "sheet": "Sheet",
+        "size": "Size",
+        "date": "Date",
+    }
+    return "; ".join(f"{names[k]}: {fields[k]}" for k in FIELDS if fields.get(k))
+
+
+def _inside(line: OcrLine, box: Box) -> bool:
+    b = line.box
+    cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
+    return box.x0 <= cx <= box.x1 and box.y0 <= cy <= box.y1
+
+
+def _union(lines: list[OcrLine]) -> Box:
+    box = lines[0].box
+    for line in lines[1:]:
+        box = box.union(line.box)
+    return box
+
+
+def _in_margin(line: OcrLine, size: tuple[int, int]) -> bool:
+    height, width = size
+    b = line.box
+    return (
+        b.x1 < _MARGIN * width
+        or b.x0 > (1 - _MARGIN) * width
+        or b.y1 < _MARGIN * height
+        or b.y0 > (1 - _MARGIN) * height
+    )
+
+
+def _extra(lines: list[OcrLine], low_confidence: float) -> dict[str, object]:
+    words = [w for line in lines for w in line.words]
+    uncertain = [w.text for w in words if w.conf < low_confidence]
+    mean = sum(w.conf for w in words) / len(words)
+    extra: dict[str, object] = {"ocr_confidence": round(mean, 1)}
+    if uncertain:
+        extra["uncertain_words"] = uncertain
+    if len(uncertain) * 2 > len(words) or mean < low_confidence:
+        extra["low_confidence"] = True
+    if any(line.source_pass == "turned" for line in lines):
+        extra["vertical"] = True
+    raw = " ".join(w.raw_text for w in words)
+    if raw != " ".join(line.text for line in lines):
+        extra["raw_text"] = raw
+    return extra
+
+
+def build_slices(
+    page: OcrPage,
+    title_block: TitleBlock | None,
+    *,
+    page_no: int,
+    page_size: tuple[int, int],
+    to_source: Callable[[Box], Box],
+    low_confidence: float,
+) -> list[DocumentSlice]:
+    """Slices for one page; ``to_source`` maps a page box to the source's coordinates."""
+    fields = title_block.fields if title_block else {}
+    common = {
+        "page": page_no,
+        "drawing_number": fields.get("drawing_number", ""),
+        "revision": fields.get("revision", ""),
+    }
+    slices: list[DocumentSlice] = []
+    if title_block is not None and (fields or title_block.lines):
+        summary = title_block_text(fields)
+        body = title_block.text
+        text = f"Title block. {summary}\n{body}".strip() if summary else f"Title block.\n{body}"
+        extra: dict[str, object] = {"title_block": dict(fields)}
+        if title_block.lines:
+            extra.update(_extra(title_block.lines, low_confidence))
+            extra.pop("low_confidence", None)  # the parsed fields are the claim, not each word
+        slices.append(
+            DocumentSlice(
+                text=text,
+                kind=SliceKind.TITLE_BLOCK,
+                box=_rounded(to_source(title_block.box)),
+                section="title block",
+                extra=extra,
+                **common,
+            )
+        )
+    groups: dict[tuple[str, int], list[OcrLine]] = {}
+    order: list[tuple[str, int]] = []
+    for line in page.lines:
+        if title_block is not None and _inside(line, title_block.box):
+            continue
+        if page.layout == "drawing" and len(line.text.strip()) <= 1 and _in_margin(line, page_size):
+            continue  # zone letters and numbers of the drawing frame
+        if page.layout == "drawing" and is_dimension(line.text):
+            slices.append(
+                DocumentSlice(
+                    text=line.text,
+                    kind=SliceKind.DIMENSION,
+                    box=_rounded(to_source(line.box)),
+                    section="dimensions",
+                    extra=_extra([line], low_confidence),
+                    **common,
+                )
+            )
+            continue
+        key = (line.source_pass, line.block)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(line)
+    kind = SliceKind.NOTE if page.layout == "drawing" else SliceKind.PROSE
+    for key in order:
+        lines = groups[key]
+        text = "\n".join(line.text for line in lines)
+        if sum(ch.isalnum() for ch in text) < 2:
+            continue
+        slices.append(
+            DocumentSlice(
+                text=text,
+                kind=kind,
+                box=_rounded(to_source(_union(lines))),
+                section="notes" if kind is SliceKind.NOTE else "",
+                extra=_extra(lines, low_confidence),
+                **common,
+            )
+        )
+    return slices
+
+
+def _rounded(box: Box) -> Box:
+    return Box.from_list(box.to_list())
