@@ -61,7 +61,7 @@ _M001 = [
     """
     CREATE VIRTUAL TABLE slices_fts USING fts5 (
     text, section, content='slices', content_rowid='id',
-    tokenize='unicode61 remove_diacritics 2'
+    tokenize='porter unicode61 remove_diacritics 2'
     )
     """,
     """

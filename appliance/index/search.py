@@ -1,6 +1,6 @@
 """Hybrid search: a vector channel and a keyword channel, fused into one explainable ranking.
 
-All search SQL lives in this module. The keyword channel is itself two FTS5 indexes: ``unicode61``
+All search SQL lives in this module. The keyword channel is itself two FTS5 indexes: ``unicode61`` with the Porter stemmer
 words (BM25) for ordinary text, and trigrams for identifiers such as ``A-1024`` or ``UR10_29.20``
 and for Chinese, which ``unicode61`` does not segment. FTS5's ``bm25()`` is *negative* (lower is
 better); it is negated before any normalisation, so a strong keyword-only hit scores high and

@@ -21,12 +21,11 @@ def models_group() -> None:
 def list_command(app: AppContext, as_json: bool) -> None:
     """List every model in the manifest and whether it is installed and verified."""
     from appliance.models.manifest import load_manifest
-    from appliance.models.store import file_status
+    from appliance.models.store import model_state
 
     rows: list[dict[str, Any]] = []
     for spec in load_manifest().models.values():
-        states = [file_status(spec, f, app.config.paths.models_dir).state for f in spec.files]
-        state = "ok" if all(s == "ok" for s in states) else next(s for s in states if s != "ok")
+        state = model_state(spec, app.config.paths.models_dir)
         size = sum(f.size for f in spec.files)
         rows.append(
             {
@@ -57,12 +56,19 @@ def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
     file is corrupt, or if a model named on the command line is missing.
     """
     from appliance.models.manifest import load_manifest
-    from appliance.models.store import file_status
+    from appliance.models.store import file_status, model_state
 
     manifest = load_manifest()
     specs = [manifest.get(n) for n in names] if names else list(manifest.models.values())
     bad = []
     for spec in specs:
+        if spec.archive is not None and not spec.files:
+            state = model_state(spec, app.config.paths.models_dir)
+            if state == "missing" and not names:
+                click.echo(f"missing   {spec.name} (fetched by the Pi image build)")
+            elif state != "ok":
+                bad.append(f"{spec.name} is {state}")
+            continue
         for f in spec.files:
             st = file_status(spec, f, app.config.paths.models_dir)
             if st.state == "ok":

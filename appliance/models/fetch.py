@@ -12,7 +12,7 @@ from pathlib import Path
 
 from appliance.errors import ModelError
 from appliance.models.manifest import ModelSpec
-from appliance.models.store import file_status
+from appliance.models.store import EXTRACTED_RECORD, file_status, sha256_file
 
 _TIMEOUT_S = 60
 
@@ -43,6 +43,7 @@ def fetch_model(spec: ModelSpec, models_dir: Path, *, echo: Callable[[str], None
     target.mkdir(parents=True, exist_ok=True)
     if spec.archive is not None:
         archive = spec.archive
+        record: list[str] = []
         with tempfile.TemporaryDirectory(dir=models_dir) as tmp:
             zpath = Path(tmp) / "model.zip"
             echo(f"downloading {archive.url}")
@@ -61,6 +62,8 @@ def fetch_model(spec: ModelSpec, models_dir: Path, *, echo: Callable[[str], None
                     dest.parent.mkdir(parents=True, exist_ok=True)
                     with zf.open(member) as src, dest.open("wb") as out:
                         shutil.copyfileobj(src, out)
+                    record.append(f"{sha256_file(dest)}  {dest.relative_to(target.resolve())}")
+        (target / EXTRACTED_RECORD).write_text("\n".join(record) + "\n", encoding="utf-8")
         return target
     for f in spec.files:
         if file_status(spec, f, models_dir).state == "ok":

@@ -114,8 +114,36 @@ def locate(model: ModelSpec, role: str, models_dir: Path) -> Path:
     )
 
 
+#: Written by ``openclaw models fetch`` next to the files it extracted from a verified archive.
+EXTRACTED_RECORD = ".openclaw-files.sha256"
+
+
+def _verify_extracted(model: ModelSpec, models_dir: Path) -> Path:
+    """Check an archive-installed model's files against the record written when it was extracted."""
+    folder = models_dir / model.name
+    record = folder / EXTRACTED_RECORD
+    if not record.is_file():
+        raise ModelError(
+            f"model {model.name} is not installed; fetch it with: openclaw models fetch {model.name}",
+            code="model_missing",
+        )
+    for line in record.read_text(encoding="utf-8").splitlines():
+        digest, _, rel = line.partition("  ")
+        path = folder / rel
+        if not path.is_file():
+            raise ModelError(f"model {model.name}: file {rel} is missing", code="model_missing")
+        if sha256_file(path) != digest:
+            raise ModelError(
+                f"model {model.name}: file {rel} fails its checksum; fetch the model again",
+                code="model_checksum",
+            )
+    return folder
+
+
 def model_dir(model: ModelSpec, models_dir: Path) -> Path:
     """The verified folder holding every file of a model (for engines that take a folder)."""
+    if model.archive is not None and not model.files:
+        return _verify_extracted(model, models_dir)
     root: Path | None = None
     for f in model.files:
         status = file_status(model, f, models_dir)
@@ -132,3 +160,15 @@ def model_dir(model: ModelSpec, models_dir: Path) -> Path:
     if root is None:
         raise ModelError(f"model {model.name}: the manifest lists no files", code="model_manifest")
     return root
+
+
+def model_state(model: ModelSpec, models_dir: Path) -> str:
+    """"ok", "missing", "size-mismatch" or "checksum-mismatch" for a whole model."""
+    if model.archive is not None and not model.files:
+        try:
+            _verify_extracted(model, models_dir)
+        except ModelError as err:
+            return "missing" if err.code == "model_missing" else "checksum-mismatch"
+        return "ok"
+    states = [file_status(model, f, models_dir).state for f in model.files]
+    return next((s for s in states if s != "ok"), "ok")
