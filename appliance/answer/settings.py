@@ -30,8 +30,10 @@ class AnswerSettings:
     max_answer_tokens: int = 160
     #: Sampling temperature (0 = greedy, reproducible).
     temperature: float = 0.0
-    #: Threads llama.cpp computes with.
-    threads: int = 2
+    #: Threads llama.cpp computes with. One by default: llama.cpp's threads spin while they wait for each
+    #: other, and on a machine whose cores are shared (speech recognition runs beside it) two threads
+    #: measured three times slower than one (bench/answer_worker.py). Raise it on a dedicated core set.
+    threads: int = 1
     #: Address-space limit of the worker in MiB (RLIMIT_AS); must hold the model plus its context.
     memory_limit_mb: int = 2048
     #: CPU seconds one request may use inside the worker (RLIMIT_CPU soft limit, raised per request).

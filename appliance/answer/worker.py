@@ -21,7 +21,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -426,7 +426,7 @@ class AnswerWorker:
         max_tokens: int,
         temperature: float | None = None,
         stop: Sequence[str] = (),
-    ) -> AsyncIterator[str]:
+    ) -> AsyncGenerator[str, None]:
         """Stream the answer to chat ``messages`` piece by piece.
 
         Raises :class:`WorkerUnavailable` when the worker is not ready, :class:`WorkerTimeout` when it

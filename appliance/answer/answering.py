@@ -1,0 +1,542 @@
+"""Answering a question from the index: retrieve, decide, generate or extract, check, cite.
+
+The stages, as direct awaits (the service calls :func:`answer_question` or :func:`stream_answer`):
+
+1. the question is cleaned and capped (``answer.max_question_chars``);
+2. hybrid search in the active namespaces (plus ``global``);
+3. weak retrieval -> a plain "the documents do not say", naming where it looked and offering the
+   namespaces it did not search;
+4. numbered sources within a token budget (:mod:`appliance.answer.context`);
+5. with a ready worker: the role's prompt, a streamed answer, and the check that every number and
+   identifier it states is in a source it cites (:mod:`appliance.answer.verify`); a failed check, a dead
+   or hung worker, or no model at all -> the extractive answer (:mod:`appliance.answer.extractive`).
+
+Every answer has a full text form with ``[n]`` citations (status page, CLI) and a short spoken form.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from appliance.answer import extractive, verify
+from appliance.answer.context import HitLike, Source, build_sources
+from appliance.answer.errors import QuestionError
+from appliance.answer.prompts import render_messages
+from appliance.errors import AnswerError, public_name
+
+if TYPE_CHECKING:
+    from appliance.answer.worker import AnswerWorker
+    from appliance.config import Config
+    from appliance.index.store import IndexStore
+
+Mode = Literal["llm", "extractive", "abstained"]
+
+#: Cosine similarity of the best hit under which a hit without any shared term counts as unrelated.
+_WEAK_COSINE = 0.35
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?](?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])*(?=\s|$)|\n")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a cited fact comes from: enough for a person to find the exact place."""
+
+    #: The ``[n]`` number in the answer text.
+    number: int
+    #: Slice ids the source covers (the first is the best hit).
+    slice_ids: tuple[int, ...]
+    #: Source identifier as indexed.
+    source: str
+    #: Namespace.
+    namespace: str
+    #: Source title.
+    title: str
+    #: Page (0 when none).
+    page: int
+    #: Region on the page ``[x0, y0, x1, y1]`` in source coordinates, or None.
+    box: list[float] | None
+    #: Drawing number ("" when none).
+    drawing_number: str
+    #: Revision ("" when none).
+    revision: str
+    #: Human label: "drawing A-1024, revision C, page 1".
+    label: str
+    #: The quoted evidence (extractive) or the start of the source text.
+    quote: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "number": self.number,
+            "slice_ids": list(self.slice_ids),
+            "source": self.source,
+            "source_name": public_name(self.source),
+            "namespace": self.namespace,
+            "title": self.title,
+            "page": self.page,
+            "box": self.box,
+            "drawing_number": self.drawing_number,
+            "revision": self.revision,
+            "label": self.label,
+            "quote": self.quote,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer in both forms, with its citations and how it was made."""
+
+    #: The question as answered (cleaned, possibly cut).
+    question: str
+    #: Full text form with ``[n]`` citations.
+    text: str
+    #: Short form for the speaker (no brackets, one or two sentences, names its source).
+    spoken: str
+    #: The sources cited, by number.
+    citations: tuple[Citation, ...]
+    #: ``llm``, ``extractive`` or ``abstained``.
+    mode: Mode
+    #: Namespaces searched.
+    namespaces: tuple[str, ...]
+    #: Why the model's answer was not used ("" when it was, or when none was asked for).
+    fallback_reason: str = ""
+    #: Numbers and identifiers of a rejected model answer that no cited source contains.
+    unsupported: tuple[str, ...] = ()
+    #: The model's raw answer when it was rejected (for the status page's "why").
+    rejected_text: str = ""
+    #: Whether the question was cut to ``answer.max_question_chars``.
+    question_truncated: bool = False
+    #: Seconds per stage: retrieve, generate, first_token.
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of ``openclaw ask --json`` and the status page."""
+        return {
+            "question": self.question,
+            "text": self.text,
+            "spoken": self.spoken,
+            "mode": self.mode,
+            "citations": [c.to_json() for c in self.citations],
+            "namespaces": list(self.namespaces),
+            "fallback_reason": self.fallback_reason,
+            "unsupported": list(self.unsupported),
+            "rejected_text": self.rejected_text,
+            "question_truncated": self.question_truncated,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+        }
+
+
+@dataclass(frozen=True)
+class AnswerEvent:
+    """One step of a streamed answer: a checked sentence to speak, or the final answer."""
+
+    #: ``sentence`` (speak it now) or ``answer`` (the final :class:`Answer`, always last).
+    kind: Literal["sentence", "answer"]
+    #: The sentence's spoken form (for ``sentence``).
+    text: str = ""
+    #: The final answer (for ``answer``).
+    answer: Answer | None = None
+
+
+# ------------------------------------------------------------------------------------ helpers
+def clean_question(question: str, max_chars: int) -> tuple[str, bool]:
+    """Whitespace collapsed, control characters dropped, cut at a word boundary to ``max_chars``."""
+    text = "".join(ch if ch.isprintable() else " " for ch in question)
+    text = " ".join(text.split())
+    if not text:
+        raise QuestionError("the question is empty")
+    if len(text) <= max_chars:
+        return text, False
+    cut = text[:max_chars]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > max_chars // 2 else cut), True
+
+
+def citation_for(src: Source, quote: str = "") -> Citation:
+    """The citation of a numbered source."""
+    return Citation(
+        number=src.number,
+        slice_ids=tuple(src.slice_ids),
+        source=src.source,
+        namespace=src.namespace,
+        title=src.title,
+        page=src.page,
+        box=src.box.to_list() if src.box else None,
+        drawing_number=src.drawing_number,
+        revision=src.revision,
+        label=src.label(),
+        quote=quote or src.text[:200],
+    )
+
+
+def spoken_form(text: str, sources: Sequence[Source], max_chars: int) -> str:
+    """One or two sentences without brackets, ending with the name of the first cited source."""
+    cited = [s for n in verify.citations(text) for s in sources if s.number == n]
+    plain = verify.strip_citations(text)
+    sentences = re.split(r"(?<=[.!?])\s+", plain)
+    spoken = ""
+    for sentence in sentences:
+        if spoken and len(spoken) + len(sentence) + 1 > max_chars:
+            break
+        spoken = f"{spoken} {sentence}".strip()
+        if len(spoken) >= max_chars // 2:
+            break
+    if len(spoken) > max_chars:
+        spoken = spoken[: max_chars - 1].rsplit(" ", 1)[0] + "…"
+    if cited:
+        spoken = spoken.rstrip(".") + f". Source: {cited[0].label()}."
+    return spoken
+
+
+def _vector_similarity(hit: HitLike) -> float:
+    vector = getattr(hit, "vector", None)
+    raw = getattr(vector, "raw", None)
+    return float(raw) if isinstance(raw, int | float) else 0.0
+
+
+def retrieval_is_weak(
+    question: str, hits: Sequence[HitLike], sources: Sequence[Source], min_score: float
+) -> bool:
+    """Whether the documents evidently do not answer: nothing found, or nothing that shares the
+    question's distinctive terms and nothing close in meaning either.
+
+    Fused scores alone cannot decide this: reciprocal-rank fusion gives the best hit a high score
+    whatever it is, so a question about torque over three drawings that never mention torque would
+    still "find" one. Term coverage and the raw cosine similarity are absolute.
+    """
+    if not hits or not sources:
+        return True
+    best_cover = max(extractive.coverage(question, s.text) for s in sources)
+    best_cosine = max(_vector_similarity(h) for h in hits)
+    if best_cover >= 0.5:
+        return False
+    return best_cover < min_score and best_cosine < _WEAK_COSINE
+
+
+def abstention(
+    question: str,
+    searched: Sequence[str],
+    others: Iterable[str],
+    truncated: bool,
+    retrieve_s: float,
+) -> Answer:
+    """The plain "the documents do not say" answer, naming where it looked."""
+    where = ", ".join(searched)
+    others = [ns for ns in others if ns not in searched]
+    text = f"I found nothing in the documents that answers this. I searched: {where}."
+    if "global" not in searched:
+        text += " Ask again to search the global documents too."
+    elif others:
+        text += f" Other document sets I did not search: {', '.join(others)}."
+    spoken = f"The documents I searched ({where}) do not say."
+    return Answer(
+        question=question,
+        text=text,
+        spoken=spoken,
+        citations=(),
+        mode="abstained",
+        namespaces=tuple(searched),
+        question_truncated=truncated,
+        timings={"retrieve": retrieve_s},
+    )
+
+
+def extractive_answer(
+    question: str,
+    sources: Sequence[Source],
+    *,
+    searched: Sequence[str],
+    others: Iterable[str],
+    truncated: bool,
+    timings: dict[str, float],
+    spoken_max_chars: int,
+    reason: str = "",
+    rejected: str = "",
+    unsupported: Sequence[str] = (),
+) -> Answer:
+    """The best field or line, quoted with its citation; an abstention when nothing fits."""
+    found = extractive.find_extract(question, sources)
+    if found is None or (not found.field and found.score < 0.25):
+        answer = abstention(question, searched, others, truncated, timings.get("retrieve", 0.0))
+        return Answer(
+            **{
+                **answer.__dict__,
+                "fallback_reason": reason,
+                "rejected_text": rejected,
+                "unsupported": tuple(unsupported),
+            }
+        )
+    src = next(s for s in sources if s.number == found.source_number)
+    if found.field:
+        name = found.field.replace("_", " ")
+        text = f"The {name} is {found.quote} [{src.number}]."
+        spoken = f"The {name} is {found.quote}. Source: {src.label()}."
+    else:
+        text = f"{src.label()} says: “{found.quote}” [{src.number}]"
+        spoken = f"{src.label()} says: {found.quote}"
+    if len(spoken) > spoken_max_chars:
+        spoken = spoken[: spoken_max_chars - 1].rsplit(" ", 1)[0] + "…"
+    return Answer(
+        question=question,
+        text=text,
+        spoken=spoken,
+        citations=(citation_for(src, found.quote),),
+        mode="extractive",
+        namespaces=tuple(searched),
+        fallback_reason=reason,
+        unsupported=tuple(unsupported),
+        rejected_text=rejected,
+        question_truncated=truncated,
+        timings=timings,
+    )
+
+
+def _split_sentences(buffer: str) -> tuple[list[str], str]:
+    """Complete sentences at the front of ``buffer`` (citations after the full stop stay with it)."""
+    out: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(buffer):
+        end = match.end()
+        # A full stop right at the end of the buffer may still be followed by a citation.
+        if end == len(buffer) and buffer[match.start()] != "\n":
+            break
+        sentence = buffer[start:end].strip()
+        if sentence:
+            out.append(sentence)
+        start = end
+    return out, buffer[start:]
+
+
+# -------------------------------------------------------------------------------- the pipeline
+@dataclass
+class _Prepared:
+    question: str
+    truncated: bool
+    searched: list[str]
+    others: list[str]
+    sources: list[Source]
+    weak: bool
+    timings: dict[str, float]
+
+
+def _prepare(
+    question: str, *, store: IndexStore, config: Config, namespaces: Iterable[str] | None
+) -> _Prepared:
+    from appliance.index.search import SearchOptions, scope, search
+
+    settings = config.answer
+    text, truncated = clean_question(question, settings.max_question_chars)
+    searched = scope(namespaces)
+    t0 = time.perf_counter()
+    options = SearchOptions.from_settings(
+        config.index, max_results=max(config.index.max_results, settings.max_sources * 2)
+    )
+    hits = search(store, text, searched, options=options)
+    sources = build_sources(
+        hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
+    )
+    retrieve_s = time.perf_counter() - t0
+    weak = retrieval_is_weak(text, hits, sources, settings.min_retrieval_score)
+    try:
+        others = [ns for ns in store.namespaces() if ns not in searched]
+    except Exception:  # listing is a courtesy; the answer does not depend on it
+        others = []
+    return _Prepared(text, truncated, searched, others, sources, weak, {"retrieve": retrieve_s})
+
+
+def _fallback(
+    p: _Prepared, config: Config, reason: str, rejected: str = "", unsupported: Sequence[str] = ()
+) -> Answer:
+    return extractive_answer(
+        p.question,
+        p.sources,
+        searched=p.searched,
+        others=p.others,
+        truncated=p.truncated,
+        timings=p.timings,
+        spoken_max_chars=config.answer.spoken_max_chars,
+        reason=reason,
+        rejected=rejected,
+        unsupported=unsupported,
+    )
+
+
+def _no_model_reason(config: Config, worker: AnswerWorker | None, extractive_only: bool) -> str:
+    if extractive_only:
+        return "extractive_requested"
+    if not config.answer.llm_model:
+        return "no_model_configured"
+    if worker is None:
+        return "no_worker"
+    from appliance.answer.worker import WorkerState
+
+    if worker.state is not WorkerState.READY:
+        return f"worker_{worker.state}" + (
+            f":{worker.status.last_error_code}" if worker.status.last_error_code else ""
+        )
+    return ""
+
+
+async def stream_answer(
+    question: str,
+    *,
+    store: IndexStore,
+    config: Config,
+    namespaces: Iterable[str] | None = None,
+    role: str | None = None,
+    worker: AnswerWorker | None = None,
+    extractive_only: bool = False,
+) -> AsyncIterator[AnswerEvent]:
+    """Answer sentence by sentence: each checked sentence is yielded as soon as it is complete.
+
+    A sentence is released only when every number and identifier in it is in a source cited so far;
+    the first sentence that fails stops the model. If nothing was released yet, the extractive answer
+    replaces it; otherwise the answer ends with the sentences already checked. The last event is
+    always the final :class:`Answer`.
+    """
+    p = _prepare(question, store=store, config=config, namespaces=namespaces)
+    settings = config.answer
+    if p.weak:
+        yield _final(
+            abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"])
+        )
+        return
+    reason = _no_model_reason(config, worker, extractive_only)
+    if reason or worker is None:
+        answer = _fallback(p, config, reason)
+        yield AnswerEvent("sentence", text=answer.spoken)
+        yield _final(answer)
+        return
+    messages = render_messages(role or settings.role, p.question, p.sources)
+    texts = {s.number: f"{s.label()}\n{s.text}" for s in p.sources}
+    released: list[str] = []
+    pending: list[str] = []
+    raw = ""
+    buffer = ""
+    failure = ""
+    unsupported: tuple[str, ...] = ()
+    t0 = time.perf_counter()
+    first_token: float | None = None
+    cited_so_far: list[int] = []
+    try:
+        async with contextlib.aclosing(
+            worker.generate(messages, max_tokens=settings.max_answer_tokens)
+        ) as tokens:
+            async for piece in tokens:
+                if first_token is None:
+                    first_token = time.perf_counter() - t0
+                raw += piece
+                buffer += piece
+                sentences, buffer = _split_sentences(buffer)
+                for sentence in sentences:
+                    verdict = _check_sentence(sentence, texts, cited_so_far)
+                    if verdict:
+                        failure, unsupported = verdict
+                        break
+                    pending.append(sentence)
+                    # Nothing is spoken before the answer has cited a source: an uncited opening
+                    # ("The documents do not say.") may yet be replaced by the extractive answer.
+                    if cited_so_far:
+                        for ready in pending:
+                            released.append(ready)
+                            yield AnswerEvent("sentence", text=verify.strip_citations(ready))
+                        pending.clear()
+                if failure:
+                    break
+        if not failure and buffer.strip():
+            verdict = _check_sentence(buffer.strip(), texts, cited_so_far)
+            if verdict:
+                failure, unsupported = verdict
+            elif cited_so_far:
+                for ready in [*pending, buffer.strip()]:
+                    released.append(ready)
+                    yield AnswerEvent("sentence", text=verify.strip_citations(ready))
+    except AnswerError as err:
+        failure = err.code
+    timings = {**p.timings, "generate": time.perf_counter() - t0}
+    if first_token is not None:
+        timings["first_token"] = first_token
+    p.timings = timings
+    if not released:
+        answer = _fallback(
+            p, config, failure or "no_citation", rejected=raw.strip(), unsupported=unsupported
+        )
+        yield AnswerEvent("sentence", text=answer.spoken)
+        yield _final(answer)
+        return
+    yield _final(_llm_answer(p, " ".join(released), config, failure, raw, unsupported))
+
+
+def _check_sentence(
+    sentence: str, texts: dict[int, str], cited_so_far: list[int]
+) -> tuple[str, tuple[str, ...]] | None:
+    """None when the sentence may be spoken, else (reason, unsupported claims)."""
+    for n in verify.citations(sentence):
+        if n not in texts:
+            return "bad_citation", (f"[{n}]",)
+        if n not in cited_so_far:
+            cited_so_far.append(n)
+    claims = [*verify.identifiers(sentence), *verify.numbers(sentence)]
+    if not claims:
+        return None
+    if not cited_so_far:
+        return "uncited_claim", tuple(claims)
+    missing = verify.supported(claims, "\n".join(texts[n] for n in cited_so_far))
+    if missing:
+        return "unsupported_claim", tuple(missing)
+    return None
+
+
+def _llm_answer(
+    p: _Prepared, text: str, config: Config, failure: str, raw: str, unsupported: Sequence[str]
+) -> Answer:
+    by_number = {s.number: s for s in p.sources}
+    cited = [by_number[n] for n in verify.citations(text) if n in by_number]
+    return Answer(
+        question=p.question,
+        text=text,
+        spoken=spoken_form(text, p.sources, config.answer.spoken_max_chars),
+        citations=tuple(citation_for(s) for s in cited),
+        mode="llm",
+        namespaces=tuple(p.searched),
+        fallback_reason=failure,
+        unsupported=tuple(unsupported),
+        rejected_text=raw.strip() if failure else "",
+        question_truncated=p.truncated,
+        timings=p.timings,
+    )
+
+
+def _final(answer: Answer) -> AnswerEvent:
+    return AnswerEvent("answer", answer=answer)
+
+
+async def answer_question(
+    question: str,
+    *,
+    store: IndexStore,
+    config: Config,
+    namespaces: Iterable[str] | None = None,
+    role: str | None = None,
+    worker: AnswerWorker | None = None,
+    extractive_only: bool = False,
+) -> Answer:
+    """The whole answer at once (the streamed answer, collected)."""
+    final: Answer | None = None
+    async for event in stream_answer(
+        question,
+        store=store,
+        config=config,
+        namespaces=namespaces,
+        role=role,
+        worker=worker,
+        extractive_only=extractive_only,
+    ):
+        if event.answer is not None:
+            final = event.answer
+    assert final is not None  # stream_answer always ends with the final answer
+    return final

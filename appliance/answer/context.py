@@ -1,0 +1,210 @@
+"""From search hits to numbered sources: neighbours merged, best first, within a token budget.
+
+A drawing or a long note often comes back as several adjacent slices; offered separately they would
+waste the small context of an on-device model and split one citation into three. Hits of the same
+source and page whose positions are adjacent, or that belong to the same drawing number and revision
+on the same page, are merged into one :class:`Source` that keeps every slice id it covers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from appliance.errors import public_name
+from appliance.index.slices import Box
+
+#: Characters per token assumed when budgeting. Drawing text is dense in digits and symbols, which
+#: tokenise short, so the estimate is cautious (real SmolLM2 figure on drawing text: about 2.8).
+CHARS_PER_TOKEN = 2.5
+
+
+class HitLike(Protocol):
+    """What the answer code reads from a search hit (``appliance.index.search.Hit``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def namespace(self) -> str: ...
+
+    @property
+    def ord(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def page(self) -> int: ...
+
+    @property
+    def box(self) -> Box | None: ...
+
+    @property
+    def section(self) -> str: ...
+
+    @property
+    def drawing_number(self) -> str: ...
+
+    @property
+    def revision(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def extra(self) -> dict[str, Any]: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+def estimate_tokens(text: str) -> int:
+    """A cautious token count for budgeting (no tokenizer needed in the main process)."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+@dataclass
+class Source:
+    """One numbered source offered to the model and cited in the answer."""
+
+    #: 1-based number used in ``[n]`` citations.
+    number: int
+    #: Slice ids merged into this source, best hit first.
+    slice_ids: list[int]
+    #: Source identifier as indexed.
+    source: str
+    #: Namespace it came from.
+    namespace: str
+    #: Source title.
+    title: str
+    #: Page (0 when none).
+    page: int
+    #: Union of the merged slices' boxes.
+    box: Box | None
+    #: Drawing number ("" when none).
+    drawing_number: str
+    #: Revision ("" when none).
+    revision: str
+    #: Section / heading path.
+    section: str
+    #: Best fused score among the merged hits.
+    score: float
+    #: Text of the merged slices in document order (possibly cut to the budget).
+    text: str
+    #: Title-block or other structured fields of the merged slices (field name -> value).
+    fields: dict[str, str] = field(default_factory=dict)
+    #: Whether the text was cut to fit the budget.
+    truncated: bool = False
+    _ords: list[int] = field(default_factory=list, repr=False)
+
+    def label(self) -> str:
+        """How the source is named to the model and the listener: drawing, revision, page."""
+        parts = []
+        if self.drawing_number:
+            parts.append(f"drawing {self.drawing_number}")
+            if self.revision:
+                parts.append(f"revision {self.revision}")
+        else:
+            parts.append(self.title or public_name(self.source))
+        if self.page:
+            parts.append(f"page {self.page}")
+        if self.section:
+            parts.append(self.section)
+        return ", ".join(parts)
+
+
+def _fields(extra: dict[str, Any]) -> dict[str, str]:
+    """Structured fields a slice carries (the vision package puts title-block fields there)."""
+    out: dict[str, str] = {}
+    for key in ("title_block", "fields"):
+        value = extra.get(key)
+        if isinstance(value, dict):
+            for name, val in value.items():
+                if isinstance(val, str | int | float) and str(val).strip():
+                    out[str(name).lower()] = str(val).strip()
+    field_name = extra.get("field")
+    if isinstance(field_name, str) and isinstance(extra.get("value"), str):
+        out[field_name.lower()] = str(extra["value"])
+    return out
+
+
+def _mergeable(src: Source, hit: HitLike) -> bool:
+    if hit.source != src.source or hit.namespace != src.namespace or hit.page != src.page:
+        return False
+    if (
+        src.drawing_number
+        and hit.drawing_number == src.drawing_number
+        and hit.revision == src.revision
+    ):
+        return True
+    return any(abs(hit.ord - o) <= 1 for o in src._ords)
+
+
+def _cut(text: str, max_chars: int) -> str:
+    """Cut at a line (or word) boundary below ``max_chars``."""
+    if len(text) <= max_chars:
+        return text
+    cut = text[:max_chars]
+    for sep in ("\n", " "):
+        pos = cut.rfind(sep)
+        if pos > max_chars // 2:
+            return cut[:pos].rstrip()
+    return cut
+
+
+def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: int) -> list[Source]:
+    """Numbered sources from hits (best first), merged and cut to ``budget_tokens`` in total."""
+    groups: list[Source] = []
+    texts: list[dict[int, str]] = []
+    for hit in hits:
+        for src, parts in zip(groups, texts, strict=True):
+            if _mergeable(src, hit):
+                src.slice_ids.append(hit.id)
+                src._ords.append(hit.ord)
+                parts[hit.ord] = hit.text
+                if hit.box is not None:
+                    src.box = hit.box if src.box is None else src.box.union(hit.box)
+                src.fields.update(
+                    {k: v for k, v in _fields(hit.extra).items() if k not in src.fields}
+                )
+                break
+        else:
+            if len(groups) >= max_sources:
+                continue
+            groups.append(
+                Source(
+                    number=0,
+                    slice_ids=[hit.id],
+                    source=hit.source,
+                    namespace=hit.namespace,
+                    title=hit.title,
+                    page=hit.page,
+                    box=hit.box,
+                    drawing_number=hit.drawing_number,
+                    revision=hit.revision,
+                    section=hit.section,
+                    score=hit.score,
+                    text="",
+                    fields=_fields(hit.extra),
+                    _ords=[hit.ord],
+                )
+            )
+            texts.append({hit.ord: hit.text})
+    remaining = int(budget_tokens * CHARS_PER_TOKEN)
+    out: list[Source] = []
+    for src, parts in zip(groups, texts, strict=True):
+        if remaining < 80:  # not enough room left for a useful excerpt
+            break
+        full = "\n".join(parts[o] for o in sorted(parts))
+        src.text = _cut(full, remaining)
+        src.truncated = len(src.text) < len(full)
+        remaining -= len(src.text) + 40  # the source's header line counts too
+        src.number = len(out) + 1
+        out.append(src)
+    return out

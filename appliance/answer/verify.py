@@ -1,0 +1,100 @@
+"""Checking a generated answer against what it cites before anyone hears it.
+
+Every number and every identifier the answer states must appear in one of the sources it cites. A
+small model is fluent and often wrong about exactly these (a torque, a tolerance, a drawing number), and
+a wrong number read aloud at a workbench is worse than no answer. Numbers are compared by value
+(``60`` matches ``60.00``, ``3,40`` matches ``3.40``); identifiers case-insensitively with separators
+ignored (``A-1024`` matches ``a1024``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+#: A citation marker such as ``[2]`` (also ``[1, 3]`` and ``[1][3]``).
+CITATION = re.compile(r"\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]")
+# ASCII look-arounds on purpose: "Ø24.0" states the number 24.0, while "M8" is an identifier.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])[-+]?\d+(?:[.,]\d+)?(?![A-Za-z0-9_])")
+# Identifiers: tokens with letters and digits (M8, H7, A-1024, UR10_29.20, Ø24.0 is a number + symbol).
+_IDENT = re.compile(r"\b(?=[\w./-]*[A-Za-z])(?=[\w./-]*\d)[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)*\b")
+_SEPARATORS = re.compile(r"[\s\-_./]")
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of checking one answer."""
+
+    #: Source numbers the answer cites (in order of first mention, only existing ones).
+    cited: tuple[int, ...]
+    #: Numbers and identifiers that no cited source contains.
+    unsupported: tuple[str, ...]
+    #: Citation numbers that name no source.
+    bad_citations: tuple[int, ...]
+
+    @property
+    def ok(self) -> bool:
+        """Cited something real, and everything stated is in what it cites."""
+        return bool(self.cited) and not self.unsupported and not self.bad_citations
+
+
+def citations(text: str) -> list[int]:
+    """Citation numbers in order of first mention."""
+    seen: dict[int, None] = {}
+    for match in CITATION.finditer(text):
+        for part in match.group(1).split(","):
+            seen[int(part)] = None
+    return list(seen)
+
+
+def strip_citations(text: str) -> str:
+    """The text without ``[n]`` markers (the spoken form)."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", CITATION.sub("", text)).strip()
+
+
+def _value(token: str) -> float | None:
+    try:
+        return float(token.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def numbers(text: str) -> list[str]:
+    """Numbers stated in a text (citation markers excluded)."""
+    return _NUMBER.findall(CITATION.sub(" ", text))
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifiers stated in a text: tokens mixing letters and digits."""
+    return _IDENT.findall(CITATION.sub(" ", text))
+
+
+def _squash(text: str) -> str:
+    return _SEPARATORS.sub("", text).lower()
+
+
+def supported(claims: Iterable[str], evidence: str) -> list[str]:
+    """The claims (numbers, identifiers) that ``evidence`` does NOT contain."""
+    values = {v for tok in _NUMBER.findall(evidence) if (v := _value(tok)) is not None}
+    squashed = _squash(evidence)
+    missing: list[str] = []
+    for claim in claims:
+        value = _value(claim)
+        if value is not None:
+            if value not in values and _squash(claim) not in squashed:
+                missing.append(claim)
+        elif _squash(claim) not in squashed:
+            missing.append(claim)
+    return missing
+
+
+def check_answer(text: str, sources: dict[int, str]) -> Check:
+    """Check an answer against the texts of its numbered sources."""
+    cited_all = citations(text)
+    bad = tuple(n for n in cited_all if n not in sources)
+    cited = tuple(n for n in cited_all if n in sources)
+    evidence = "\n".join(sources[n] for n in cited)
+    claims = list(dict.fromkeys([*identifiers(text), *numbers(text)]))
+    unsupported = tuple(supported(claims, evidence)) if cited else tuple(claims)
+    return Check(cited=cited, unsupported=unsupported, bad_citations=bad)
