@@ -189,8 +189,16 @@ def _term_matches(term: str, unit_terms: set[str]) -> bool:
 
 def _label_value(text: str, labels: Sequence[str]) -> str:
     for label in labels:
+        # "SCALE: 2:1" or a label opening its line ("Werkstoff PLA"); never a word inside a sentence
+        # ("DO NOT SCALE DRAWING").
         pattern = re.compile(
-            r"(?<![A-Za-z])" + re.escape(label) + r"\b\.?\s*:?[ \t]*([^\n]*)", re.I
+            r"(?:(?<![A-Za-z])"
+            + re.escape(label)
+            + r"\.?[ \t]*:|^[ \t]*"
+            + re.escape(label)
+            + r"\b\.?)"
+            r"[ \t]*([^\n]*)",
+            re.I | re.M,
         )
         for match in pattern.finditer(text):
             value = match.group(1)
