@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,11 +162,14 @@ class RoomEngine:
             tau_s=s.smoothing_tau_s,
             max_jump_db=s.max_jump_db,
             jump_confirm=s.jump_confirm,
+            max_fall_db_s=s.max_fall_db_s,
         )
         self.state = EngineState()
         #: Every switch so far, newest last (bounded).
         self.history: list[RoomSwitch] = []
         self._last_scores: dict[str, _RoomScore] = {}
+        #: Recent proximity per room, to tell "a rival came nearer" from "the current one faded".
+        self._trail: dict[str, deque[tuple[float, float]]] = {}
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -208,27 +212,12 @@ class RoomEngine:
     def evaluate(self, now: float | None = None) -> RoomSwitch | None:
         """Decide at ``now``; returns the switch if the active room changed."""
         now = self.clock() if now is None else now
-        s = self.settings
         scores = self._scores(now)
         self._last_scores = scores
         self.state.proximity = {k: round(v.proximity_db, 1) for k, v in scores.items()}
+        self._remember(scores, now)
+        candidate, needed = self._candidate(scores, now)
         current = self.state.auto_room
-        in_range = {
-            key: score
-            for key, score in scores.items()
-            if score.proximity_db
-            >= self._enter_db(key) - (s.exit_hysteresis_db if key == current else 0.0)
-        }
-        candidate: str | None
-        if not in_range:
-            candidate = None
-        else:
-            best = max(in_range.values(), key=lambda sc: sc.proximity_db)
-            if current in in_range and best.room != current:
-                beats = best.proximity_db - in_range[current].proximity_db >= s.switch_margin_db
-                candidate = best.room if beats else current
-            else:
-                candidate = best.room
         if candidate == current:
             self.state.candidate = None
             self.state.candidate_since = None
@@ -237,7 +226,6 @@ class RoomEngine:
             self.state.candidate = candidate
             self.state.candidate_since = now
         held = now - self.state.candidate_since
-        needed = s.dwell_s if candidate is not None else s.leave_dwell_s
         if held < needed:
             return None
         self.state.auto_room = candidate
@@ -246,6 +234,57 @@ class RoomEngine:
         if self.state.override_active:
             return None  # the override holds; the automatic room is remembered for later
         return self._auto_switch(current, candidate, scores, held, now)
+
+    def _remember(self, scores: dict[str, _RoomScore], now: float) -> None:
+        horizon = now - self.settings.rise_window_s
+        for key, score in scores.items():
+            trail = self._trail.setdefault(key, deque())
+            trail.append((now, score.proximity_db))
+        for key, trail in list(self._trail.items()):
+            while trail and trail[0][0] < horizon:
+                trail.popleft()
+            if not trail:
+                del self._trail[key]
+
+    def _rise(self, room: str, now: float) -> float:
+        """dB the room's proximity now exceeds its low point in the rise window (inf if new)."""
+        trail = self._trail.get(room)
+        if not trail or trail[0][0] > now - self.settings.rise_window_s / 2:
+            return math.inf
+        return trail[-1][1] - min(p for _, p in trail)
+
+    def _candidate(self, scores: dict[str, _RoomScore], now: float) -> tuple[str | None, float]:
+        """The room the readings point to now, and how long it must stay so before switching."""
+        s = self.settings
+        current = self.state.auto_room
+        if current is None:
+            entering = [sc for key, sc in scores.items() if sc.proximity_db >= self._enter_db(key)]
+            best = max(entering, key=lambda sc: sc.proximity_db, default=None)
+            return (best.room, s.dwell_s) if best is not None else (None, 0.0)
+        # Rivals must be at least as near as their own exit level.
+        rivals = [
+            sc
+            for key, sc in scores.items()
+            if key != current and sc.proximity_db >= self._enter_db(key) - s.exit_hysteresis_db
+        ]
+        best = max(rivals, key=lambda sc: sc.proximity_db, default=None)
+        mine = scores.get(current)
+        if mine is None:
+            # Every beacon of the current room went silent: the nearest rival, or no room.
+            return (best.room, s.dwell_s) if best is not None else (None, s.leave_dwell_s)
+        if best is not None:
+            lead = best.proximity_db - mine.proximity_db
+            if lead >= s.switch_margin_db and self._rise(best.room, now) >= s.rise_db:
+                # The rival came nearer while the current room faded: the appliance moved.
+                return best.room, s.dwell_s
+            if lead >= s.ambiguous_margin_db:
+                # Only the current room faded (a body, a door): believe it only if it lasts.
+                return best.room, s.ambiguous_dwell_s
+        if mine.proximity_db >= self._enter_db(current) - s.exit_hysteresis_db:
+            return current, 0.0
+        if best is not None and best.proximity_db > mine.proximity_db:
+            return best.room, s.ambiguous_dwell_s
+        return None, s.leave_dwell_s
 
     # -- helpers ------------------------------------------------------------------------------
 

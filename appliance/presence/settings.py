@@ -36,6 +36,8 @@ class PresenceSettings:
     max_jump_db: float = 18.0
     #: ...unless this many consecutive readings agree on it (then the beacon really moved).
     jump_confirm: int = 4
+    #: Fastest fall (dB/s) of a smoothed RSSI; rises are immediate (a drop is usually a body).
+    max_fall_db_s: float = 1.0
     #: Path-loss exponent used to turn RSSI into metres (2 = free space, 2.5-3.5 indoors).
     path_loss_exponent: float = 2.5
     #: RSSI at 1 m for beacons that neither advertise it nor are calibrated in the rooms file.
@@ -44,10 +46,18 @@ class PresenceSettings:
     default_radius_m: float = 3.0
     #: Leaving a room needs the beacon this many dB weaker than at the entry radius.
     exit_hysteresis_db: float = 4.0
-    #: A nearer room must beat the current one by this many dB before it takes over.
-    switch_margin_db: float = 6.0
+    #: A nearer room must beat the current one by this many dB before it takes over...
+    switch_margin_db: float = 2.0
+    #: ...and must itself have risen this many dB within ``rise_window_s`` (the appliance moved)...
+    rise_db: float = 8.0
+    #: Seconds over which that rise is measured.
+    rise_window_s: float = 20.0
+    #: ...otherwise (only the current room faded: a body, a closed door) the lead must be this big...
+    ambiguous_margin_db: float = 8.0
+    #: ...and last this long.
+    ambiguous_dwell_s: float = 20.0
     #: Seconds a new room must stay the best candidate before the switch happens.
-    dwell_s: float = 3.0
+    dwell_s: float = 2.0
     #: Seconds without the current room before switching to "no room".
     leave_dwell_s: float = 8.0
     #: A beacon unheard for this many seconds counts as gone.
@@ -73,11 +83,13 @@ class PresenceSettings:
             "window_s": self.window_s,
             "smoothing_tau_s": self.smoothing_tau_s,
             "max_jump_db": self.max_jump_db,
+            "max_fall_db_s": self.max_fall_db_s,
             "path_loss_exponent": self.path_loss_exponent,
             "default_radius_m": self.default_radius_m,
             "silence_timeout_s": self.silence_timeout_s,
             "beacons_seen_interval_s": self.beacons_seen_interval_s,
             "tick_s": self.tick_s,
+            "rise_window_s": self.rise_window_s,
             "retry_initial_s": self.retry_initial_s,
         }
         for key, value in positive.items():
@@ -87,6 +99,9 @@ class PresenceSettings:
             "trace_speed": self.trace_speed,
             "exit_hysteresis_db": self.exit_hysteresis_db,
             "switch_margin_db": self.switch_margin_db,
+            "rise_db": self.rise_db,
+            "ambiguous_margin_db": self.ambiguous_margin_db,
+            "ambiguous_dwell_s": self.ambiguous_dwell_s,
             "dwell_s": self.dwell_s,
             "leave_dwell_s": self.leave_dwell_s,
             "stall_timeout_s": self.stall_timeout_s,

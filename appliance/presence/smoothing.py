@@ -8,7 +8,10 @@ person walking through the line of sight). Two defences, after ESPresense and Be
   the appliance really moved), and then the window restarts from them;
 * an **IQR fence** over the window (``window_s``, ~15 s): readings outside
   ``[Q1 - 1.5 IQR, Q3 + 1.5 IQR]`` are ignored; the rest are averaged with weights that decay with age
-  (``smoothing_tau_s``), so a real change shows through within a few seconds.
+  (``smoothing_tau_s``), so a real change shows through within a few seconds;
+* a **fall-rate limit** (``max_fall_db_s``, after Bermuda): the smoothed value may rise at once but
+  falls at most this fast, because a sudden drop is far more often a body or a fade between beacon
+  and appliance than the appliance moving away (a move shows up as another beacon rising).
 
 Memory is bounded twice: each window keeps at most ``MAX_SAMPLES`` readings, and the table keeps the
 beacons of the rooms file plus at most ``max_tracked`` strangers (least recently heard evicted first,
@@ -53,14 +56,17 @@ class RssiFilter:
         tau_s: float = 3.0,
         max_jump_db: float = 18.0,
         jump_confirm: int = 4,
+        max_fall_db_s: float = 1.0,
     ) -> None:
         self.window_s = window_s
+        self.max_fall_db_s = max_fall_db_s
         self.tau_s = tau_s
         self.max_jump_db = max_jump_db
         self.jump_confirm = jump_confirm
         self._samples: deque[tuple[float, float]] = deque(maxlen=MAX_SAMPLES)
         self._pending: list[tuple[float, float]] = []
         self._smoothed: float | None = None
+        self._smoothed_t = 0.0
         #: Readings held back as implausible jumps and never confirmed.
         self.rejected_jumps = 0
         #: Readings outside the IQR fence at the last smoothing.
@@ -87,19 +93,23 @@ class RssiFilter:
                 self._samples.extend(self._pending)
                 self._pending = []
                 self.confirmed_jumps += 1
-                self._smoothed = self._compute(t)
+                self._smoothed = None  # a confirmed move: no rate limit from the old value
+                self._update(t)
                 return True
             return False
         self.rejected_jumps += len(self._pending)
         self._pending = []
         self._samples.append((t, rssi))
-        self._smoothed = self._compute(t)
+        self._update(t)
         return True
 
     def value(self, now: float) -> float | None:
         """Smoothed RSSI at ``now`` (None when the window is empty)."""
         self._prune(now)
-        self._smoothed = self._compute(now) if self._samples else None
+        if not self._samples:
+            self._smoothed = None
+        else:
+            self._update(now)
         return self._smoothed
 
     @property
@@ -115,6 +125,16 @@ class RssiFilter:
         while self._samples and self._samples[0][0] < horizon:
             self._samples.popleft()
         self._pending = [(t, r) for t, r in self._pending if t >= horizon]
+
+    def _update(self, now: float) -> None:
+        raw = self._compute(now)
+        previous = self._smoothed
+        if previous is not None and raw < previous and now > self._smoothed_t:
+            raw = max(raw, previous - self.max_fall_db_s * (now - self._smoothed_t))
+        elif previous is not None and raw < previous:
+            raw = previous  # same instant: no time to fall
+        self._smoothed = raw
+        self._smoothed_t = max(now, self._smoothed_t)
 
     def _compute(self, now: float) -> float:
         values = [r for _, r in self._samples]
@@ -170,6 +190,7 @@ class BeaconTable:
         tau_s: float = 3.0,
         max_jump_db: float = 18.0,
         jump_confirm: int = 4,
+        max_fall_db_s: float = 1.0,
     ) -> None:
         self._known = frozenset(known)
         self._filter_args = {
@@ -177,6 +198,7 @@ class BeaconTable:
             "tau_s": tau_s,
             "max_jump_db": max_jump_db,
             "jump_confirm": jump_confirm,
+            "max_fall_db_s": max_fall_db_s,
         }
         self.max_tracked = max_tracked
         self.known: dict[str, BeaconTrack] = {}

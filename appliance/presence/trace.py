@@ -75,17 +75,19 @@ class TraceRecord:
     tx_power: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSONL form."""
-        return {
-            "t": round(self.t, 3),
-            "address": self.address,
-            "rssi": self.rssi,
-            "name": self.name,
-            "manufacturer_data": {str(k): v.hex() for k, v in self.manufacturer_data.items()},
-            "service_data": {k: v.hex() for k, v in self.service_data.items()},
-            "service_uuids": list(self.service_uuids),
-            "tx_power": self.tx_power,
-        }
+        """The JSONL form (empty fields left out to keep traces small)."""
+        out: dict[str, Any] = {"t": round(self.t, 3), "address": self.address, "rssi": self.rssi}
+        if self.name is not None:
+            out["name"] = self.name
+        if self.manufacturer_data:
+            out["manufacturer_data"] = {str(k): v.hex() for k, v in self.manufacturer_data.items()}
+        if self.service_data:
+            out["service_data"] = {k: v.hex() for k, v in self.service_data.items()}
+        if self.service_uuids:
+            out["service_uuids"] = list(self.service_uuids)
+        if self.tx_power is not None:
+            out["tx_power"] = self.tx_power
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> TraceRecord:
