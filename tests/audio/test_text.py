@@ -1,0 +1,81 @@
+"""Pure text modules: wake-phrase matching and command parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from appliance.audio.commands import CommandKind, parse_command
+from appliance.audio.phrases import find_phrase, normalise_words, split_after_phrase
+
+
+@pytest.mark.parametrize(
+    "text, rest",
+    [
+        ("Open Claw, what torque do the M8 bolts take?", "what torque do the M8 bolts take"),
+        ("OpenClaw. Which room?", "Which room"),
+        ("open-claw scan this", "scan this"),
+        ("So, open claw remember that A-1024 is now rev D.", "remember that A-1024 is now rev D"),
+        ("open claw", ""),
+    ],
+)
+def test_phrase_found_and_the_rest_kept_verbatim(text: str, rest: str) -> None:
+    assert split_after_phrase(text, "open claw") == (True, rest)
+
+
+@pytest.mark.parametrize(
+    "near_miss",
+    [
+        "open clause",
+        "clean the claw",
+        "open call logs",
+        "open claws",
+        "open the law",
+        "hope and claw",
+        "a pen claw",
+        "open flaw",
+        "opening claw",
+        "open",
+    ],
+)
+def test_near_misses_do_not_match(near_miss: str) -> None:
+    assert find_phrase(normalise_words(near_miss), "open claw") is None
+
+
+def test_long_words_tolerate_one_edit_short_ones_do_not() -> None:
+    assert find_phrase(normalise_words("hey computor"), "hey computer") is not None
+    assert find_phrase(normalise_words("hey computers"), "hey computer") is not None
+    assert find_phrase(normalise_words("hay computer"), "hey computer") is None
+
+
+@pytest.mark.parametrize(
+    "text, kind, argument",
+    [
+        ("scan this", CommandKind.SCAN, ""),
+        ("Scan this, please.", CommandKind.SCAN, ""),
+        (
+            "remember that the bracket now takes 30 newton metres",
+            CommandKind.REMEMBER,
+            "the bracket now takes 30 newton metres",
+        ),
+        ("Remember that A-1024 is at revision D.", CommandKind.REMEMBER, "A-1024 is at revision D"),
+        ("Which room am I in?", CommandKind.WHICH_ROOM, ""),
+        ("switch to the machine shop", CommandKind.SWITCH_ROOM, "machine shop"),
+        ("Switch to electronics lab room.", CommandKind.SWITCH_ROOM, "electronics lab"),
+        ("repeat", CommandKind.REPEAT, ""),
+        ("say that again", CommandKind.REPEAT, ""),
+        ("stop", CommandKind.STOP, ""),
+        ("um, stop.", CommandKind.STOP, ""),
+        ("what stops the spindle", CommandKind.QUESTION, "what stops the spindle"),
+        (
+            "What torque do the M8 bolts on A-1024 take?",
+            CommandKind.QUESTION,
+            "What torque do the M8 bolts on A-1024 take",
+        ),
+        ("", CommandKind.EMPTY, ""),
+        ("um", CommandKind.EMPTY, ""),
+    ],
+)
+def test_commands(text: str, kind: CommandKind, argument: str) -> None:
+    command = parse_command(text)
+    assert command.kind == kind
+    assert command.argument == argument
