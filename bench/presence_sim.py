@@ -317,18 +317,58 @@ def walk_path() -> Callable[[float], Point]:
     )
 
 
+def with_bystanders(records: Iterator[TraceRecord], seed: int) -> Iterator[TraceRecord]:
+    """Mix in what else a workshop radio hears: phones, a laptop, a broken beacon, an odd RSSI."""
+    rng = random.Random(seed)
+    for record in records:
+        yield record
+        roll = rng.random()
+        t = record.t + 0.01
+        if roll < 0.15:  # an iPhone's Nearby Info: Apple data, not a beacon
+            yield TraceRecord(
+                t,
+                "5A:11:22:33:44:55",
+                rng.randint(-90, -60),
+                None,
+                {0x004C: bytes.fromhex("1005031c1a2b3c")},
+            )
+        elif roll < 0.20:  # a Windows laptop (Microsoft CDP)
+            yield TraceRecord(
+                t,
+                "6B:22:33:44:55:66",
+                rng.randint(-95, -70),
+                None,
+                {0x0006: bytes.fromhex("0109200276")},
+            )
+        elif roll < 0.22:  # a beacon with a truncated iBeacon frame
+            yield TraceRecord(
+                t, "C3:00:00:00:00:09", -70, None, {0x004C: bytes.fromhex("0215e2c56db5dffb")}
+            )
+        elif roll < 0.23:  # a driver reporting "no RSSI"
+            yield TraceRecord(
+                t,
+                "C3:00:00:00:00:01",
+                127,
+                None,
+                {0x004C: bytes.fromhex("0215e2c56db5dffb48d2b060d0f5a71096e000010001c5")},
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=["walk"])
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--interval", type=float, default=1.0, help="advertising interval (s)")
+    parser.add_argument("--bystanders", action="store_true", help="add phones and broken frames")
     args = parser.parse_args(argv)
     floor = bench_floor()
     for beacon in floor.beacons:
         beacon.interval_s = args.interval
     path = walk_path()
     records = simulate(floor, path, path.duration, seed=args.seed)  # type: ignore[attr-defined]
+    if args.bystanders:
+        records = with_bystanders(records, args.seed)
     count = write_trace(args.out, records, source=f"bench/presence_sim.py walk seed={args.seed}")
     print(f"wrote {count} advertisements to {args.out}")
     return 0

@@ -109,6 +109,7 @@ class RoomSwitch:
             "distance_m": None if self.distance_m is None else round(self.distance_m, 2),
             "held_s": round(self.held_s, 2),
             "by": self.by,
+            "manual": self.reason == "override",
         }
 
 

@@ -75,6 +75,7 @@ class PresenceMonitor:
             retry_initial_s=s.retry_initial_s,
             retry_max_s=s.retry_max_s,
             stall_timeout_s=s.stall_timeout_s,
+            clock=clock,
             on_state=self._on_scanner_state,
         )
         #: Activation results (or errors) in order, newest last (bounded).
