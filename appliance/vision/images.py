@@ -8,6 +8,7 @@ header and checked before any pixel is decoded (a 20000 x 20000 PNG is a few kil
 from __future__ import annotations
 
 import io
+import re
 import warnings
 import zlib
 from pathlib import Path
@@ -52,13 +53,15 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
     """Decode image bytes (a file's content or a camera frame) to RGB with the same guards."""
     if not data:
         raise ImageInputError(f"{name}: the file is empty (0 bytes)", code="image_empty")
+    # Pillow's own guard (process-wide): it raises at twice this limit while reading the header;
+    # between one and two times the limit our explicit check below refuses the image.
+    Image.MAX_IMAGE_PIXELS = max_pixels
     with warnings.catch_warnings():
-        # Pillow's own bomb check warns first and raises at twice its limit; ours is explicit below.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
             image = Image.open(io.BytesIO(data))
-        except Image.DecompressionBombError:
-            raise _too_large(name, None, max_pixels) from None
+        except Image.DecompressionBombError as err:
+            raise _too_large(name, _claimed_pixels(str(err)), max_pixels) from None
         except (UnidentifiedImageError, SyntaxError, ValueError):
             raise ImageInputError(
                 f"{name}: not an image Pillow can read (wrong format or not an image at all)",
@@ -85,6 +88,8 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
             rgb = _to_rgb_array(image)
         except Image.DecompressionBombError:
             raise _too_large(name, (width, height), max_pixels) from None
+        except MemoryError:
+            raise _too_large(name, (width, height), max_pixels) from None
         except (OSError, SyntaxError, ValueError, EOFError, zlib.error) as err:
             raise ImageInputError(
                 f"{name}: the image data is truncated or corrupt ({err})", code="image_truncated"
@@ -92,8 +97,16 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
     return rgb, media_type
 
 
-def _too_large(name: str, size: tuple[int, int] | None, max_pixels: int) -> ImageInputError:
-    shown = f"{size[0]}x{size[1]} pixels" if size else "its size"
+def _claimed_pixels(message: str) -> str | None:
+    match = re.search(r"\((\d+) pixels\)", message)
+    return f"{match.group(1)} pixels" if match else None
+
+
+def _too_large(name: str, size: tuple[int, int] | str | None, max_pixels: int) -> ImageInputError:
+    if isinstance(size, tuple):
+        shown = f"{size[0]}x{size[1]} pixels"
+    else:
+        shown = size or "its size"
     return ImageInputError(
         f"{name}: {shown} is over the limit of {max_pixels} pixels (vision.max_image_pixels)",
         code="image_too_large",

@@ -91,19 +91,28 @@ def sharpness(gray: np.ndarray) -> float:
     return float(np.percentile(variances, 90))
 
 
-def glare_share(gray: np.ndarray) -> float:
-    """Share of the page covered by clipped white blobs brighter than the paper around them."""
-    paper = float(np.median(gray))
+def glare_share(gray: np.ndarray, quad: np.ndarray | None) -> float:
+    """Share of the page covered by its largest clipped white blob, measured on the raw frame.
+
+    Only counts when the paper itself is not white (a scan or a render is white everywhere and
+    clipped by design); the light-evened page cannot be used, because evening out the light is exactly
+    what hides a glare spot.
+    """
+    mask = np.zeros(gray.shape, np.uint8)
+    if quad is not None:
+        cv2.fillPoly(mask, [quad.astype(np.int32)], 255)
+    else:
+        mask[:] = 255
+    area = max(1, int(np.count_nonzero(mask)))
+    paper = float(np.median(gray[mask > 0]))
     if paper >= 235:
-        return (
-            0.0  # the whole page is near white (a scan or a render): clipping is the paper itself
-        )
-    clipped = (gray >= 250).astype(np.uint8)
+        return 0.0
+    clipped = ((gray >= 250) & (mask > 0)).astype(np.uint8)
     clipped = cv2.morphologyEx(clipped, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=8)
     if count <= 1:
         return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) / gray.size
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / area
 
 
 def assess(image: np.ndarray, page: CorrectedPage, settings: VisionSettings) -> QualityReport:
@@ -138,7 +147,7 @@ def assess(image: np.ndarray, page: CorrectedPage, settings: VisionSettings) -> 
     metrics["page_short_side_px"] = float(short_side)
     if short_side < settings.min_page_px or 0 < text_height < 7:
         problems.append("resolution_too_low")
-    glare = glare_share(page.gray if page.page_found else frame_gray)
+    glare = glare_share(frame_gray, page.quad)
     metrics["glare_share"] = round(glare, 4)
     if glare > settings.max_glare_fraction:
         problems.append("glare")

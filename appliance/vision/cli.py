@@ -1,0 +1,161 @@
+"""``openclaw ocr`` (show what a file would give) and ``openclaw scan`` (camera to index)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from appliance.cli import AppContext, echo_json, pass_app
+from appliance.index.slices import DocumentSlice, SliceKind
+
+#: Box colours (BGR) by slice kind for ``--boxes-out``.
+_COLOURS = {
+    SliceKind.TITLE_BLOCK: (0, 140, 255),
+    SliceKind.DIMENSION: (0, 160, 0),
+    SliceKind.NOTE: (200, 80, 0),
+    SliceKind.PROSE: (160, 0, 160),
+}
+
+
+def _slice_dict(item: DocumentSlice) -> dict[str, Any]:
+    return {
+        "kind": str(item.kind),
+        "page": item.page,
+        "box": item.box.to_list() if item.box else None,
+        "text": item.text,
+        "drawing_number": item.drawing_number,
+        "revision": item.revision,
+        "extra": item.extra,
+    }
+
+
+def _draw_boxes(image_rgb: Any, slices: list[DocumentSlice], out: Path, *, factor: float = 1.0) -> None:
+    import cv2
+
+    canvas = cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR)
+    thickness = max(2, int(max(canvas.shape[:2]) / 800))
+    for item in slices:
+        if item.box is None:
+            continue
+        b = item.box
+        colour = _COLOURS.get(item.kind, (0, 0, 255))
+        if item.extra.get("low_confidence"):
+            colour = (0, 0, 255)  # red: kept, but not to be cited on its own
+        p0 = (int(b.x0 * factor), int(b.y0 * factor))
+        p1 = (int(b.x1 * factor), int(b.y1 * factor))
+        cv2.rectangle(canvas, p0, p1, colour, thickness)
+    if not cv2.imwrite(str(out), canvas):
+        raise click.ClickException(f"cannot write {out.name}")
+
+
+def _print_slices(slices: list[DocumentSlice], fields: dict[str, str]) -> None:
+    if fields:
+        click.echo("Title block:")
+        for key, value in fields.items():
+            click.echo(f"  {key:15s} {value}")
+    for item in slices:
+        box = ",".join(f"{v:g}" for v in item.box.to_list()) if item.box else "-"
+        flag = " (uncertain)" if item.extra.get("low_confidence") else ""
+        text = item.text.replace("\n", " / ")
+        click.echo(f"[{item.kind}] p{item.page} [{box}]{flag} {text}")
+
+
+@click.command("ocr")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the slices as JSON.")
+@click.option(
+    "--boxes-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the image (first page of a PDF) with every slice's box drawn on it.",
+)
+@pass_app
+def ocr_command(app: AppContext, file: Path, as_json: bool, boxes_out: Path | None) -> None:
+    """Show what indexing FILE (drawing image or PDF) would store, without touching the index.
+
+    Boxes are drawn green for dimensions, orange for the title block, blue for notes, purple for
+    prose and red for low-confidence text.
+    """
+    config = app.config
+    if file.suffix.lower() == ".pdf":
+        from appliance.ingest.pipeline import build_document
+
+        doc = build_document(file, namespace="global", config=config, source=file.name)
+        slices = list(doc.slices)
+        fields = {}
+        if boxes_out is not None:
+            import numpy as np
+            import pymupdf
+
+            with pymupdf.open(file) as pdf:
+                pix = pdf.load_page(0).get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csRGB, alpha=False)
+                image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+            _draw_boxes(image, [s for s in slices if s.page == 1], boxes_out, factor=2.0)
+    else:
+        from appliance.vision.analysis import analyse_image
+        from appliance.vision.images import read_image
+
+        image, _ = read_image(file, max_pixels=config.vision.max_image_pixels)
+        analysis = analyse_image(image, config.vision, strict=False)
+        slices, fields = analysis.slices, analysis.fields
+        if boxes_out is not None:
+            _draw_boxes(image, slices, boxes_out)
+    if as_json:
+        echo_json({"file": file.name, "title_block": fields, "slices": [_slice_dict(s) for s in slices]})
+    else:
+        _print_slices(slices, fields)
+
+
+@click.command("scan")
+@click.option("-n", "--namespace", default="global", show_default=True, help="Namespace (room document set).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_app
+def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
+    """Capture a drawing from the configured camera, check it, OCR it and index it.
+
+    A rejected shot says why ("Too blurry — hold it still.") and is not indexed (exit status 4).
+    """
+    from appliance.index.store import IndexStore
+    from appliance.vision.capture import capture_page
+    from appliance.vision.cameras import open_camera
+    from appliance.vision.ingest import source_document
+
+    config = app.config
+    camera = open_camera(config.vision, config.paths.data_dir)
+    try:
+        capture = capture_page(camera, config.vision)
+    finally:
+        camera.close()
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(capture.frame.captured_at))
+    doc = source_document(
+        capture.analysis,
+        capture.frame.image,
+        data=capture.frame.data,
+        namespace=namespace,
+        source=f"capture:{stamp}",
+        config=config,
+        media_type="image/jpeg",
+        mtime=capture.frame.captured_at,
+        fallback_title=f"capture {stamp}",
+    )
+    with IndexStore.open(config) as store:
+        result = store.replace_source(doc)
+    if as_json:
+        echo_json(
+            {
+                "source": doc.source,
+                "namespace": namespace,
+                "indexed": not result.skipped,
+                "title_block": capture.analysis.fields,
+                "quality": capture.analysis.quality.to_dict(),
+                "burst_sharpness": capture.burst_scores,
+                "slices": [_slice_dict(s) for s in doc.slices],
+            }
+        )
+        return
+    fields = capture.analysis.fields
+    state = "unchanged (already indexed)" if result.skipped else f"indexed {len(doc.slices)} slices"
+    click.echo(f"{doc.source} in {namespace}: {state}")
+    _print_slices(list(doc.slices), fields)
