@@ -12,7 +12,7 @@ import asyncio
 import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,16 @@ from appliance.service.indexer import IndexQueue
 from appliance.service.memory import MemoryNotes, check_namespace
 from appliance.service.notify import SystemdNotifier
 from appliance.service.pipeline import QuestionPipeline
-from appliance.service.ports import Answerer, Camera, Library, Listener, Presence, Speaker
+from appliance.service.ports import (
+    Answerer,
+    AnswerResult,
+    AnswerTimes,
+    Camera,
+    Library,
+    Listener,
+    Presence,
+    Speaker,
+)
 from appliance.service.rooms import RoomControl
 from appliance.service.state import LiveState
 from appliance.service.supervisor import Backoff, ComponentStatus, FunctionComponent, Supervisor
@@ -64,7 +73,9 @@ class Parts:
 class _SilentSpeaker:
     """Used when no speech output is configured: answers still reach the status page."""
 
-    async def speak(self, text: str) -> float | None:
+    async def speak(self, sentences: AsyncIterable[str]) -> float | None:
+        async for _ in sentences:
+            pass
         return None
 
     def stop(self) -> None:
@@ -74,10 +85,13 @@ class _SilentSpeaker:
 class _NoAnswers:
     """Used when no answer part is available: every question gets a clear error."""
 
-    async def answer(self, question: str, namespaces: Any, times: Any) -> Any:
+    async def stream(
+        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+    ) -> AsyncIterator[str | AnswerResult]:
         raise InputError(
             "answering is not available on this installation", code="answer_unavailable"
         )
+        yield ""  # pragma: no cover - makes this an async generator
 
 
 class Appliance:
@@ -88,6 +102,7 @@ class Appliance:
         config: Config,
         parts: Parts,
         *,
+        bus: EventBus | None = None,
         pin_factory: Factory | None = None,
         notifier: SystemdNotifier | None = None,
         backoff: Backoff | None = None,
@@ -101,31 +116,25 @@ class Appliance:
         self.parts = parts
         self.data_dir = config.paths.data_dir
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.bus = EventBus(queue_size=512)
+        self.bus = bus or EventBus(queue_size=512)
         self.state = LiveState()
         self._state_queue = self.state.attach(self.bus)
         self.supervisor = Supervisor(self.bus, backoff)
         self.notifier = notifier or SystemdNotifier()
         self.queue = IndexQueue(self.bus, parts.library_factory)
         self.memory = MemoryNotes(self.data_dir / "memory")
-        rooms = parts.presence.rooms() if parts.presence is not None else {}
-        self.rooms = RoomControl(self.bus, rooms)
-        if parts.presence is not None:
-            presence = parts.presence
-
-            def hold(room: str | None) -> None:
-                presence.set_override(room)
-
-            self.rooms.override_hook = hold
+        self.rooms = RoomControl(self.bus, self.state, parts.presence)
         self.inbox_root = self.data_dir / "inbox"
         self.inbox = InboxWatcher(
             self.queue, [self.inbox_root, self.data_dir / "memory"], config.ingest.debounce_s
         )
+        answerer: Answerer = parts.answerer or _NoAnswers()
+        speaker: Speaker = parts.speaker or _SilentSpeaker()
         self.pipeline = QuestionPipeline(
             self.bus,
             self.state.latency,
-            parts.answerer or _NoAnswers(),
-            parts.speaker or _SilentSpeaker(),
+            answerer,
+            speaker,
             self.queue,
             self.memory,
             self.rooms,
@@ -175,11 +184,7 @@ class Appliance:
     async def _presence(self) -> None:
         presence = self.parts.presence
         assert presence is not None
-
-        def on_beacons(beacons: list[dict[str, Any]]) -> None:
-            self.bus.publish(Event(EventType.BEACONS_SEEN, {"beacons": beacons}))
-
-        await presence.run(self.rooms.apply, on_beacons)
+        await presence.run()
 
     def _register(self) -> None:
         sup = self.supervisor

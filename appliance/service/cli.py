@@ -12,11 +12,13 @@ from appliance.cli import AppContext, pass_app
 
 
 async def _serve(app_ctx: AppContext) -> bool:
+    from appliance.events import EventBus
     from appliance.service.appliance import Appliance
     from appliance.service.parts import build_parts
 
     config = app_ctx.config
-    appliance = Appliance(config, build_parts(config))
+    bus = EventBus(queue_size=512)
+    appliance = Appliance(config, build_parts(config, bus), bus=bus)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, appliance.request_stop)

@@ -118,30 +118,39 @@ class IndexQueue:
         loop = asyncio.get_running_loop()
         while True:
             job = await self._queue.get()
-
-            def progress(fraction: float, message: str, job: IndexJob = job) -> None:
-                data = self._job_data(job, progress=round(fraction, 3), message=message)
-                self.bus.publish_threadsafe(Event(EventType.INDEX_PROGRESS, data))
-
-            self.bus.publish(Event(EventType.INDEX_PROGRESS, self._job_data(job, progress=0.0)))
             try:
-                summary = await loop.run_in_executor(self._executor, self._run_job, job, progress)
-            except asyncio.CancelledError:
-                if job.done and not job.done.done():
-                    job.done.cancel()
-                raise
-            except Exception as err:
-                code, message = public_error(err)
-                log.warning("index job failed", extra={"job": job.job, "code": code})
-                self.bus.publish(
-                    Event(EventType.INDEX_FAILED, self._job_data(job, code=code, message=message))
-                )
-                if job.done and not job.done.done():
-                    job.done.set_exception(err)
-                continue
-            self.bus.publish(Event(EventType.INDEX_DONE, self._job_data(job, message=summary)))
+                await self._handle(job, loop)
+            finally:
+                self._queue.task_done()
+
+    async def drained(self) -> None:
+        """Wait until every queued job has finished."""
+        await self._queue.join()
+
+    async def _handle(self, job: IndexJob, loop: asyncio.AbstractEventLoop) -> None:
+        def progress(fraction: float, message: str) -> None:
+            data = self._job_data(job, progress=round(fraction, 3), message=message)
+            self.bus.publish_threadsafe(Event(EventType.INDEX_PROGRESS, data))
+
+        self.bus.publish(Event(EventType.INDEX_PROGRESS, self._job_data(job, progress=0.0)))
+        try:
+            summary = await loop.run_in_executor(self._executor, self._run_job, job, progress)
+        except asyncio.CancelledError:
             if job.done and not job.done.done():
-                job.done.set_result(summary)
+                job.done.cancel()
+            raise
+        except Exception as err:  # one bad file must not stop the queue
+            code, message = public_error(err)
+            log.warning("index job failed", extra={"job": job.job, "code": code})
+            self.bus.publish(
+                Event(EventType.INDEX_FAILED, self._job_data(job, code=code, message=message))
+            )
+            if job.done and not job.done.done():
+                job.done.set_exception(err)
+            return
+        self.bus.publish(Event(EventType.INDEX_DONE, self._job_data(job, message=summary)))
+        if job.done and not job.done.done():
+            job.done.set_result(summary)
 
     def close(self) -> None:
         """Close the database on its own thread and stop the thread."""

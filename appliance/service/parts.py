@@ -1,17 +1,324 @@
-"""Building the appliance's parts from the configuration (the real packages behind the ports)."""
+"""The real parts behind the service's ports, built from the configuration.
+
+Each adapter is thin: it converts between a part's own types and the port the pipeline uses.
+A part that cannot be built here (no rooms file, no model) is left out and shown as disabled with
+the reason; the rest of the appliance runs.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image
 
 from appliance.config import Config
+from appliance.errors import OpenClawError
+from appliance.events import Event, EventBus, EventType
 from appliance.service.appliance import Parts
 from appliance.service.library import IndexLibrary
+from appliance.service.ports import AnswerResult, AnswerTimes, Citation, Utterance
+
+if TYPE_CHECKING:
+    from appliance.answer.answering import Answer
+    from appliance.answer.worker import AnswerWorker, WorkerStatus
+    from appliance.audio.frontend import VoiceFrontEnd
+    from appliance.index.store import IndexStore
+    from appliance.presence.monitor import PresenceMonitor
 
 log = logging.getLogger(__name__)
 
 
-def build_parts(config: Config) -> Parts:
-    """Every part the configuration asks for; parts that cannot be built are disabled with a reason."""
+class ReaderStore:
+    """One read connection to the index, opened on first use, for answers and room warming."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._store: IndexStore | None = None
+
+    def get(self) -> IndexStore:
+        """The store (opened lazily: the embedder loads on the first question, not at start-up)."""
+        if self._store is None:
+            from appliance.index.store import IndexStore
+
+            self._store = IndexStore.open(self.config)
+        return self._store
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+class AnswerAdapter:
+    """:class:`~appliance.service.ports.Answerer` over ``appliance.answer.stream_answer``."""
+
+    def __init__(self, config: Config, reader: ReaderStore, worker: AnswerWorker | None) -> None:
+        self.config = config
+        self.reader = reader
+        self.worker = worker
+        self._artifacts: dict[tuple[str, str], tuple[str, list[float] | None]] = {}
+
+    async def stream(
+        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+    ) -> AsyncIterator[str | AnswerResult]:
+        """Sentences as they are checked, then the final answer."""
+        from appliance.answer.answering import stream_answer
+
+        started = time.monotonic()
+        store = await asyncio.to_thread(self.reader.get)
+        final: Answer | None = None
+        async for event in stream_answer(
+            question, store=store, config=self.config, namespaces=namespaces, worker=self.worker
+        ):
+            if event.answer is not None:
+                final = event.answer
+            elif event.text:
+                yield event.text
+        assert final is not None
+        retrieve = float(final.timings.get("retrieve", 0.0))
+        times.retrieval(started, started + retrieve)
+        if "first_token" in final.timings:
+            times.first_token(started + retrieve + float(final.timings["first_token"]))
+        yield self._result(store, final)
+
+    def _thumbnail(
+        self, store: IndexStore, namespace: str, source: str
+    ) -> tuple[str, list[float] | None]:
+        key = (namespace, source)
+        if key not in self._artifacts:
+            info = next((s for s in store.list_sources(namespace) if s.source == source), None)
+            extra = info.extra if info is not None else {}
+            thumb = str((extra.get("artifacts") or {}).get("thumbnail", ""))
+            size = extra.get("image_size")
+            page_size = (
+                [float(v) for v in size] if isinstance(size, list) and len(size) == 2 else None
+            )
+            if thumb and page_size is None:
+                # No recorded size: derive it from the thumbnail and its scale.
+                path = self.config.paths.data_dir / thumb
+                scale = float(extra.get("thumbnail_scale") or 1.0)
+                with contextlib.suppress(OSError), Image.open(path) as img:
+                    page_size = [img.width / scale, img.height / scale]
+            self._artifacts[key] = (thumb, page_size)
+        return self._artifacts[key]
+
+    def _result(self, store: IndexStore, answer: Answer) -> AnswerResult:
+        citations = []
+        for c in answer.citations:
+            thumb, page_size = self._thumbnail(store, c.namespace, c.source)
+            citations.append(
+                Citation(
+                    n=c.number,
+                    slice_id=c.slice_ids[0] if c.slice_ids else 0,
+                    source=c.source,
+                    namespace=c.namespace,
+                    text=c.quote[:300],
+                    page=c.page,
+                    box=list(c.box) if c.box else None,
+                    drawing_number=c.drawing_number,
+                    revision=c.revision,
+                    thumbnail=thumb,
+                    page_size=page_size,
+                )
+            )
+        mode = "abstain" if answer.mode == "abstained" else answer.mode
+        return AnswerResult(
+            text=answer.text,
+            spoken=answer.spoken,
+            citations=tuple(citations),
+            mode=mode,
+            namespaces=tuple(answer.namespaces),
+            extra={"fallback_reason": answer.fallback_reason, "timings": answer.timings},
+        )
+
+
+class AnswerWorkerComponent:
+    """Runs the sandboxed llama.cpp worker for the service's lifetime; reaps it on shutdown."""
+
+    name = "answer"
+
+    def __init__(self, worker: AnswerWorker) -> None:
+        self.worker = worker
+
+    async def run(self) -> None:
+        """Start the worker (it restarts itself after crashes) and hold it until cancelled."""
+        try:
+            await self.worker.start()
+            await asyncio.Event().wait()
+        finally:
+            await asyncio.shield(self.worker.close())
+
+
+class VoiceAdapter:
+    """Listener and Speaker over the audio part's :class:`VoiceFrontEnd`."""
+
+    def __init__(self, frontend: VoiceFrontEnd) -> None:
+        self.frontend = frontend
+
+    async def utterances(self) -> AsyncGenerator[Utterance, None]:
+        """Questions as heard; ends when the audio source ends (a replayed WAV file)."""
+        try:
+            while True:
+                heard = await self.frontend.next_utterance()
+                if heard is None:
+                    return
+                marks = heard.timings
+                now = time.monotonic()
+                audio = getattr(heard, "audio", None)
+                yield Utterance(
+                    text=heard.text,
+                    wake_at=marks.get("wake", now),
+                    captured_at=marks.get("capture_end", now),
+                    transcribed_at=marks.get("transcribed", now),
+                    wake_delay_s=float(heard.latency.get("wake_after_phrase_s", 0.0)),
+                    wake_score=heard.wake.score,
+                    push_to_talk=heard.wake.detector == "push-to-talk",
+                    pcm=audio.tobytes() if audio is not None else b"",
+                    engine=heard.transcript.engine,
+                )
+        finally:
+            await asyncio.shield(self.frontend.close())
+
+    def push_to_talk(self) -> None:
+        """The talk button."""
+        self.frontend.push_to_talk()
+
+    async def speak(self, sentences: AsyncIterable[str]) -> float | None:
+        """Speak streamed sentences; the first audio's time."""
+        report = await self.frontend.speak(sentences)
+        return report.first_audio
+
+    def stop(self) -> None:
+        """Cut speech short."""
+        self.frontend.interrupt()
+
+
+class PresenceAdapter:
+    """The presence part's monitor as the service's Presence port."""
+
+    def __init__(self, monitor: PresenceMonitor) -> None:
+        self.monitor = monitor
+
+    async def run(self) -> None:
+        """Scan until cancelled; the scanner is stopped on the way out."""
+        try:
+            await self.monitor.run()
+        finally:
+            await self.monitor.stop()
+
+    def set_override(self, room: str | None) -> dict[str, Any] | None:
+        """Hold a room, or let the beacons decide again."""
+        switch = (
+            self.monitor.set_override(room, by="web")
+            if room is not None
+            else self.monitor.clear_override(by="web")
+        )
+        if switch is None:
+            return None
+        data = switch.to_json()
+        found = self.monitor.plan.rooms.get(switch.to_room) if switch.to_room else None
+        data["room_name"] = found.name if found else None
+        return data
+
+    def rooms(self) -> dict[str, list[str]]:
+        """Room name -> namespaces."""
+        return {r.name: list(r.namespaces) for r in self.monitor.plan.rooms.values()}
+
+
+def _vocabulary(reader: ReaderStore) -> list[str]:
+    """Drawing numbers and titles in the index: the recogniser is biased toward them."""
+    try:
+        sources = reader.get().list_sources()
+    except OpenClawError:
+        return []
+    words: list[str] = []
+    for s in sources:
+        words.extend(w for w in (s.drawing_number, s.title) if w)
+    return sorted(set(words))[:500]
+
+
+def build_parts(config: Config, bus: EventBus) -> Parts:
+    """Every part the configuration asks for; one that cannot be built is disabled with a reason."""
+    reader = ReaderStore(config)
     parts = Parts(library_factory=lambda: IndexLibrary(config))
+    parts.closers.append(reader.close)
+    _add_answer(config, bus, reader, parts)
+    _add_voice(config, bus, reader, parts)
+    _add_presence(config, bus, reader, parts)
+    parts.disabled.setdefault("camera", "no camera capture in this version of the vision part")
     return parts
+
+
+def _add_answer(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+    worker = None
+    if config.answer.llm_model:
+        from appliance.answer.worker import AnswerWorker
+
+        def on_state(status: WorkerStatus) -> None:
+            data = status.to_dict()
+            bus.publish(
+                Event(
+                    EventType.COMPONENT_STATE,
+                    {
+                        "component": "answer",
+                        "status": str(data.get("state", "")),
+                        "error": data.get("last_error", ""),
+                    },
+                )
+            )
+
+        worker = AnswerWorker(config.answer, models_dir=config.paths.models_dir, on_state=on_state)
+        parts.components.append((AnswerWorkerComponent(worker), False))
+    else:
+        parts.disabled["answer"] = "answer.llm_model is empty: answers are extractive"
+    parts.answerer = AnswerAdapter(config, reader, worker)
+
+
+def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+    if config.audio.source == "wav" and not config.audio.wav_files:
+        parts.disabled["listener"] = "audio.source = wav with no audio.wav_files: nothing to hear"
+        return
+    try:
+        from appliance.audio.build import build_frontend
+
+        frontend = build_frontend(config, bus=bus, vocabulary=lambda: _vocabulary(reader))
+    except OpenClawError as err:
+        parts.disabled["listener"] = f"{err.code}: {err.message}"
+        return
+    voice = VoiceAdapter(frontend)
+    parts.listener = voice
+    parts.speaker = voice
+
+
+def _add_presence(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+    if config.presence.backend == "off":
+        parts.disabled["presence"] = "presence.backend = off"
+        return
+    from appliance.presence.activator import NamespaceActivator
+    from appliance.presence.monitor import PresenceMonitor, resolve_path
+    from appliance.presence.rooms import load_rooms
+
+    try:
+        plan = load_rooms(
+            resolve_path(config, Path(config.presence.rooms_file)), known_namespaces=None
+        )
+    except OpenClawError as err:
+        parts.disabled["presence"] = f"{err.code}: {err.message}"
+        return
+
+    activators: list[NamespaceActivator] = []
+
+    async def activate(namespaces: tuple[str, ...]) -> Any:
+        if not activators:
+            activators.append(NamespaceActivator(await asyncio.to_thread(reader.get)))
+        return await activators[0].activate_async(namespaces)
+
+    monitor = PresenceMonitor.from_config(config, plan, bus=bus, activate=activate)
+    parts.presence = PresenceAdapter(monitor)

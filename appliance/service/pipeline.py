@@ -13,12 +13,13 @@ import itertools
 import logging
 import time
 import wave
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from appliance.audio.commands import CommandKind, parse_command
-from appliance.errors import OpenClawError
+from appliance.errors import AnswerError, OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
@@ -35,18 +36,17 @@ class _Times:
     """AnswerTimes implementation that stamps a QuestionTimer."""
 
     timer: QuestionTimer
-    tokens: list[str] = field(default_factory=list)
 
-    def retrieval_started(self) -> None:
-        self.timer.retrieval_started_at = time.monotonic()
+    def retrieval(self, started: float, done: float) -> None:
+        self.timer.retrieval_started_at = started
+        self.timer.retrieved_at = done
 
-    def retrieval_done(self) -> None:
-        self.timer.retrieved_at = time.monotonic()
+    def first_token(self, at: float) -> None:
+        self.timer.first_token_at = at
 
-    def token(self, text: str) -> None:
-        if self.timer.first_token_at is None:
-            self.timer.first_token_at = time.monotonic()
-        self.tokens.append(text)
+
+async def _one(text: str) -> AsyncIterator[str]:
+    yield text
 
 
 class QuestionPipeline:
@@ -80,10 +80,10 @@ class QuestionPipeline:
 
     # -- speaking --------------------------------------------------------------------------------
     async def say(self, text: str) -> float | None:
-        """Speak with the speaking/idle events around it; returns the first-audio time."""
+        """Speak one text with the speaking/idle events around it; returns the first-audio time."""
         self.bus.publish(Event(EventType.SPEAKING, {"text": text}))
         try:
-            first = await self.speaker.speak(text)
+            first = await self.speaker.speak(_one(text))
         finally:
             self.bus.publish(Event(EventType.IDLE, {}))
         self._last_spoken = text
@@ -118,21 +118,22 @@ class QuestionPipeline:
             }
             try:
                 if command.kind == CommandKind.QUESTION:
-                    result = await self._answer(command.argument, timer)
+                    result = await self._answer_and_speak(command.argument, timer)
                 else:
                     result = await self._command(command.kind, command.argument)
+                    if result.spoken:
+                        self.bus.publish(Event(EventType.SPEAKING, {"text": result.spoken}))
+                        timer.first_audio_at = await self.speaker.speak(_one(result.spoken))
+                        self._last_spoken = result.spoken
                 record.update(
                     answer=result.text,
                     spoken=result.spoken,
                     mode=result.mode,
                     citations=[c.to_json() for c in result.citations],
                     namespaces=list(result.namespaces) or record["namespaces"],
+                    extra=result.extra,
                 )
-                if result.spoken:
-                    self.bus.publish(Event(EventType.SPEAKING, {"text": result.spoken}))
-                    timer.first_audio_at = await self.speaker.speak(result.spoken)
-                    self._last_spoken = result.spoken
-            except Exception as err:
+            except Exception as err:  # the pipeline must survive any stage failing
                 code, message = public_error(err)
                 if not isinstance(err, OpenClawError):
                     log.exception("question failed")
@@ -141,8 +142,8 @@ class QuestionPipeline:
                 spoken = f"Sorry, that failed: {message}"
                 record["spoken"] = spoken
                 try:
-                    timer.first_audio_at = await self.speaker.speak(spoken)
-                except Exception:
+                    timer.first_audio_at = await self.speaker.speak(_one(spoken))
+                except Exception:  # no speaker: the status page still shows it
                     log.warning("could not speak the error")
             finally:
                 timer.done_at = time.monotonic()
@@ -154,10 +155,37 @@ class QuestionPipeline:
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
             return record
 
-    async def _answer(self, question: str, timer: QuestionTimer) -> AnswerResult:
+    async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:
+        """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready."""
         self.bus.publish(Event(EventType.THINKING, {"question": question}))
-        times = _Times(timer)
-        return await self.answerer.answer(question, self.rooms.namespaces, times)
+        final: AnswerResult | None = None
+        first_sentence_at: float | None = None
+        stream = self.answerer.stream(question, self.rooms.namespaces, _Times(timer))
+
+        async def sentences() -> AsyncIterator[str]:
+            nonlocal final, first_sentence_at
+            async for item in stream:
+                if isinstance(item, AnswerResult):
+                    final = item
+                else:
+                    if first_sentence_at is None:
+                        first_sentence_at = time.monotonic()
+                    self.bus.publish(Event(EventType.SPEAKING, {"text": item}))
+                    yield item
+
+        timer.first_audio_at = await self.speaker.speak(sentences())
+        if final is None:
+            # The speaker stopped early (interrupted): finish the answer for the status page.
+            async for item in stream:
+                if isinstance(item, AnswerResult):
+                    final = item
+        if final is None:
+            raise AnswerError("the answer ended without a result", code="answer_incomplete")
+        if timer.first_token_at is None:
+            # Extractive answers have no tokens: their first sentence is the first output.
+            timer.first_token_at = first_sentence_at
+        self._last_spoken = final.spoken
+        return final
 
     async def _command(self, kind: CommandKind, argument: str) -> AnswerResult:
         if kind == CommandKind.REMEMBER:

@@ -7,7 +7,7 @@ narrow lets the service be built and tested while the parts grow, and keeps each
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -102,32 +102,29 @@ class AnswerResult:
 
 
 class AnswerTimes(Protocol):
-    """Callbacks an answerer calls so the pipeline can account latency."""
+    """Callbacks an answerer calls so the pipeline can account latency (monotonic timestamps)."""
 
-    def retrieval_started(self) -> None:
-        """Search is starting."""
+    def retrieval(self, started: float, done: float) -> None:
+        """Search ran from ``started`` to ``done``."""
 
-    def retrieval_done(self) -> None:
-        """Search finished; the context is built."""
-
-    def token(self, text: str) -> None:
-        """One streamed piece of the answer arrived."""
+    def first_token(self, at: float) -> None:
+        """The first piece of the answer was produced at ``at``."""
 
 
 class Answerer(Protocol):
     """Search + answer for one question."""
 
-    async def answer(
+    def stream(
         self, question: str, namespaces: Sequence[str], times: AnswerTimes
-    ) -> AnswerResult:
-        """Answer from the index in these namespaces (global is always included)."""
+    ) -> AsyncIterator[str | AnswerResult]:
+        """Checked sentences to speak as they are ready, then the final :class:`AnswerResult`."""
 
 
 class Speaker(Protocol):
     """Speech output."""
 
-    async def speak(self, text: str) -> float | None:
-        """Speak the text; return ``time.monotonic()`` of the first audio, or None if nothing played."""
+    async def speak(self, sentences: AsyncIterable[str]) -> float | None:
+        """Speak a stream of text; return ``time.monotonic()`` of the first audio (None: none played)."""
 
     def stop(self) -> None:
         """Stop speaking now (the "stop" command, the false-wake button)."""
@@ -137,10 +134,10 @@ class Listener(Protocol):
     """The microphone side: wake word, capture and transcription."""
 
     def utterances(self) -> AsyncIterator[Utterance]:
-        """Questions as they are heard, until cancelled."""
+        """Questions as they are heard, until the source ends or the task is cancelled."""
 
     def push_to_talk(self) -> None:
-        """Start capturing a question now, skipping the wake word (thread-safe)."""
+        """Start capturing a question now, skipping the wake word."""
 
 
 @dataclass(frozen=True)
@@ -193,17 +190,13 @@ class Camera(Protocol):
 
 
 class Presence(Protocol):
-    """Rooms from BLE beacons."""
+    """Rooms from BLE beacons; it publishes ``room-changed`` and ``beacons-seen`` on the bus itself."""
 
-    async def run(
-        self,
-        on_room: Callable[[dict[str, Any]], None],
-        on_beacons: Callable[[list[dict[str, Any]]], None],
-    ) -> None:
-        """Scan until cancelled, calling back on room switches and with the beacons heard."""
+    async def run(self) -> None:
+        """Scan and decide until cancelled."""
 
-    def set_override(self, room: str | None) -> dict[str, Any]:
-        """Hold a room manually (None clears it); returns the new room decision."""
+    def set_override(self, room: str | None) -> dict[str, Any] | None:
+        """Hold a room by name (None: let the beacons decide again); the switch made, if any."""
 
     def rooms(self) -> dict[str, list[str]]:
         """Room name -> its namespaces."""

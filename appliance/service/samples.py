@@ -99,7 +99,9 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(_FONT_BOLD if bold else _FONT, size)
 
 
-def _dimension(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], label: str) -> None:
+def _dimension(
+    draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], label: str
+) -> None:
     """A horizontal or vertical dimension line with arrow ticks and its label."""
     draw.line([a, b], fill=0, width=2)
     for x, y in (a, b):
@@ -145,10 +147,21 @@ def draw_sample(d: SampleDrawing) -> Image.Image:
     draw.rectangle([40, 40, PAGE[0] - 40, PAGE[1] - 40], outline=0, width=6)
     # The part: an L-shaped bracket outline with four holes and a fillet mark.
     ox, oy = 300, 260
-    outline = [(ox, oy), (ox + 900, oy), (ox + 900, oy + 180), (ox + 240, oy + 180),
-               (ox + 240, oy + 600), (ox, oy + 600)]
+    outline = [
+        (ox, oy),
+        (ox + 900, oy),
+        (ox + 900, oy + 180),
+        (ox + 240, oy + 180),
+        (ox + 240, oy + 600),
+        (ox, oy + 600),
+    ]
     draw.polygon(outline, outline=0, width=6)
-    for cx, cy in ((ox + 120, oy + 90), (ox + 780, oy + 90), (ox + 120, oy + 300), (ox + 120, oy + 500)):
+    for cx, cy in (
+        (ox + 120, oy + 90),
+        (ox + 780, oy + 90),
+        (ox + 120, oy + 300),
+        (ox + 120, oy + 500),
+    ):
         draw.ellipse([cx - 34, cy - 34, cx + 34, cy + 34], outline=0, width=4)
     _dimension(draw, (ox, oy - 90), (ox + 900, oy - 90), d.dimensions[0])
     _dimension(draw, (ox - 110, oy), (ox - 110, oy + 600), d.dimensions[1])

@@ -9,6 +9,7 @@ number; server-sent-event streams wait on it instead of polling.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -16,6 +17,8 @@ from typing import Any
 
 from appliance.events import Event, EventBus, EventType
 from appliance.service.latency import LatencyBook
+
+log = logging.getLogger(__name__)
 
 #: What the status light shows, derived from the pipeline's events.
 ACTIVITY_BY_EVENT: dict[EventType, str] = {
@@ -144,13 +147,15 @@ class LiveState:
             self.add_question(dict(data["record"]))
             return
         elif kind == EventType.COMPONENT_STATE:
-            self.components[str(data["name"])] = dict(data)
+            self._apply_component(data)
         elif kind == EventType.ROOM_CHANGED:
+            # Presence sends its RoomSwitch form (to_room, room_name, detail); overrides without
+            # presence send the short form (room, reason).
             self.room = {
-                "name": data.get("room") or "",
+                "name": data.get("room_name") or data.get("room") or data.get("to_room") or "",
                 "namespaces": list(data.get("namespaces") or ["global"]),
-                "reason": data.get("reason", ""),
-                "manual": bool(data.get("manual", False)),
+                "reason": str(data.get("detail") or data.get("reason") or ""),
+                "manual": bool(data.get("manual")) or str(data.get("reason")) == "override",
             }
         elif kind == EventType.BEACONS_SEEN:
             self.beacons = list(data.get("beacons", []))[:50]
@@ -178,6 +183,18 @@ class LiveState:
                 "message": str(data.get("message", "")),
             }
         self._bump()
+
+    def _apply_component(self, data: dict[str, Any]) -> None:
+        if "name" in data:
+            self.components[str(data["name"])] = dict(data)
+            return
+        # A part reporting on itself (the presence scanner): shown as the component's detail.
+        name = str(data.get("component", ""))
+        if name in self.components:
+            detail = str(data.get("status", ""))
+            if data.get("error"):
+                detail += f": {data['error']}"
+            self.components[name] = {**self.components[name], "detail": detail}
 
     def _apply_job(self, kind: EventType, data: dict[str, Any]) -> None:
         job_id = str(data.get("job", ""))
@@ -219,4 +236,8 @@ class LiveState:
     async def follow(self, queue: asyncio.Queue[Event]) -> None:
         """Apply every event from an attached queue until cancelled."""
         while True:
-            self.apply(await queue.get())
+            event = await queue.get()
+            try:
+                self.apply(event)
+            except Exception:
+                log.exception("event not understood", extra={"event_type": str(event.type)})
