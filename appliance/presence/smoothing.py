@@ -28,6 +28,9 @@ from dataclasses import dataclass
 
 #: Most readings one window keeps (a beacon at 10 Hz for 15 s is 150).
 MAX_SAMPLES = 256
+#: Narrowest half-width of the IQR fence (dB): RSSI comes in whole dB, and a steady beacon has an
+#: IQR of 0, which would otherwise fence out every change, however small.
+MIN_FENCE_DB = 6.0
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,8 @@ class RssiFilter:
         if len(values) >= 4:
             q1, _, q3 = statistics.quantiles(values, n=4)
             iqr = q3 - q1
-            low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+            reach = max(1.5 * iqr, MIN_FENCE_DB)
+            low, high = q1 - reach, q3 + reach
         total = weight_sum = 0.0
         fenced = 0
         for t, rssi in self._samples:

@@ -1,0 +1,250 @@
+"""The room decision engine, driven second by second with an injected clock."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from appliance.presence.engine import RoomEngine, RoomSwitch
+from appliance.presence.rooms import RoomsPlan, parse_rooms
+from appliance.presence.settings import PresenceSettings
+from appliance.presence.smoothing import RssiFilter, Sighting
+
+SHOP = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:1"
+LAB = "eddystone-uid:0123456789abcdef0123:0000000000a1"
+STEP = 0.5
+
+
+def plan() -> RoomsPlan:
+    return parse_rooms(
+        {
+            "rooms": {
+                "shop": {
+                    "name": "Machine shop",
+                    "namespaces": ["shop"],
+                    "radius_m": 4.0,
+                    "beacons": [{"id": SHOP, "rssi_at_1m": -59, "label": "lathe"}],
+                },
+                "lab": {
+                    "name": "Electronics lab",
+                    "namespaces": ["electronics"],
+                    "radius_m": 4.0,
+                    "beacons": [{"id": LAB, "rssi_at_1m": -59}],
+                },
+            }
+        },
+        known_namespaces=None,
+    )
+
+
+class Drive:
+    """Feeds readings at 2 Hz and evaluates at every step, on a clock the test owns."""
+
+    def __init__(self, settings: PresenceSettings | None = None, seed: int = 1) -> None:
+        self.now = 0.0
+        self.engine = RoomEngine(plan(), settings or PresenceSettings(), clock=lambda: self.now)
+        self.switches: list[RoomSwitch] = []
+        self.rng = random.Random(seed)
+
+    def run(self, seconds: float, rssi: dict[str, float], noise: float = 1.0) -> None:
+        end = self.now + seconds
+        while self.now < end - 1e-9:
+            self.now += STEP
+            for beacon, level in rssi.items():
+                value = round(level + self.rng.gauss(0.0, noise))
+                self.engine.observe(Sighting(self.now, beacon, value))
+            switch = self.engine.evaluate()
+            if switch is not None:
+                self.switches.append(switch)
+
+    @property
+    def rooms(self) -> list[str | None]:
+        return [s.to_room for s in self.switches]
+
+
+def test_entering_a_room_after_the_dwell_time_and_why() -> None:
+    drive = Drive()
+    drive.run(1.0, {SHOP: -62})
+    assert drive.switches == []  # not before the dwell time
+    drive.run(10.0, {SHOP: -62})
+    assert drive.rooms == ["shop"]
+    switch = drive.switches[0]
+    assert switch.reason == "entered" and switch.from_room is None
+    assert switch.namespaces == ("global", "shop")
+    assert switch.beacon_id == SHOP
+    assert switch.rssi is not None and -65 < switch.rssi < -59
+    assert switch.distance_m is not None and 0.8 < switch.distance_m < 1.8
+    assert switch.held_s >= PresenceSettings().dwell_s
+    assert "lathe" in switch.detail and "dBm" in switch.detail
+    assert switch.to_json()["reason"] == "entered"
+
+
+def test_a_beacon_beyond_the_radius_is_not_a_room() -> None:
+    drive = Drive()
+    drive.run(60.0, {SHOP: -80})  # ~6 m with exponent 2.5: outside the 4 m radius
+    assert drive.rooms == []
+    assert drive.engine.state.proximity["shop"] < -19
+
+
+def test_walking_into_another_room_switches_quickly() -> None:
+    drive = Drive()
+    drive.run(30.0, {SHOP: -62, LAB: -85})
+    assert drive.rooms == ["shop"]
+    entered = drive.now
+    drive.run(30.0, {SHOP: -85, LAB: -62})
+    assert drive.rooms == ["shop", "lab"]
+    assert drive.switches[1].reason == "nearer"
+    assert drive.switches[1].at - entered <= 10.0
+    assert drive.switches[1].namespaces == ("global", "electronics")
+
+
+def test_standing_between_two_rooms_does_not_flap() -> None:
+    drive = Drive(seed=3)
+    drive.run(3600.0, {SHOP: -70, LAB: -70}, noise=3.0)
+    assert len(drive.switches) == 1  # the first decision, then it holds for an hour
+
+
+def test_a_body_blocking_the_current_beacon_does_not_switch() -> None:
+    drive = Drive()
+    drive.run(60.0, {SHOP: -66, LAB: -72})
+    assert drive.rooms == ["shop"]
+    drive.run(12.0, {SHOP: -80, LAB: -72})  # someone stands between appliance and beacon
+    drive.run(60.0, {SHOP: -66, LAB: -72})
+    assert drive.rooms == ["shop"]
+
+
+def test_a_lasting_fade_with_a_clear_rival_switches_after_the_long_dwell() -> None:
+    settings = PresenceSettings()
+    drive = Drive(settings)
+    drive.run(60.0, {SHOP: -66, LAB: -72})
+    faded = drive.now
+    drive.run(60.0, {SHOP: -84, LAB: -72})
+    assert drive.rooms == ["shop", "lab"]
+    assert drive.switches[1].at - faded >= settings.ambiguous_dwell_s
+
+
+def test_silence_leaves_the_room_for_global_only() -> None:
+    settings = PresenceSettings()
+    drive = Drive(settings)
+    drive.run(20.0, {SHOP: -62})
+    went_quiet = drive.now
+    drive.run(60.0, {})
+    assert drive.rooms == ["shop", None]
+    switch = drive.switches[1]
+    assert switch.reason == "silent" and switch.namespaces == ("global",)
+    assert switch.at - went_quiet >= settings.silence_timeout_s
+    assert "silent" in switch.detail
+
+
+def test_walking_out_of_range_leaves_the_room() -> None:
+    drive = Drive()
+    drive.run(20.0, {SHOP: -62})
+    drive.run(60.0, {SHOP: -88})
+    assert drive.rooms == ["shop", None]
+    assert drive.switches[1].reason == "left"
+    assert "radius 4 m" in drive.switches[1].detail
+
+
+def test_override_holds_until_cleared() -> None:
+    drive = Drive()
+    drive.run(20.0, {SHOP: -62})
+    switch = drive.engine.set_override("lab", by="voice")
+    assert switch is not None and switch.reason == "override" and switch.by == "voice"
+    assert switch.to_json()["manual"] is True
+    drive.run(120.0, {SHOP: -60})  # the beacons still say shop
+    assert drive.engine.state.room == "lab"
+    assert drive.rooms == ["shop"]  # no automatic switch while the override holds
+    back = drive.engine.clear_override(by="button")
+    assert back is not None and back.to_room == "shop" and back.reason == "override-cleared"
+    assert drive.engine.clear_override() is None  # nothing to clear twice
+
+
+def test_override_to_no_room_and_unknown_room() -> None:
+    drive = Drive()
+    drive.run(20.0, {SHOP: -62})
+    switch = drive.engine.set_override(None)
+    assert switch is not None and switch.to_room is None and switch.namespaces == ("global",)
+    with pytest.raises(KeyError):
+        drive.engine.set_override("kitchen")
+
+
+def test_auto_room_keeps_moving_under_an_override() -> None:
+    drive = Drive()
+    drive.run(20.0, {SHOP: -62, LAB: -85})
+    drive.engine.set_override("shop", by="web")
+    drive.run(40.0, {SHOP: -85, LAB: -62})  # carried to the lab while held in the shop
+    assert drive.engine.state.room == "shop"
+    assert drive.engine.state.auto_room == "lab"
+    back = drive.engine.clear_override()
+    assert back is not None and back.to_room == "lab"
+
+
+def test_a_flood_of_unknown_beacons_is_bounded() -> None:
+    settings = PresenceSettings(max_tracked=64)
+    drive = Drive(settings)
+    rng = random.Random(5)
+    for i in range(5000):
+        drive.now += 0.001
+        stranger = f"ibeacon:{rng.getrandbits(128):032x}:{i % 65536}:1"
+        stranger = f"ibeacon:{stranger[8:16]}-0000-4000-8000-{stranger[16:28]}:1:{i % 65536}"
+        drive.engine.observe(Sighting(drive.now, stranger, rng.randint(-100, -40)))
+        if i % 10 == 0:
+            drive.engine.observe(Sighting(drive.now, SHOP, -62))
+    table = drive.engine.table
+    assert len(table.strangers) == 64
+    assert table.evicted == 5000 - 64
+    assert SHOP in table.known
+    drive.run(10.0, {SHOP: -62})
+    assert drive.rooms == ["shop"]
+    assert len(drive.engine.readings()) == 65
+
+
+def test_filter_rejects_outliers_and_implausible_jumps() -> None:
+    filt = RssiFilter(window_s=15.0, tau_s=3.0, max_jump_db=18.0, jump_confirm=4)
+    t = 0.0
+    for _ in range(20):
+        t += 0.5
+        filt.add(t, -60)
+    assert filt.add(t + 0.5, -20) is False  # 40 dB in half a second: held back
+    assert filt.value(t + 0.5) == pytest.approx(-60, abs=0.5)
+    assert filt.rejected_jumps == 0  # not yet counted: it could be the start of a real move
+    filt.add(t + 1.0, -61)
+    assert filt.rejected_jumps == 1
+    # A single deep fade inside the fence range is outvoted by the IQR fence.
+    filt.add(t + 1.5, -75)
+    filt.add(t + 2.0, -60)
+    assert filt.value(t + 2.0) == pytest.approx(-60, abs=1.0)
+    assert filt.fenced >= 1
+
+
+def test_filter_believes_a_confirmed_jump() -> None:
+    filt = RssiFilter(max_jump_db=18.0, jump_confirm=4)
+    for i in range(20):
+        filt.add(i * 0.5, -90)
+    for i in range(4):
+        filt.add(10.0 + i * 0.5, -55)
+    assert filt.confirmed_jumps == 1
+    assert filt.value(11.5) == pytest.approx(-55, abs=0.5)
+
+
+def test_filter_rises_at_once_but_falls_at_a_limited_rate() -> None:
+    filt = RssiFilter(max_jump_db=50.0, max_fall_db_s=1.0, tau_s=0.5)
+    for i in range(20):
+        filt.add(i * 0.5, -60)
+    for i in range(4):
+        filt.add(10.0 + i * 0.5, -75)
+    value = filt.value(11.5)
+    assert value is not None and -62.5 <= value <= -60.0  # 2 s at <= 1 dB/s
+    for i in range(2):
+        filt.add(12.0 + i * 0.5, -55)
+    value = filt.value(12.5)
+    assert value is not None and value > -57  # a rise shows through at once
+
+
+def test_window_forgets_old_readings() -> None:
+    filt = RssiFilter(window_s=15.0)
+    filt.add(0.0, -60)
+    assert filt.value(14.0) is not None
+    assert filt.value(16.0) is None
+    assert len(filt) == 0
