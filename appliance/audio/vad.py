@@ -1,14 +1,14 @@
 """Voice activity: an energy detector over a tracked noise floor, and the question endpointer.
 
 Energy over an adaptive floor is cheap (a few microseconds per 10 ms frame on a Pi) and needs no
-model; its weakness, steady loud noise that varies like speech, is bounded by the time limit of the
-endpointer. The floor follows quiet frames down at once and loud ones up slowly, so a fan that starts
-becomes "floor" within a few seconds while a sentence does not.
+model; its weakness, loud noise that varies like speech (babble), is bounded by the time limit of the
+endpointer.
 """
 
 from __future__ import annotations
 
 import enum
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,15 +30,22 @@ def frame_db(frame: Samples) -> float:
 
 
 class EnergyVad:
-    """Frame-wise speech/non-speech with a tracked noise floor and a short hangover."""
+    """Frame-wise speech/non-speech over a minimum-statistics noise floor, with a short hangover.
+
+    The floor is the quietest 10 ms level of the last ``floor_window_s`` seconds (kept as minima of
+    half-second blocks, so it costs nothing). Speech has gaps between words that keep the floor low;
+    a fan or a drill that starts becomes the floor once it has run for a whole window.
+    """
 
     def __init__(
-        self, threshold_db: float = 9.0, *, hangover_ms: int = 200, rise_db_per_s: float = 2.0
+        self, threshold_db: float = 9.0, *, hangover_ms: int = 200, floor_window_s: float = 3.0
     ):
         self.threshold_db = threshold_db
         self._hangover_frames = hangover_ms // 10
-        self._rise = rise_db_per_s / 100.0  # per 10 ms frame
-        self._floor: float | None = None
+        self._block_frames = 50
+        self._blocks: deque[float] = deque(maxlen=max(1, int(floor_window_s * 2)))
+        self._block_min = float("inf")
+        self._block_count = 0
         self._hang = 0
         self._rest = np.zeros(0, dtype=np.int16)
         #: Level of the last frame, dBFS.
@@ -47,17 +54,19 @@ class EnergyVad:
     @property
     def floor_db(self) -> float:
         """The tracked noise floor (dBFS)."""
-        return FLOOR_MIN_DB if self._floor is None else self._floor
+        lows = [*self._blocks, self._block_min]
+        return max(min(lows), FLOOR_MIN_DB) if self._block_count or self._blocks else FLOOR_MIN_DB
 
     def frame(self, frame: Samples) -> bool:
         """Classify one 10 ms frame (and update the floor)."""
         level = frame_db(frame)
         self.level_db = level
-        if self._floor is None or level < self._floor:
-            self._floor = max(level, FLOOR_MIN_DB)
-        else:
-            self._floor = min(self._floor + self._rise, level)
-        loud = level > max(self._floor + self.threshold_db, ABSOLUTE_MIN_DB)
+        self._block_min = min(self._block_min, level)
+        self._block_count += 1
+        if self._block_count >= self._block_frames:
+            self._blocks.append(self._block_min)
+            self._block_min, self._block_count = float("inf"), 0
+        loud = level > max(self.floor_db + self.threshold_db, ABSOLUTE_MIN_DB)
         if loud:
             self._hang = self._hangover_frames
             return True
@@ -75,7 +84,8 @@ class EnergyVad:
 
     def reset(self) -> None:
         """Forget the floor and any hangover."""
-        self._floor = None
+        self._blocks.clear()
+        self._block_min, self._block_count = float("inf"), 0
         self._hang = 0
         self._rest = np.zeros(0, dtype=np.int16)
 

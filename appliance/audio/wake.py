@@ -30,8 +30,17 @@ class VoskWakeDetector:
 
     name = "vosk-grammar"
 
-    def __init__(self, recogniser: VoskRecogniser, phrase: str, *, threshold: float = 0.6) -> None:
+    def __init__(
+        self,
+        recogniser: VoskRecogniser,
+        phrase: str,
+        *,
+        threshold: float = 0.6,
+        refractory_s: float = 1.0,
+    ) -> None:
         self._recogniser = recogniser
+        self._refractory = int(refractory_s * SAMPLE_RATE)
+        self._quiet_until = 0
         self.phrase = phrase
         self.threshold = threshold
         self._grammar = [phrase, "[unk]"]
@@ -47,6 +56,8 @@ class VoskWakeDetector:
 
     def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
         """Feed a chunk; a detection when the phrase was heard confidently enough."""
+        if end_sample <= self._quiet_until:
+            return None  # the rest of the utterance that woke us must not wake us again
         if self._origin < 0:
             self._origin = end_sample - len(chunk)
         update = self._stream.accept(chunk)
@@ -78,6 +89,7 @@ class VoskWakeDetector:
             monotonic=time.monotonic(),
         )
         self.reset()
+        self._quiet_until = end_sample + self._refractory
         return detection
 
 
