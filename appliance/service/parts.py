@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from appliance.answer.answering import Answer
     from appliance.answer.worker import AnswerWorker, WorkerStatus
     from appliance.audio.frontend import VoiceFrontEnd
+    from appliance.audio.tts import Speaker as AudioSpeaker
     from appliance.index.store import IndexStore
     from appliance.presence.monitor import PresenceMonitor
 
@@ -113,6 +114,14 @@ class AnswerAdapter:
         citations = []
         for c in answer.citations:
             thumb, page_size = self._thumbnail(store, c.namespace, c.source)
+            # The answer's box spans every merged neighbour of the drawing; the highlight shows the
+            # best slice, the one the quote comes from.
+            box = list(c.box) if c.box else None
+            if c.slice_ids:
+                with contextlib.suppress(OpenClawError):
+                    best = store.get_slice(c.slice_ids[0])
+                    if best.box is not None:
+                        box = best.box.to_list()
             citations.append(
                 Citation(
                     n=c.number,
@@ -121,7 +130,7 @@ class AnswerAdapter:
                     namespace=c.namespace,
                     text=c.quote[:300],
                     page=c.page,
-                    box=list(c.box) if c.box else None,
+                    box=box,
                     drawing_number=c.drawing_number,
                     revision=c.revision,
                     thumbnail=thumb,
@@ -198,6 +207,22 @@ class VoiceAdapter:
     def stop(self) -> None:
         """Cut speech short."""
         self.frontend.interrupt()
+
+
+class SpeakerAdapter:
+    """Speech output alone (no microphone configured): the audio part's espeak-ng speaker."""
+
+    def __init__(self, speaker: AudioSpeaker) -> None:
+        self.speaker = speaker
+
+    async def speak(self, sentences: AsyncIterable[str]) -> float | None:
+        """Speak streamed sentences; the first audio's time."""
+        report = await self.speaker.speak(sentences)
+        return report.first_audio
+
+    def stop(self) -> None:
+        """Cut speech short."""
+        self.speaker.interrupt()
 
 
 class PresenceAdapter:
@@ -282,12 +307,16 @@ def _add_answer(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts
 
 
 def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+    from appliance.audio.build import build_frontend, build_speaker
+
     if config.audio.source == "wav" and not config.audio.wav_files:
         parts.disabled["listener"] = "audio.source = wav with no audio.wav_files: nothing to hear"
+        try:
+            parts.speaker = SpeakerAdapter(build_speaker(config))
+        except OpenClawError as err:
+            parts.disabled["speaker"] = f"{err.code}: {err.message}"
         return
     try:
-        from appliance.audio.build import build_frontend
-
         frontend = build_frontend(config, bus=bus, vocabulary=lambda: _vocabulary(reader))
     except OpenClawError as err:
         parts.disabled["listener"] = f"{err.code}: {err.message}"

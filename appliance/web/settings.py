@@ -13,7 +13,7 @@ class WebSettings:
 
     #: Address to bind; the LAN address (or 0.0.0.0) on the Pi, loopback on a development machine.
     host: str = "127.0.0.1"
-    #: TCP port.
+    #: TCP port (0 = any free port; the one bound is in the log and on the READY status line).
     port: int = 8080
     #: Whether the status page runs at all.
     enabled: bool = True
@@ -30,8 +30,10 @@ class WebSettings:
 
     def validate(self) -> None:
         """Check ranges."""
-        if not 0 < self.port < 65536:
-            raise ConfigError(f"web.port: {self.port} is not a TCP port (1-65535)")
+        if not 0 <= self.port < 65536:
+            raise ConfigError(
+                f"web.port: {self.port} is not a TCP port (1-65535, 0 = any free port)"
+            )
         if not 1 <= self.max_upload_mb <= 1024:
             raise ConfigError("web.max_upload_mb: must be between 1 and 1024")
         if not 1 <= self.max_json_kb <= 1024:

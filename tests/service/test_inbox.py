@@ -51,7 +51,9 @@ async def test_new_changed_and_deleted_files(config: Config, queue: IndexQueue) 
     (inbox / "shop" / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
     failed = await _job_end(events, "broken.pdf")
     assert failed.type == EventType.INDEX_FAILED and failed.data["code"]
-    assert "/" not in failed.data["message"].split("broken.pdf")[0][-5:]  # no directory in the message
+    assert (
+        "/" not in failed.data["message"].split("broken.pdf")[0][-5:]
+    )  # no directory in the message
     assert "inbox/shop/spindle.md" in await _sources(queue, "shop")
 
     note.unlink()

@@ -104,7 +104,8 @@ function renderLatency(latency) {
 
 function renderRoom(room, beacons) {
   $("#room").textContent = room.name ? "room: " + room.name : "no room";
-  $("#room-detail").textContent = `namespaces: ${(room.namespaces || []).join(", ")} + global` + (room.reason ? ` — ${room.reason}` : "") + (room.manual ? " (held manually)" : "");
+  const own = (room.namespaces || []).filter((n) => n !== "global");
+  $("#room-detail").textContent = `namespaces: ${own.length ? own.join(", ") + " + " : ""}global` + (room.reason ? ` — ${room.reason}` : "") + (room.manual ? " (held manually)" : "");
   const list = $("#beacons");
   list.replaceChildren();
   for (const b of beacons) list.append(el("li", { text: `${b.name || b.id || b.address || "?"}: ${b.rssi ?? "?"} dBm${b.room ? " (" + b.room + ")" : ""}` }));
