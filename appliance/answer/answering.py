@@ -156,10 +156,10 @@ def clean_question(question: str, max_chars: int) -> tuple[str, bool]:
     return (cut[:space] if space > max_chars // 2 else cut), True
 
 
-def citation_for(src: Source, quote: str = "") -> Citation:
-    """The citation of a numbered source."""
+def citation_for(src: Source, quote: str = "", number: int | None = None) -> Citation:
+    """The citation of a numbered source (renumbered when ``number`` is given)."""
     return Citation(
-        number=src.number,
+        number=src.number if number is None else number,
         slice_ids=tuple(src.slice_ids),
         source=src.source,
         namespace=src.namespace,
@@ -271,12 +271,13 @@ def extractive_answer(
             }
         )
     src = next(s for s in sources if s.number == found.source_number)
+    # An extractive answer quotes one source: it is [1] whatever its rank among the candidates.
     if found.field:
         name = found.field.replace("_", " ")
-        text = f"The {name} is {found.quote} [{src.number}]."
+        text = f"The {name} is {found.quote} [1]."
         spoken = f"The {name} is {found.quote}. Source: {src.label()}."
     else:
-        text = f"{src.label()} says: “{found.quote}” [{src.number}]"
+        text = f"{src.label()} says: “{found.quote}” [1]"
         spoken = f"{src.label()} says: {found.quote}"
     if len(spoken) > spoken_max_chars:
         spoken = spoken[: spoken_max_chars - 1].rsplit(" ", 1)[0] + "…"
@@ -284,7 +285,7 @@ def extractive_answer(
         question=question,
         text=text,
         spoken=spoken,
-        citations=(citation_for(src, found.quote),),
+        citations=(citation_for(src, found.quote, number=1),),
         mode="extractive",
         namespaces=tuple(searched),
         fallback_reason=reason,

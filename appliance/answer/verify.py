@@ -61,8 +61,15 @@ def _value(token: str) -> float | None:
 
 
 def numbers(text: str) -> list[str]:
-    """Numbers stated in a text (citation markers excluded)."""
-    return _NUMBER.findall(CITATION.sub(" ", text))
+    """Numbers stated on their own in a text (not inside an identifier such as ``A-1024``, which is
+    checked whole; citation markers excluded)."""
+    plain = CITATION.sub(" ", text)
+    inside = [m.span() for m in _IDENT.finditer(plain)]
+    return [
+        m.group()
+        for m in _NUMBER.finditer(plain)
+        if not any(start <= m.start() < end for start, end in inside)
+    ]
 
 
 def identifiers(text: str) -> list[str]:

@@ -1,0 +1,364 @@
+"""Answering from a real index (SQLite + sqlite-vec + FTS5, real MiniLM embeddings): citations, the
+claim check, extractive fallback, abstention, namespaces, streaming, and the ``openclaw ask`` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from appliance.answer import verify
+from appliance.answer.answering import answer_question, stream_answer
+from appliance.answer.errors import QuestionError, RoleError
+from appliance.answer.prompts import available_roles, render_messages
+from appliance.answer.settings import AnswerSettings
+from appliance.answer.worker import AnswerWorker, WorkerState
+from appliance.cli import main as cli_main
+from appliance.config import Config, load_config
+from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
+from appliance.index.store import IndexStore
+from appliance.ingest.pipeline import ingest_path
+from tests.answer.conftest import fault_command
+
+pytestmark = pytest.mark.slow
+
+BRACKET_NOTE = """# Mounting bracket
+
+## Assembly
+
+The M8 bolts on the mounting bracket take 25 N·m of torque.
+Use thread locker on the M8 bolts.
+
+## Finish
+
+Powder coat the bracket in RAL 7035 after welding.
+"""
+
+LAB_NOTE = """# Oscilloscope
+
+The oscilloscope probe compensation is adjusted with the 1 kHz square wave output.
+"""
+
+TORQUE_Q = "What torque do the M8 bolts on the mounting bracket take?"
+
+
+def _drawing() -> SourceDocument:
+    """A drawing as the vision path delivers it: a title-block slice with fields, number, revision, box."""
+    title_block = DocumentSlice(
+        text="TITLE: Mounting bracket\nDWG NO: A-1024\nREVISION: C\nMATERIAL: S235JR\nSCALE: 1:2",
+        kind=SliceKind.TITLE_BLOCK,
+        page=1,
+        box=Box(1200.0, 1650.0, 2330.0, 2330.0),
+        drawing_number="A-1024",
+        revision="C",
+        extra={"title_block": {"title": "Mounting bracket", "material": "S235JR", "scale": "1:2"}},
+    )
+    dimension = DocumentSlice(
+        text="Hole pattern 4x Ø9 H11 on 60.00 ±0.10 centres",
+        kind=SliceKind.DIMENSION,
+        page=1,
+        box=Box(400.0, 300.0, 900.0, 380.0),
+        drawing_number="A-1024",
+        revision="C",
+    )
+    return SourceDocument(
+        source="capture:bracket-0001",
+        namespace="shop",
+        content_hash="f" * 64,
+        slices=(title_block, dimension),
+        media_type="image/png",
+        title="Mounting bracket",
+    )
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    root = tmp_path_factory.mktemp("answer-index")
+    cfg = root / "openclaw.toml"
+    cfg.write_text(
+        f'[paths]\ndata_dir = "{root / "data"}"\nmodels_dir = "{root / "models"}"\n'
+        "[answer]\nthreads = 1\ncontext_tokens = 1024\ncontext_budget_tokens = 300\n"
+        "max_answer_tokens = 24\ntimeout_s = 600\nstart_timeout_s = 600\n"
+        "restart_backoff_s = 0.05\nrestart_backoff_max_s = 0.2\n",
+        encoding="utf-8",
+    )
+    return load_config(cfg, environ={})
+
+
+@pytest.fixture(scope="module")
+def store(
+    config: Config, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[IndexStore]:
+    notes = tmp_path_factory.mktemp("notes")
+    (notes / "bracket.md").write_text(BRACKET_NOTE, encoding="utf-8")
+    (notes / "scope.md").write_text(LAB_NOTE, encoding="utf-8")
+    with IndexStore.open(config) as st:
+        ingest_path(st, notes / "bracket.md", "shop", config=config, source="bracket.md")
+        ingest_path(st, notes / "scope.md", "lab", config=config, source="scope.md")
+        for name in ("Aufspannung.PDF", "Elevator_bottom.PDF", "Aufspannung_Ecke.PDF"):
+            report = ingest_path(
+                st, shared_data / "drawings-edocr2" / name, "global", config=config, source=name
+            )
+            assert not report.failures
+        st.replace_source(_drawing())
+        yield st
+
+
+# ---------------------------------------------------------------------------------- extractive
+async def test_field_answer_cites_drawing_revision_page_and_box(
+    store: IndexStore, config: Config
+) -> None:
+    answer = await answer_question(
+        "What material is drawing A-1024 made of?", store=store, config=config, namespaces=["shop"]
+    )
+    assert answer.mode == "extractive"
+    assert "S235JR" in answer.text and "[1]" in answer.text
+    (citation,) = answer.citations
+    assert (citation.drawing_number, citation.revision, citation.page) == ("A-1024", "C", 1)
+    assert citation.box is not None and citation.box[2] > citation.box[0]
+    assert citation.source == "capture:bracket-0001"
+    title_block_id = next(
+        s.id
+        for s in store.source_slices("shop", "capture:bracket-0001")
+        if s.kind is SliceKind.TITLE_BLOCK
+    )
+    assert title_block_id in citation.slice_ids
+    assert "[" not in answer.spoken and "S235JR" in answer.spoken and "A-1024" in answer.spoken
+
+
+async def test_line_answer_quotes_the_note(store: IndexStore, config: Config) -> None:
+    answer = await answer_question(TORQUE_Q, store=store, config=config, namespaces=["shop"])
+    assert answer.mode == "extractive"
+    assert "25 N·m" in answer.text
+    assert answer.citations[0].source == "bracket.md"
+    assert answer.citations[0].namespace == "shop"
+
+
+async def test_text_layer_drawing_field(store: IndexStore, config: Config) -> None:
+    answer = await answer_question(
+        "What is the scale of the Keyence lift bottom drawing?", store=store, config=config
+    )
+    assert answer.mode == "extractive"
+    assert "1:1" in answer.text
+    assert answer.citations[0].source == "Elevator_bottom.PDF"
+
+
+async def test_unanswerable_question_abstains_and_names_where_it_looked(
+    store: IndexStore, config: Config
+) -> None:
+    answer = await answer_question(
+        "Which football team won the world cup?", store=store, config=config, namespaces=["shop"]
+    )
+    assert answer.mode == "abstained"
+    assert answer.citations == ()
+    assert answer.namespaces == ("shop", "global")
+    assert "shop, global" in answer.text
+    assert "lab" in answer.text  # offers the document set it did not search
+    assert "do not say" in answer.spoken
+
+
+async def test_namespaces_are_respected(store: IndexStore, config: Config) -> None:
+    question = "How is the oscilloscope probe compensation adjusted?"
+    in_lab = await answer_question(question, store=store, config=config, namespaces=["lab"])
+    assert in_lab.mode == "extractive" and in_lab.citations[0].source == "scope.md"
+    in_shop = await answer_question(question, store=store, config=config, namespaces=["shop"])
+    assert all(c.namespace in ("shop", "global") for c in in_shop.citations)
+
+
+async def test_huge_question_is_cut_not_fatal(store: IndexStore, config: Config) -> None:
+    question = TORQUE_Q + " " + "please " * 15_000
+    assert len(question) > 100_000
+    answer = await answer_question(question, store=store, config=config, namespaces=["shop"])
+    assert answer.question_truncated
+    assert len(answer.question) <= config.answer.max_question_chars
+
+
+async def test_empty_question_is_an_input_error(store: IndexStore, config: Config) -> None:
+    with pytest.raises(QuestionError) as err:
+        await answer_question(" \n\t\x00 ", store=store, config=config)
+    assert err.value.code == "question_invalid"
+
+
+# ----------------------------------------------------------------- generated answers (checked)
+async def _with_fixed_worker(config: Config, text: str) -> AnswerWorker:
+    worker = AnswerWorker(
+        config.answer, models_dir=config.paths.models_dir, command=fault_command("liar", text)
+    )
+    await worker.start()
+    return worker
+
+
+async def test_supported_generated_answer_is_used_with_its_citation(
+    store: IndexStore, config: Config
+) -> None:
+    worker = await _with_fixed_worker(
+        config, "The M8 bolts take 25 N·m [1]. Use thread locker [1]."
+    )
+    try:
+        events = [
+            e
+            async for e in stream_answer(
+                TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+            )
+        ]
+    finally:
+        await worker.close()
+    sentences = [e.text for e in events if e.kind == "sentence"]
+    assert sentences == ["The M8 bolts take 25 N·m.", "Use thread locker."]
+    answer = events[-1].answer
+    assert answer is not None and events[-1].kind == "answer"
+    assert answer.mode == "llm" and answer.fallback_reason == ""
+    assert answer.text == "The M8 bolts take 25 N·m [1]. Use thread locker [1]."
+    assert answer.citations[0].source == "bracket.md"
+    assert answer.spoken.startswith(
+        "The M8 bolts take 25 N·m. Use thread locker. Source: Mounting bracket"
+    )
+    assert "first_token" in answer.timings
+
+
+async def test_unsupported_number_falls_back_to_the_quoted_line(
+    store: IndexStore, config: Config
+) -> None:
+    worker = await _with_fixed_worker(config, "The M8 bolts take 99 N·m [1].")
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == "extractive"
+    assert answer.fallback_reason == "unsupported_claim"
+    assert answer.unsupported == ("99",)
+    assert answer.rejected_text == "The M8 bolts take 99 N·m [1]."
+    assert "25 N·m" in answer.text and "99" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("The M8 bolts take 25 N·m [7].", "bad_citation"),
+        ("The M8 bolts take 25 N·m.", "uncited_claim"),
+        ("The documents do not say.", "no_citation"),
+    ],
+)
+async def test_uncited_or_miscited_answers_are_not_used(
+    store: IndexStore, config: Config, text: str, reason: str
+) -> None:
+    worker = await _with_fixed_worker(config, text)
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == "extractive"
+    assert answer.fallback_reason == reason
+
+
+async def test_worker_killed_mid_answer_gives_extractive_answer_and_restarts(
+    store: IndexStore, config: Config
+) -> None:
+    def kill_when_busy(status: object) -> None:
+        if str(getattr(status, "state", "")) == "busy" and getattr(status, "pid", None):
+            os.kill(status.pid, signal.SIGKILL)  # type: ignore[attr-defined]
+
+    worker = AnswerWorker(
+        config.answer, models_dir=config.paths.models_dir, on_state=kill_when_busy
+    )
+    await worker.start()
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+        )
+        assert answer.mode == "extractive"
+        assert answer.fallback_reason == "worker_crashed"
+        assert "25 N·m" in answer.text
+        worker.on_state = None
+        assert await worker.wait_ready(600)
+        assert worker.status.restarts == 1
+    finally:
+        await worker.close()
+
+
+async def test_real_model_answer_is_checked(store: IndexStore, config: Config) -> None:
+    async with AnswerWorker(config.answer, models_dir=config.paths.models_dir) as worker:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+        )
+        assert worker.state is WorkerState.READY
+    assert answer.citations
+    if answer.mode == "llm":
+        # Whatever SmolLM2 wrote, what is kept states nothing its citations do not contain.
+        sources = {c.number: c.label + "\n" + c.quote for c in answer.citations}
+        full = {n: s for n, s in sources.items()}
+        assert verify.check_answer(answer.text, full).cited
+    else:
+        assert answer.mode == "extractive" and answer.fallback_reason
+        assert answer.rejected_text or answer.fallback_reason.startswith("worker_")
+
+
+async def test_no_model_configured_answers_extractively(store: IndexStore, config: Config) -> None:
+    no_model = replace(config, answer=replace(config.answer, llm_model=""))
+    answer = await answer_question(TORQUE_Q, store=store, config=no_model, namespaces=["shop"])
+    assert (answer.mode, answer.fallback_reason) == ("extractive", "no_model_configured")
+
+
+# ------------------------------------------------------------------------------- prompts, check
+def test_roles_render_and_unknown_role_is_refused(store: IndexStore, config: Config) -> None:
+    assert {"engineer", "apprentice"} <= set(available_roles())
+    from appliance.answer.context import Source
+
+    src = Source(
+        number=1,
+        slice_ids=[1],
+        source="x.md",
+        namespace="shop",
+        title="Bracket",
+        page=0,
+        box=None,
+        drawing_number="A-1024",
+        revision="C",
+        section="",
+        score=1.0,
+        text="MATERIAL: S235JR",
+    )
+    system, user = render_messages("apprentice", "What material?", [src])
+    assert system["role"] == "system" and "apprentice" in system["content"]
+    assert (
+        "[1] drawing A-1024, revision C" in user["content"] and "What material?" in user["content"]
+    )
+    with pytest.raises(RoleError):
+        render_messages("../../etc/passwd", "q", [src])
+    with pytest.raises(Exception) as err:
+        AnswerSettings(role="Bad Role!").validate()
+    assert "answer.role" in str(err.value)
+
+
+def test_claim_check() -> None:
+    sources = {1: "Hole pattern 4x Ø9 H11 on 60.00 ±0.10 centres", 2: "DWG NO: A-1024 REVISION: C"}
+    assert verify.check_answer("Centres are 60 mm ±0,10 [1].", sources).ok
+    assert verify.check_answer("Drawing A1024 [2], holes Ø9 H11 [1].", sources).ok
+    bad = verify.check_answer("Centres are 65.00 mm [1], drawing A-1025 [2].", sources)
+    assert not bad.ok and set(bad.unsupported) == {"65.00", "A-1025"}
+    assert verify.check_answer("Centres are 60.00 [1].", {2: "x"}).bad_citations == (1,)
+    assert not verify.check_answer("Centres are 60.00.", sources).ok  # no citation at all
+
+
+# ------------------------------------------------------------------------------------------ CLI
+def test_cli_ask_json(
+    store: IndexStore, config: Config, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = Path(config.paths.data_dir).parent / "openclaw.toml"
+    code = cli_main(
+        ["--config", str(cfg), "ask", "--extractive", "--json", "--namespace", "shop", TORQUE_Q]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mode"] == "extractive" and data["fallback_reason"] == "extractive_requested"
+    assert data["citations"][0]["source_name"] == "bracket.md"
+    assert "25 N·m" in data["text"]
