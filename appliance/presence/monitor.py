@@ -34,6 +34,8 @@ from appliance.presence.trace import DEV_TRACE_NAME, TraceClock, TraceScannerBac
 
 log = logging.getLogger(__name__)
 
+#: Seconds a pending namespace activation may still take while the monitor stops.
+ACTIVATION_GRACE_S = 5.0
 #: Strangers listed in a BEACONS_SEEN event (the rest are only counted).
 STRANGERS_SHOWN = 10
 
@@ -182,10 +184,13 @@ class PresenceMonitor:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stopping.wait(), timeout=self.settings.tick_s)
         finally:
+            self._stopping.set()
             await self.scanner.stop()
-            activation.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await activation
+            self._wake.set()  # let the worker finish a pending activation, then return
+            try:
+                await asyncio.wait_for(activation, timeout=ACTIVATION_GRACE_S)
+            except (TimeoutError, asyncio.CancelledError):
+                activation.cancel()
             await scan
 
     async def stop(self) -> None:
@@ -204,12 +209,17 @@ class PresenceMonitor:
         self._wake.set()
 
     async def _activation_worker(self) -> None:
-        """Activate namespaces one switch at a time; a burst of switches only runs the last."""
+        """Activate namespaces one switch at a time; a burst of switches only runs the last.
+
+        On stop, a pending activation still runs, so the index ends up matching the last room.
+        """
         while True:
             await self._wake.wait()
             self._wake.clear()
             wanted, self._wanted = self._wanted, None
             if wanted is None or self.activate is None:
+                if self._stopping.is_set():
+                    return
                 continue
             try:
                 result = self.activate(wanted)

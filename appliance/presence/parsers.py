@@ -86,7 +86,7 @@ class ParseStats:
     adverts: int = 0
     #: Beacon frames decoded.
     frames: int = 0
-    #: Advertisements without any beacon frame (phones, headphones, ...).
+    #: Advertisements that gave no usable frame (phones, headphones, only malformed frames).
     not_beacons: int = 0
     #: Malformed frames dropped, by frame kind.
     malformed: Counter[str] = field(default_factory=Counter)
