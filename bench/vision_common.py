@@ -39,7 +39,9 @@ def drawings(limit: int | None = None) -> list[Drawing]:
     """The labelled drawings (dimension labels only; 'other_info' regions are not transcribed)."""
     found = []
     for table in sorted(SAMPLES.glob("*.csv")):
-        image = next(p for p in (table.with_suffix(".jpg"), table.with_suffix(".png")) if p.exists())
+        image = next(
+            p for p in (table.with_suffix(".jpg"), table.with_suffix(".png")) if p.exists()
+        )
         with table.open(encoding="utf-8") as handle:
             labels = [row[-1] for row in csv.reader(handle) if row and row[-1] != "other_info"]
         found.append(Drawing(table.stem, image, labels))
@@ -60,12 +62,19 @@ def plain_tesseract(image: Path | np.ndarray, psm: int) -> str:
         assert ok
         proc = subprocess.run(
             ["tesseract", "-", "-", "--psm", str(psm), "-l", "eng"],
-            input=encoded.tobytes(), capture_output=True, env=env, check=False, timeout=300,
+            input=encoded.tobytes(),
+            capture_output=True,
+            env=env,
+            check=False,
+            timeout=300,
         )
         return proc.stdout.decode("utf-8", "replace")
     proc = subprocess.run(
         ["tesseract", str(image), "-", "--psm", str(psm), "-l", "eng"],
-        capture_output=True, env=env, check=False, timeout=300,
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=300,
     )
     return proc.stdout.decode("utf-8", "replace")
 

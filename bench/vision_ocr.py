@@ -22,12 +22,12 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from appliance.config import Config  # noqa: E402
-from appliance.vision.analysis import analyse_image  # noqa: E402
-from appliance.vision.ingest import ocr_page_image  # noqa: E402
-from appliance.vision.ocr import read_page  # noqa: E402
-from appliance.vision.settings import VisionSettings  # noqa: E402
-from bench.vision_common import (  # noqa: E402
+from appliance.config import Config
+from appliance.vision.analysis import analyse_image
+from appliance.vision.ingest import ocr_page_image
+from appliance.vision.ocr import read_page
+from appliance.vision.settings import VisionSettings
+from bench.vision_common import (
     SCANS,
     TEXTLAYER,
     cer,
@@ -129,15 +129,27 @@ def bench_cer(settings: VisionSettings, line_limit: int) -> None:
         page = read_page(gray, settings, layout="line")
         ours_total += cer(truth, page.text)
     n = max(1, len(lines))
-    print(f"  uw3 lines n={len(lines)} plain mean CER={plain_total / n:.3f} ours mean CER={ours_total / n:.3f}")
+    print(
+        f"  uw3 lines n={len(lines)} plain mean CER={plain_total / n:.3f} ours mean CER={ours_total / n:.3f}"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--drawings", type=int, default=None, help="first N drawings only (default all 7)")
-    parser.add_argument("--lines", type=int, default=30, help="UW3 lines to score (default 30 of 70)")
-    parser.add_argument("--skip-cer", action="store_true", help="skip the scanned-page and line CER")
-    parser.add_argument("--skip-textlayer", action="store_true", help="skip the PDF text-layer recall")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--drawings", type=int, default=None, help="first N drawings only (default all 7)"
+    )
+    parser.add_argument(
+        "--lines", type=int, default=30, help="UW3 lines to score (default 30 of 70)"
+    )
+    parser.add_argument(
+        "--skip-cer", action="store_true", help="skip the scanned-page and line CER"
+    )
+    parser.add_argument(
+        "--skip-textlayer", action="store_true", help="skip the PDF text-layer recall"
+    )
     args = parser.parse_args()
     config = Config()
     bench_dimensions(args.drawings, config.vision)

@@ -91,7 +91,9 @@ def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) 
         )
         raise PageQualityError(empty)
     timings["total"] = time.perf_counter() - start
-    return Analysis(page=page, quality=report, ocr=ocr, title_block=title_block, slices=slices, timings=timings)
+    return Analysis(
+        page=page, quality=report, ocr=ocr, title_block=title_block, slices=slices, timings=timings
+    )
 
 
 def analyse_render(

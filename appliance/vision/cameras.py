@@ -56,16 +56,22 @@ class FolderCamera:
         """The next image of the folder (cycling), as a one-frame burst."""
         files = self._files()
         if not files:
-            raise CameraError(f"camera folder {self.folder.name!r} has no images", code="camera_empty")
+            raise CameraError(
+                f"camera folder {self.folder.name!r} has no images", code="camera_empty"
+            )
         path = files[self._index % len(files)]
         self._index += 1
         data = path.read_bytes()
         try:
             image, _ = decode_image(data, name=path.name, max_pixels=self.max_pixels)
         except ImageInputError as err:
-            raise CameraError(f"frame {path.name} is unusable: {err.message}", code="camera_failed") from None
+            raise CameraError(
+                f"frame {path.name} is unusable: {err.message}", code="camera_failed"
+            ) from None
         self.served.append(path.name)
-        return [Frame(image=image, data=data, captured_at=time.time(), origin=f"folder:{path.name}")]
+        return [
+            Frame(image=image, data=data, captured_at=time.time(), origin=f"folder:{path.name}")
+        ]
 
     def close(self) -> None:
         """Nothing to release."""
@@ -82,7 +88,9 @@ class V4L2Camera:
         index: int | str = int(device) if device.isdigit() else device
         self._capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
         if not self._capture.isOpened():
-            raise CameraError(f"camera {device!r} cannot be opened (is it plugged in?)", code="camera_unavailable")
+            raise CameraError(
+                f"camera {device!r} cannot be opened (is it plugged in?)", code="camera_unavailable"
+            )
         if width and height:
             self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -107,9 +115,14 @@ class V4L2Camera:
                 bgr = self._read()
                 ok, encoded = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-                frames.append(Frame(rgb, encoded.tobytes() if ok else b"", time.time(), f"v4l2:{self.device}"))
+                frames.append(
+                    Frame(rgb, encoded.tobytes() if ok else b"", time.time(), f"v4l2:{self.device}")
+                )
             if not frames:
-                raise CameraError(f"camera {self.device!r} took longer than {self.timeout_s:g} s", code="camera_timeout")
+                raise CameraError(
+                    f"camera {self.device!r} took longer than {self.timeout_s:g} s",
+                    code="camera_timeout",
+                )
             return frames
 
     def close(self) -> None:
@@ -122,7 +135,9 @@ class RpicamCamera:
 
     name = "rpicam"
 
-    def __init__(self, command: str, *, width: int, height: int, timeout_s: float, max_pixels: int) -> None:
+    def __init__(
+        self, command: str, *, width: int, height: int, timeout_s: float, max_pixels: int
+    ) -> None:
         self.command = shutil.which(command) or command
         self.width = width
         self.height = height
@@ -131,7 +146,17 @@ class RpicamCamera:
 
     def argv(self, output: Path) -> list[str]:
         """The explicit command line of one still."""
-        argv = [self.command, "--nopreview", "--immediate", "--timeout", "1", "--encoding", "jpg", "-o", str(output)]
+        argv = [
+            self.command,
+            "--nopreview",
+            "--immediate",
+            "--timeout",
+            "1",
+            "--encoding",
+            "jpg",
+            "-o",
+            str(output),
+        ]
         if self.width and self.height:
             argv += ["--width", str(self.width), "--height", str(self.height)]
         return argv
@@ -140,7 +165,10 @@ class RpicamCamera:
         output = folder / f"frame{number}.jpg"
         try:
             proc = subprocess.Popen(
-                self.argv(output), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+                self.argv(output),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
             )
         except FileNotFoundError:
             raise CameraError(
@@ -158,12 +186,17 @@ class RpicamCamera:
             ) from None
         if proc.returncode != 0 or not output.exists():
             detail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-            raise CameraError(f"rpicam-still failed (exit {proc.returncode}): {detail[0][:200]}", code="camera_failed")
+            raise CameraError(
+                f"rpicam-still failed (exit {proc.returncode}): {detail[0][:200]}",
+                code="camera_failed",
+            )
         data = output.read_bytes()
         try:
             image, _ = decode_image(data, name="rpicam frame", max_pixels=self.max_pixels)
         except ImageInputError as err:
-            raise CameraError(f"rpicam-still wrote an unusable frame: {err.message}", code="camera_failed") from None
+            raise CameraError(
+                f"rpicam-still wrote an unusable frame: {err.message}", code="camera_failed"
+            ) from None
         return Frame(image=image, data=data, captured_at=time.time(), origin="rpicam")
 
     def capture(self, count: int) -> list[Frame]:

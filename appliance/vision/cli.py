@@ -32,7 +32,9 @@ def _slice_dict(item: DocumentSlice) -> dict[str, Any]:
     }
 
 
-def _draw_boxes(image_rgb: Any, slices: list[DocumentSlice], out: Path, *, factor: float = 1.0) -> None:
+def _draw_boxes(
+    image_rgb: Any, slices: list[DocumentSlice], out: Path, *, factor: float = 1.0
+) -> None:
     import cv2
 
     canvas = cv2.cvtColor(image_rgb, cv2.COLOR_RGB2BGR)
@@ -90,8 +92,14 @@ def ocr_command(app: AppContext, file: Path, as_json: bool, boxes_out: Path | No
             import pymupdf
 
             with pymupdf.open(file) as pdf:
-                pix = pdf.load_page(0).get_pixmap(matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csRGB, alpha=False)
-                image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+                pix = pdf.load_page(0).get_pixmap(
+                    matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csRGB, alpha=False
+                )
+                image = (
+                    np.frombuffer(pix.samples, dtype=np.uint8)
+                    .reshape(pix.height, pix.width, 3)
+                    .copy()
+                )
             _draw_boxes(image, [s for s in slices if s.page == 1], boxes_out, factor=2.0)
     else:
         from appliance.vision.analysis import analyse_image
@@ -103,13 +111,17 @@ def ocr_command(app: AppContext, file: Path, as_json: bool, boxes_out: Path | No
         if boxes_out is not None:
             _draw_boxes(image, slices, boxes_out)
     if as_json:
-        echo_json({"file": file.name, "title_block": fields, "slices": [_slice_dict(s) for s in slices]})
+        echo_json(
+            {"file": file.name, "title_block": fields, "slices": [_slice_dict(s) for s in slices]}
+        )
     else:
         _print_slices(slices, fields)
 
 
 @click.command("scan")
-@click.option("-n", "--namespace", default="global", show_default=True, help="Namespace (room document set).")
+@click.option(
+    "-n", "--namespace", default="global", show_default=True, help="Namespace (room document set)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_app
 def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
@@ -118,8 +130,8 @@ def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
     A rejected shot says why ("Too blurry — hold it still.") and is not indexed (exit status 4).
     """
     from appliance.index.store import IndexStore
-    from appliance.vision.capture import capture_page
     from appliance.vision.cameras import open_camera
+    from appliance.vision.capture import capture_page
     from appliance.vision.ingest import source_document
 
     config = app.config

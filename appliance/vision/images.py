@@ -67,6 +67,10 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
                 f"{name}: not an image Pillow can read (wrong format or not an image at all)",
                 code="image_not_an_image",
             ) from None
+        except (OSError, EOFError) as err:
+            raise ImageInputError(
+                f"{name}: the image header is truncated or corrupt ({err})", code="image_truncated"
+            ) from None
         if image.format not in ACCEPTED_FORMATS:
             raise ImageInputError(
                 f"{name}: image format {image.format} is not accepted "
@@ -84,8 +88,8 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
         media_type = MEDIA_TYPES[image.format]
         try:
             image.load()
-            image = ImageOps.exif_transpose(image) or image
-            rgb = _to_rgb_array(image)
+            upright: Image.Image = ImageOps.exif_transpose(image) or image
+            rgb = _to_rgb_array(upright)
         except Image.DecompressionBombError:
             raise _too_large(name, (width, height), max_pixels) from None
         except MemoryError:
@@ -103,10 +107,7 @@ def _claimed_pixels(message: str) -> str | None:
 
 
 def _too_large(name: str, size: tuple[int, int] | str | None, max_pixels: int) -> ImageInputError:
-    if isinstance(size, tuple):
-        shown = f"{size[0]}x{size[1]} pixels"
-    else:
-        shown = size or "its size"
+    shown = f"{size[0]}x{size[1]} pixels" if isinstance(size, tuple) else size or "its size"
     return ImageInputError(
         f"{name}: {shown} is over the limit of {max_pixels} pixels (vision.max_image_pixels)",
         code="image_too_large",

@@ -39,7 +39,9 @@ def ingest_image(path: Path, *, namespace: str, source: str, config: Config) -> 
     except FileNotFoundError:
         raise ImageInputError(f"{name}: file not found", code="image_not_found") from None
     except OSError as err:
-        raise ImageInputError(f"{name}: cannot be read ({err.strerror})", code="image_unreadable") from None
+        raise ImageInputError(
+            f"{name}: cannot be read ({err.strerror})", code="image_unreadable"
+        ) from None
     image, media_type = decode_image(data, name=name, max_pixels=config.vision.max_image_pixels)
     analysis = analyse_image(image, config.vision, strict=False)
     return source_document(
@@ -77,7 +79,9 @@ def source_document(
         "artifacts": {k: artifacts[k] for k in ("corrected", "thumbnail")},
         "thumbnail_scale": artifacts["thumbnail_scale"],
         "image_size": [width, height],
-        "corrected_to_original": [[round(float(v), 6) for v in row] for row in analysis.page.to_original],
+        "corrected_to_original": [
+            [round(float(v), 6) for v in row] for row in analysis.page.to_original
+        ],
         "page_found": analysis.page.page_found,
         "quality": analysis.quality.to_dict(),
         "ocr": {

@@ -144,9 +144,30 @@ def long_line_mask(ink: np.ndarray, min_length: int) -> np.ndarray:
     """Horizontal and vertical strokes at least ``min_length`` long (borders, tables, dimension lines)."""
     horizontal = cv2.getStructuringElement(cv2.MORPH_RECT, (min_length, 1))
     vertical = cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_length))
-    return cv2.morphologyEx(ink, cv2.MORPH_OPEN, horizontal) | cv2.morphologyEx(
-        ink, cv2.MORPH_OPEN, vertical
+    return cv2.bitwise_or(
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, horizontal),
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, vertical),
     )
+
+
+def drop_non_text(ink: np.ndarray, text_height: float) -> np.ndarray:
+    """Remove blobs no character makes: arcs and circles (large, thin) and shapes far taller than text.
+
+    Tesseract's sparse-text mode otherwise glues the pieces of a drawing's geometry to the nearest
+    dimension and reads the lot as one garbled line.
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
+        return ink
+    widths = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    heights = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(1.0, widths * heights)
+    extent = np.maximum(widths, heights)
+    drop = (heights > 4.0 * text_height) | ((extent > 2.5 * text_height) & (fill < 0.12))
+    drop[0] = False
+    if not drop.any():
+        return ink
+    return np.where(drop[labels], 0, ink).astype(np.uint8)
 
 
 def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
@@ -156,7 +177,10 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     scale = settings.ocr_text_height_px / height if height > 0 else 1.0
     scale = float(np.clip(scale, 0.25, 2.0))
     # Tesseract reads 15-45 px text equally well; rescaling inside that band only costs time.
-    if height > 0 and not 0.7 * settings.ocr_text_height_px <= height <= 2 * settings.ocr_text_height_px:
+    if (
+        height > 0
+        and not 0.7 * settings.ocr_text_height_px <= height <= 2 * settings.ocr_text_height_px
+    ):
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
         scaled = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
         ink = binarise(scaled)
@@ -168,9 +192,12 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     # Solid areas (photos, black scan borders) are neither text nor ruling lines: leave them out of
     # the share that tells a drawing from a text page.
     solid = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
-    ink_total = max(1, int(np.count_nonzero(ink & ~solid)))
-    share = float(np.count_nonzero(lines & ~solid)) / ink_total
+    not_solid = cv2.bitwise_not(solid)
+    ink_total = max(1, int(np.count_nonzero(cv2.bitwise_and(ink, not_solid))))
+    share = float(np.count_nonzero(cv2.bitwise_and(lines, not_solid))) / ink_total
     text_only = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    if height > 0:
+        text_only = drop_non_text(text_only, height * scale)
     return PreparedPage(
         image=cv2.bitwise_not(text_only),
         gray=scaled if scale != 1.0 else gray,
@@ -202,7 +229,9 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
         # The two passes are independent Tesseract processes: run them side by side.
         if layout == "drawing" and settings.read_vertical_text:
             turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
-            turned_future = pool.submit(run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings)
+            turned_future = pool.submit(
+                run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
+            )
         source = prepared.image if layout == "drawing" else prepared.gray
         upright = run_tesseract(source, psm=psm, settings=settings)
         lines = _lines(upright, prepared.scale, "upright", None)

@@ -72,7 +72,7 @@ def paper_mask(rgb_small: np.ndarray) -> np.ndarray:
         # A dark frame with a few grey pixels: Otsu splits noise, not paper from desk.
         bright = (blurred > 120).astype(np.uint8) * 255
     if hsv is not None:
-        bright &= (hsv[:, :, 1] < 90).astype(np.uint8) * 255
+        bright = cv2.bitwise_and(bright, (hsv[:, :, 1] < 90).astype(np.uint8) * 255)
     # Close the ink strokes so the sheet is one region.
     return cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
 
@@ -180,7 +180,7 @@ def correct_page(image: np.ndarray, *, find_page: bool = True) -> CorrectedPage:
     gray = to_gray(image)
     rgb = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2RGB)
     quad, share = find_sheet(rgb) if find_page else (None, 1.0)
-    to_original = np.eye(3)
+    to_original: np.ndarray = np.eye(3)
     if quad is not None:
         top = np.linalg.norm(quad[1] - quad[0])
         bottom = np.linalg.norm(quad[2] - quad[3])

@@ -107,8 +107,8 @@ def glare_share(gray: np.ndarray, quad: np.ndarray | None) -> float:
     paper = float(np.median(gray[mask > 0]))
     if paper >= 235:
         return 0.0
-    clipped = ((gray >= 250) & (mask > 0)).astype(np.uint8)
-    clipped = cv2.morphologyEx(clipped, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    clipped_raw = ((gray >= 250) & (mask > 0)).astype(np.uint8)
+    clipped = cv2.morphologyEx(clipped_raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=8)
     if count <= 1:
         return 0.0

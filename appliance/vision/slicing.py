@@ -26,7 +26,9 @@ def is_dimension(text: str) -> bool:
     compact = text.replace(" ", "")
     if not compact or not any(ch.isdigit() for ch in compact):
         return False
-    if _LETTER_WORD.search(text) and not re.fullmatch(r"(CH|M|R|SW)\d.*", compact):
+    if re.fullmatch(r"(?:\d+x)?(?:CH|M|R|SW)\d+(?:[.]\d+)?(?:x\d+(?:[.]\d+)?)?", compact):
+        return True  # chamfer, thread, radius, across-flats callouts
+    if _LETTER_WORD.search(text):
         return False
     digits = sum(ch.isdigit() for ch in compact)
     return digits / len(compact) >= 0.4
@@ -99,11 +101,8 @@ def build_slices(
 ) -> list[DocumentSlice]:
     """Slices for one page; ``to_source`` maps a page box to the source's coordinates."""
     fields = title_block.fields if title_block else {}
-    common = {
-        "page": page_no,
-        "drawing_number": fields.get("drawing_number", ""),
-        "revision": fields.get("revision", ""),
-    }
+    number = fields.get("drawing_number", "")
+    revision = fields.get("revision", "")
     slices: list[DocumentSlice] = []
     if title_block is not None and (fields or title_block.lines):
         summary = title_block_text(fields)
@@ -120,7 +119,9 @@ def build_slices(
                 box=_rounded(to_source(title_block.box)),
                 section="title block",
                 extra=extra,
-                **common,
+                page=page_no,
+                drawing_number=number,
+                revision=revision,
             )
         )
     groups: dict[tuple[str, int], list[OcrLine]] = {}
@@ -138,7 +139,9 @@ def build_slices(
                     box=_rounded(to_source(line.box)),
                     section="dimensions",
                     extra=_extra([line], low_confidence),
-                    **common,
+                    page=page_no,
+                    drawing_number=number,
+                    revision=revision,
                 )
             )
             continue
@@ -160,7 +163,9 @@ def build_slices(
                 box=_rounded(to_source(_union(lines))),
                 section="notes" if kind is SliceKind.NOTE else "",
                 extra=_extra(lines, low_confidence),
-                **common,
+                page=page_no,
+                drawing_number=number,
+                revision=revision,
             )
         )
     return slices

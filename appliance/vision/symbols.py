@@ -16,7 +16,13 @@ _DIAMETER_VARIANTS = re.compile(r"[Ø∅ø\u2205]")
 # A diameter misread as @ © ® or "O@" in front of a number, or after a count like "2x" / "4 x".
 _DIAMETER_MISREAD = re.compile(r"(?:(?<=^)|(?<=[\s(x×X]))(?:O@|@O|[@©®]|[Oo0](?=[@©]))(?=\s?\d)")
 # A diameter read as a leading zero: "038" is not how a drawing writes 38 (only "0.5" starts with 0).
-_DIAMETER_AS_ZERO = re.compile(r"(?:(?<=^)|(?<=[\s(x×X]))0(?=[1-9]\d*(?:[.,]\d+)?(?:\s?[A-Za-z]\d{1,2})?(?:\s|$|[±+]))")
+_DIAMETER_AS_ZERO = re.compile(
+    r"(?:(?<=^)|(?<=[\s(x×X]))0(?=[1-9]\d*(?:[.,]\d+)?(?:\s?[A-Za-z]\d{1,2})?(?:\s|$|[±+]))"
+)
+# A diameter read as the letter O: no word starts with O followed only by a number ("O42", "O38 H12").
+_DIAMETER_AS_O = re.compile(
+    r"(?:(?<=^)|(?<=[\s(x×X]))[Oo](?=\d+(?:[.,]\d+)?(?:\s?[A-Za-z]\d{1,2})?(?:\s|$|[±+]))"
+)
 _DIAMETER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[Oo@©®](?=\d)")
 _PLUS_MINUS = re.compile(r"\+\s?/\s?-|\+-(?=\s?\d)|£(?=\s?\d)")
 _DEGREE = re.compile(r"(?<=\d)\s?[º˚](?!\w)")
@@ -38,6 +44,7 @@ def normalise_symbols(text: str) -> str:
     text = _DIAMETER_MISREAD.sub(DIAMETER, text)
     text = _DIAMETER_AFTER_COUNT.sub(DIAMETER, text)
     text = _DIAMETER_AS_ZERO.sub(DIAMETER, text)
+    text = _DIAMETER_AS_O.sub(DIAMETER, text)
     text = _PLUS_MINUS.sub("±", text)
     text = _SPACE_IN_PLUS_MINUS.sub("±", text)
     text = _DEGREE.sub("°", text)

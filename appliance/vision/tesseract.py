@@ -95,6 +95,12 @@ def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> l
     except (ValueError, KeyError, IndexError) as err:
         # pytesseract could not parse what the program printed: a broken or foreign binary.
         raise OcrError(f"Tesseract printed unreadable output ({err})", code="ocr_crashed") from None
+    except (subprocess.CalledProcessError, SystemExit) as err:
+        # pytesseract's one-time version probe: the program failed or printed no usable version
+        # (pytesseract signals the latter with SystemExit, which must not end the service).
+        raise OcrError(
+            f"tesseract --version failed ({_first_line(str(err))})", code="ocr_crashed"
+        ) from None
     return _words(data)
 
 

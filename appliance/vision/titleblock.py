@@ -104,7 +104,11 @@ def locate(gray: np.ndarray) -> Box | None:
     """The title block's box: the cluster of table cells nearest the bottom-right corner."""
     height, width = gray.shape
     factor = min(1.0, 1600 / max(height, width))
-    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1 else gray
+    small = (
+        cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        if factor < 1
+        else gray
+    )
     sh, sw = small.shape
     page_area = sh * sw
     candidates = []
@@ -172,7 +176,11 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
         Cell(Box(c.box.x0 + x0, c.box.y0 + y0, c.box.x1 + x0, c.box.y1 + y0))
         for c in find_cells(crop, max(15, min(crop.shape) // 25))
     ]
-    cells = [c for c in cells if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1]
+    cells = [
+        c
+        for c in cells
+        if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
+    ]
     block.fields = parse_fields(block.lines, cells)
     return block
 
@@ -257,7 +265,11 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
             continue
         head = " ".join(tokens[pos : pos + width]).lower().strip("|[ ").rstrip(":.;,")
         exact = head == label
-        fuzzy = len(label) >= 6 and abs(len(head) - len(label)) <= 1 and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
+        fuzzy = (
+            len(label) >= 6
+            and abs(len(head) - len(label)) <= 1
+            and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
+        )
         if not (exact or fuzzy):
             continue
         following = tokens[pos + width].lower() if pos + width < len(tokens) else ""
@@ -276,7 +288,12 @@ def _labels_in(tokens: list[str]) -> list[tuple[int, str, int]]:
     pos = 0
     while pos < len(tokens):
         match = match_label(tokens, pos)
-        as_label = pos == 0 or tokens[pos].isupper() or tokens[pos].endswith(":") or pos <= 1 and len(tokens[0]) <= 2
+        as_label = (
+            pos == 0
+            or tokens[pos].isupper()
+            or tokens[pos].endswith(":")
+            or (pos <= 1 and len(tokens[0]) <= 2)
+        )
         if match and as_label:
             found.append((pos, match[0], match[1]))
             pos += match[1]

@@ -57,7 +57,9 @@ def make_photo() -> Callable[..., tuple[np.ndarray, np.ndarray]]:
     return photo_of
 
 
-def photo_of(page_rgb: np.ndarray, *, frame: tuple[int, int] = (3000, 4000), seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def photo_of(
+    page_rgb: np.ndarray, *, frame: tuple[int, int] = (3000, 4000), seed: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
     """A camera-like photo: the page warped onto a darker desk; returns (photo, page->photo matrix)."""
     rng = np.random.default_rng(seed)
     height, width = frame
@@ -66,7 +68,14 @@ def photo_of(page_rgb: np.ndarray, *, frame: tuple[int, int] = (3000, 4000), see
     desk = np.clip(desk + rng.normal(0, 6, desk.shape), 0, 255).astype(np.uint8)
     ph, pw = page_rgb.shape[:2]
     src = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
-    dst = np.float32([[0.22 * width, 0.08 * height], [0.8 * width, 0.1 * height], [0.83 * width, 0.93 * height], [0.18 * width, 0.9 * height]])
+    dst = np.float32(
+        [
+            [0.22 * width, 0.08 * height],
+            [0.8 * width, 0.1 * height],
+            [0.83 * width, 0.93 * height],
+            [0.18 * width, 0.9 * height],
+        ]
+    )
     matrix = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(page_rgb, matrix, (width, height), flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), matrix, (width, height))

@@ -20,10 +20,17 @@ def _png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims ``width`` x ``height`` with a few bytes of data (a decompression bomb's shape)."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _ingest(path: Path, config: Config) -> None:
@@ -91,4 +98,7 @@ def test_errors_are_input_errors_with_exit_code(tmp_path: Path, config: Config) 
     with pytest.raises(InputError) as caught:
         _ingest(path, config)
     assert int(caught.value.exit_code) == 4
-    assert caught.value.to_dict() == {"code": "image_empty", "message": "empty.png: the file is empty (0 bytes)"}
+    assert caught.value.to_dict() == {
+        "code": "image_empty",
+        "message": "empty.png: the file is empty (0 bytes)",
+    }

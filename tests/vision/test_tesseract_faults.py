@@ -1,0 +1,133 @@
+"""Failure injection: a Tesseract that hangs, crashes or is missing (fake programs first on PATH).
+
+Each gives its coded error; a failing vertical-text pass degrades to a warning; the index is unchanged.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from appliance.config import Config
+from appliance.index.embedder import Embedder
+from appliance.index.store import IndexStore
+from appliance.ingest.pipeline import ingest_path
+from appliance.vision.errors import OcrError
+from appliance.vision.ocr import read_page
+from appliance.vision.settings import VisionSettings
+from appliance.vision.tesseract import check_tesseract, run_tesseract
+
+REAL_TESSERACT = shutil.which("tesseract") or "/usr/bin/tesseract"
+
+# Like a real broken install, the fakes still answer --version (pytesseract asks once per process).
+_VERSION = f"""
+import os, sys
+if sys.argv[1:2] in (["--version"], ["--list-langs"]):
+    os.execv({REAL_TESSERACT!r}, [{REAL_TESSERACT!r}, *sys.argv[1:]])
+"""
+HANGS = _VERSION + "import time\ntime.sleep(60)\n"
+CRASHES = _VERSION + "sys.stderr.write('Segmentation fault (core dumped)\\n')\nsys.exit(139)\n"
+# Reads like the real one for upright pages, crashes for the page turned on its side (wider than tall):
+# only the vertical-text pass fails.
+CRASHES_WHEN_TURNED = f"""
+import os, sys
+from PIL import Image
+if len(sys.argv) > 1 and sys.argv[1] not in ("--version", "--list-langs"):
+    width, height = Image.open(sys.argv[1]).size
+    if width > height:
+        sys.stderr.write("Segmentation fault\\n")
+        sys.exit(139)
+os.execv({REAL_TESSERACT!r}, [{REAL_TESSERACT!r}, *sys.argv[1:]])
+"""
+OLD_VERSION = "import sys\nprint('tesseract 3.05.02')\n"
+
+
+@pytest.fixture
+def on_path(
+    fake_program: Callable[[str, str], Path], monkeypatch: pytest.MonkeyPatch
+) -> Callable[[str], None]:
+    """Install a fake ``tesseract`` with the given body first on PATH."""
+
+    def install(body: str) -> None:
+        fake = fake_program("tesseract", body)
+        monkeypatch.setenv("PATH", f"{fake.parent}:{__import__('os').environ['PATH']}")
+
+    return install
+
+
+def _page() -> np.ndarray:
+    page = np.full((600, 400), 255, np.uint8)
+    cv2.putText(page, "SCALE 1:2", (30, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 0, 3)
+    return page
+
+
+def test_timeout(on_path: Callable[[str], None]) -> None:
+    on_path(HANGS)
+    settings = VisionSettings(ocr_timeout_s=1.0)
+    with pytest.raises(OcrError) as caught:
+        run_tesseract(_page(), psm=11, settings=settings)
+    assert caught.value.code == "ocr_timeout"
+    assert "vision.ocr_timeout_s" in caught.value.message
+
+
+def test_crash(on_path: Callable[[str], None]) -> None:
+    on_path(CRASHES)
+    with pytest.raises(OcrError) as caught:
+        run_tesseract(_page(), psm=11, settings=VisionSettings())
+    assert caught.value.code == "ocr_crashed"
+    assert "139" in caught.value.message
+
+
+def test_missing_program(tmp_path: Path) -> None:
+    settings = VisionSettings(tesseract_cmd=str(tmp_path / "no-such-tesseract"))
+    with pytest.raises(OcrError) as caught:
+        run_tesseract(_page(), psm=11, settings=settings)
+    assert caught.value.code == "ocr_missing"
+    assert str(tmp_path) not in caught.value.message
+    ok, _detail, fix = check_tesseract(settings)
+    assert not ok and "apt-get install tesseract-ocr" in fix
+
+
+def test_vertical_pass_failure_degrades(on_path: Callable[[str], None], drawings: Path) -> None:
+    on_path(CRASHES_WHEN_TURNED)
+    gray = cv2.imread(str(drawings / "Candle_holder.jpg"), cv2.IMREAD_GRAYSCALE)
+    page = read_page(gray, VisionSettings(), layout="drawing")
+    assert page.warnings == ["vertical text not read: ocr_crashed"]
+    assert page.lines and all(line.source_pass == "upright" for line in page.lines)
+    assert "2022001" in page.text
+
+
+def test_doctor_check(on_path: Callable[[str], None]) -> None:
+    ok, detail, _ = check_tesseract(VisionSettings())
+    assert ok and detail.startswith(("Tesseract 4", "Tesseract 5")), detail
+    missing_lang = check_tesseract(VisionSettings(ocr_languages="eng+klingon"))
+    assert missing_lang[0] is False and "tesseract-ocr-klingon" in missing_lang[2]
+    on_path(OLD_VERSION)
+    ok, detail, _ = check_tesseract(VisionSettings())
+    assert not ok and "3.5.2" in detail
+
+
+def test_index_unchanged_when_ocr_fails(
+    on_path: Callable[[str], None], config: Config, drawings: Path, tmp_path: Path
+) -> None:
+    embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent-models-dir"))
+    note = tmp_path / "bracket.md"
+    note.write_text(
+        "# Bracket\n\nThe M8 bolts on the mounting bracket take 25 N·m.\n", encoding="utf-8"
+    )
+    with IndexStore.open(config, embedder=embedder) as store:
+        first = ingest_path(store, note, "shop", config=config)
+        assert first.indexed == 1 and not first.failures
+        before = [(s.source, s.content_hash) for s in store.list_sources()]
+        on_path(CRASHES)
+        report = ingest_path(store, drawings / "LIU0010.jpg", "shop", config=config)
+        assert report.indexed == 0
+        assert [(name, err.code) for name, err in report.failures] == [
+            ("LIU0010.jpg", "ocr_crashed")
+        ]
+        assert [(s.source, s.content_hash) for s in store.list_sources()] == before
