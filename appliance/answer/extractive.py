@@ -105,7 +105,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "sheet": ("sheet", "blatt"),
     "weight": ("weight", "gewicht", "mass of"),
     "date": ("date", "datum", "when was"),
-    "format": ("paper size", "paper format", "sheet size", "format"),
+    "size": ("paper size", "paper format", "sheet size", "format"),
     "drawn_by": ("drawn by", "who drew", "author", "designer", "gezeichnet"),
 }
 
@@ -126,7 +126,7 @@ FIELD_LABELS: dict[str, tuple[str, ...]] = {
     "sheet": ("SHEET", "BLATT"),
     "weight": ("WEIGHT", "GEWICHT", "MASSE"),
     "date": ("DATE", "DATUM"),
-    "format": ("FORMAT", "SIZE"),
+    "size": ("FORMAT", "SHEET SIZE", "SIZE"),
     "drawn_by": ("DRAWN", "GEZEICHNET", "GEZ"),
 }
 _ALL_LABELS = sorted({lab for labs in FIELD_LABELS.values() for lab in labs}, key=len, reverse=True)

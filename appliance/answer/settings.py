@@ -31,8 +31,8 @@ class AnswerSettings:
     #: Sampling temperature (0 = greedy, reproducible).
     temperature: float = 0.0
     #: Threads llama.cpp computes with. One by default: llama.cpp's threads spin while they wait for each
-    #: other, and on a machine whose cores are shared (speech recognition runs beside it) two threads
-    #: measured three times slower than one (bench/answer_worker.py). Raise it on a dedicated core set.
+    #: other, and on cores shared with other work (speech recognition runs beside it) two threads
+    #: measured many times slower than one (bench/answer_worker.py). Raise it on dedicated cores.
     threads: int = 1
     #: Address-space limit of the worker in MiB (RLIMIT_AS); must hold the model plus its context.
     memory_limit_mb: int = 2048
