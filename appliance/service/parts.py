@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Sequence
 from pathlib import Path
@@ -29,17 +30,44 @@ if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker, WorkerStatus
     from appliance.audio.frontend import VoiceFrontEnd
     from appliance.audio.tts import Speaker as AudioSpeaker
+    from appliance.index.embedder import Embedder
     from appliance.index.store import IndexStore
     from appliance.presence.monitor import PresenceMonitor
 
 log = logging.getLogger(__name__)
 
 
-class ReaderStore:
-    """One read connection to the index, opened on first use, for answers and room warming."""
+class SharedEmbedder:
+    """One embedding model for both index connections (it is thread-safe; loading it twice costs RAM)."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        self._embedder: Embedder | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Embedder:
+        """The embedder, loaded and verified on first use."""
+        with self._lock:
+            if self._embedder is None:
+                from appliance.index.embedder import Embedder
+
+                s = self.config.index
+                self._embedder = Embedder.from_manifest(
+                    s.embedding_model,
+                    self.config.paths.models_dir,
+                    threads=s.embed_threads,
+                    batch_size=s.embed_batch,
+                    cache_size=s.query_cache_size,
+                )
+            return self._embedder
+
+
+class ReaderStore:
+    """One read connection to the index, opened on first use, for answers and room warming."""
+
+    def __init__(self, config: Config, embedder: SharedEmbedder) -> None:
+        self.config = config
+        self.embedder = embedder
         self._store: IndexStore | None = None
 
     def get(self) -> IndexStore:
@@ -47,7 +75,7 @@ class ReaderStore:
         if self._store is None:
             from appliance.index.store import IndexStore
 
-            self._store = IndexStore.open(self.config)
+            self._store = IndexStore.open(self.config, embedder=self.embedder.get())
         return self._store
 
     def close(self) -> None:
@@ -271,8 +299,15 @@ def _vocabulary(reader: ReaderStore) -> list[str]:
 
 def build_parts(config: Config, bus: EventBus) -> Parts:
     """Every part the configuration asks for; one that cannot be built is disabled with a reason."""
-    reader = ReaderStore(config)
-    parts = Parts(library_factory=lambda: IndexLibrary(config))
+    embedder = SharedEmbedder(config)
+    reader = ReaderStore(config, embedder)
+
+    def library() -> IndexLibrary:
+        from appliance.index.store import IndexStore
+
+        return IndexLibrary(config, IndexStore.open(config, embedder=embedder.get()))
+
+    parts = Parts(library_factory=library)
     parts.closers.append(reader.close)
     _add_answer(config, bus, reader, parts)
     _add_voice(config, bus, reader, parts)
