@@ -33,13 +33,22 @@ SOURCE = (
     "[1] drawing Micro_Vu-4.20, page 1\nTITLE: Micro-Vu Turm Halter\nMATERIAL: PLA\nSCALE: 2:1\n"
     "60.00 ±0.10\n2x 3.40 ±0.10\nR11.30\nR8.05\n11.20\n6.95\n7.50\nRa 6,5\n"
 )
-MESSAGES = [
-    {"role": "system", "content": "Answer from the numbered sources only; cite them like [1]."},
-    {
-        "role": "user",
-        "content": f"Sources:\n{SOURCE}\nQuestion: What is the material of the holder?",
-    },
-]
+
+
+def messages(run: int) -> list[dict[str, str]]:
+    """The prompt of one run. The run number opens the system turn so llama.cpp's prompt cache cannot
+    reuse the previous run's prefix: each first token pays for the whole prompt, as a new question
+    with new sources does."""
+    return [
+        {
+            "role": "system",
+            "content": f"Session {run}. Answer from the numbered sources only; cite them like [1].",
+        },
+        {
+            "role": "user",
+            "content": f"Sources:\n{SOURCE}\nQuestion: What is the material of the holder?",
+        },
+    ]
 
 
 def _vm(pid: int, key: str) -> int:
