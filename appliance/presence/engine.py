@@ -254,6 +254,13 @@ class RoomEngine:
             return math.inf
         return trail[-1][1] - min(p for _, p in trail)
 
+    def _fall(self, room: str) -> float:
+        """dB the room's proximity now lies under its peak in the rise window."""
+        trail = self._trail.get(room)
+        if not trail:
+            return math.inf
+        return max(p for _, p in trail) - trail[-1][1]
+
     def _candidate(self, scores: dict[str, _RoomScore], now: float) -> tuple[str | None, float]:
         """The room the readings point to now, and how long it must stay so before switching."""
         s = self.settings
@@ -271,12 +278,18 @@ class RoomEngine:
         best = max(rivals, key=lambda sc: sc.proximity_db, default=None)
         mine = scores.get(current)
         if mine is None:
-            # Every beacon of the current room went silent: the nearest rival, or no room.
-            return (best.room, s.dwell_s) if best is not None else (None, s.leave_dwell_s)
+            # Every beacon of the current room went silent (the silence timeout already waited):
+            # the nearest rival, or no room.
+            return (best.room, s.dwell_s) if best is not None else (None, s.dwell_s)
         if best is not None:
             lead = best.proximity_db - mine.proximity_db
-            if lead >= s.switch_margin_db and self._rise(best.room, now) >= s.rise_db:
+            if (
+                lead >= s.switch_margin_db
+                and self._rise(best.room, now) >= s.rise_db
+                and self._fall(current) >= s.fall_db
+            ):
                 # The rival came nearer while the current room faded: the appliance moved.
+                # (One beacon recovering from a body, or one being blocked, is only half of that.)
                 return best.room, s.dwell_s
             if lead >= s.ambiguous_margin_db:
                 # Only the current room faded (a body, a door): believe it only if it lasts.

@@ -265,6 +265,7 @@ class BeaconScanner:
                 self.state.stall_restarts += 1
                 self._set(ScannerStatus.STARTING, "nothing heard; restarting the scan")
         await self._stop_scanner()
+        self.state.retry_in_s = None
         self._set(ScannerStatus.STOPPED)
 
     async def _watch(self) -> str:

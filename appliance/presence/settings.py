@@ -50,7 +50,9 @@ class PresenceSettings:
     switch_margin_db: float = 2.0
     #: ...and must itself have risen this many dB within ``rise_window_s`` (the appliance moved)...
     rise_db: float = 8.0
-    #: Seconds over which that rise is measured.
+    #: ...while the current room fell this many dB under its peak in the same window...
+    fall_db: float = 4.0
+    #: Seconds over which that rise and fall are measured.
     rise_window_s: float = 20.0
     #: ...otherwise (only the current room faded: a body, a closed door) the lead must be this big...
     ambiguous_margin_db: float = 8.0
@@ -58,8 +60,9 @@ class PresenceSettings:
     ambiguous_dwell_s: float = 20.0
     #: Seconds a new room must stay the best candidate before the switch happens.
     dwell_s: float = 2.0
-    #: Seconds without the current room before switching to "no room".
-    leave_dwell_s: float = 8.0
+    #: Seconds the current room's beacons must stay weak (but heard) before switching to "no room"
+    #: (long: a weak beacon is more often a body in the way than the appliance carried off).
+    leave_dwell_s: float = 30.0
     #: A beacon unheard for this many seconds counts as gone.
     silence_timeout_s: float = 10.0
     #: Most beacons tracked at once (known ones always are; unknown ones are evicted LRU).
@@ -100,6 +103,7 @@ class PresenceSettings:
             "exit_hysteresis_db": self.exit_hysteresis_db,
             "switch_margin_db": self.switch_margin_db,
             "rise_db": self.rise_db,
+            "fall_db": self.fall_db,
             "ambiguous_margin_db": self.ambiguous_margin_db,
             "ambiguous_dwell_s": self.ambiguous_dwell_s,
             "dwell_s": self.dwell_s,
