@@ -260,7 +260,7 @@ def extractive_answer(
 ) -> Answer:
     """The best field or line, quoted with its citation; an abstention when nothing fits."""
     found = extractive.find_extract(question, sources)
-    if found is None or (not found.field and found.score < 0.25):
+    if found is None:
         answer = abstention(question, searched, others, truncated, timings.get("retrieve", 0.0))
         return Answer(
             **{

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
+from appliance.errors import public_name
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
 _NUMERIC = re.compile(r"^[0-9]+(?:[.,][0-9]+)?$")
@@ -150,8 +152,11 @@ class Extract:
 
 
 def normalise(token: str) -> str:
-    """Lower-case, decimal comma to point, ``ß`` folded: how terms are compared."""
-    return token.lower().replace(",", ".").replace("ß", "ss")
+    """Lower-case, decimal comma to point, ``ß`` folded, a diameter sign dropped: how terms compare."""
+    norm = token.lower().replace(",", ".").replace("ß", "ss")
+    if norm[:1] in ("ø", "⌀") and _NUMERIC.match(norm[1:]):
+        return norm[1:]  # "Ø24.0" in a question is the number 24.0 of a "⌀24.0" callout
+    return norm
 
 
 def terms(text: str) -> list[str]:
@@ -165,55 +170,97 @@ def terms(text: str) -> list[str]:
     return out
 
 
-def asked_field(question: str) -> str:
-    """The title-block field a question asks for, or ""."""
+_FIELD_PHRASES = sorted(
+    ((phrase, name) for name, phrases in FIELD_WORDS.items() for phrase in phrases),
+    key=lambda item: -len(item[0]),
+)
+
+
+def asked_field(question: str) -> tuple[str, str]:
+    """(field, the phrase that named it) for the title-block field a question asks for, or ("", "").
+
+    Longer phrases win: "sheet size" is the size, not the sheet number."""
     q = f" {question.lower()} "
-    for name, words in FIELD_WORDS.items():
-        if any(w in q for w in words):
-            return name
-    return ""
+    for phrase, name in _FIELD_PHRASES:
+        if phrase in q:
+            return name, phrase
+    return "", ""
 
 
-def _term_matches(term: str, unit_terms: set[str]) -> bool:
+def _term_matches(term: str, unit_terms: Iterable[str]) -> bool:
     if _NUMERIC.match(term):
-        try:
-            value = float(term)
-        except ValueError:
-            return False
+        value = float(term)
         return any(_NUMERIC.match(u) and float(u) == value for u in unit_terms)
-    if term in unit_terms:
-        return True
-    # A shared stem of five letters ("tolerance" / "tolerances", "holder" / "holders").
-    return len(term) >= 5 and any(len(u) >= 5 and u[:5] == term[:5] for u in unit_terms)
+    for u in unit_terms:
+        if u == term:
+            return True
+        # A shared stem of five letters ("tolerance" / "tolerances", "holder" / "holders").
+        if len(term) >= 5 and len(u) >= 5 and u[:5] == term[:5]:
+            return True
+    return False
+
+
+def identity_terms(src: Source) -> set[str]:
+    """Terms that name a source rather than say something in it: title, drawing number, file name."""
+    names = [src.title, src.drawing_number, PurePosixPath(public_name(src.source)).stem]
+    names.append(src.fields.get("title", ""))
+    out: set[str] = set()
+    for name in names:
+        out.update(terms(name.replace("_", " ")))
+        out.update(terms(name))
+    return out
 
 
 def _label_value(text: str, labels: Sequence[str]) -> str:
-    for label in labels:
-        # "SCALE: 2:1" or a label opening its line ("Werkstoff PLA"); never a word inside a sentence
-        # ("DO NOT SCALE DRAWING").
-        pattern = re.compile(
-            r"(?:(?<![A-Za-z])"
-            + re.escape(label)
-            + r"\.?[ \t]*:|^[ \t]*"
-            + re.escape(label)
-            + r"\b\.?)"
-            r"[ \t]*([^\n]*)",
-            re.I | re.M,
-        )
-        for match in pattern.finditer(text):
-            value = match.group(1)
-            cut = _NEXT_LABEL.search(" " + value)
-            if cut is not None:
-                value = (" " + value)[: cut.start()]
-            value = value.strip(" :;,.")
-            if value and not value.endswith(":"):
-                return value
+    # Two passes: "SCALE: 1:5" (a label with its colon) is surer than a label opening a line
+    # ("SCALE 1 : 2" under a section view is the view's scale, not the drawing's).
+    for strict in (True, False):
+        for label in labels:
+            if strict:
+                pattern = re.compile(
+                    r"(?<![A-Za-z])" + re.escape(label) + r"\.?[ \t]*:[ \t]*([^\n]*)", re.I
+                )
+            else:
+                pattern = re.compile(
+                    r"^[ \t]*" + re.escape(label) + r"\b\.?[ \t]*([^\n]*)", re.I | re.M
+                )
+            for match in pattern.finditer(text):
+                value = match.group(1)
+                cut = _NEXT_LABEL.search(" " + value)
+                if cut is not None:
+                    value = (" " + value)[: cut.start()]
+                value = value.strip(" :;,.")
+                if value and not value.endswith(":"):
+                    return value
     return ""
 
 
-def field_extract(field: str, sources: Sequence[Source]) -> Extract | None:
-    """The value of a title-block field from the best source that states it."""
+def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> list[Source]:
+    """The sources the question is about: those matching most of its terms (the field's own words
+    aside). When a question names a drawing, a field is never taken from another drawing."""
+    asked = question.lower().replace(phrase, " ") if phrase else question
+    q_terms = list(dict.fromkeys(terms(asked)))
+    if not q_terms:
+        return list(sources)
+    scored = []
     for src in sources:
+        text_terms = set(terms(src.text))
+        ident = identity_terms(src)
+        # A term that names the drawing (its number, its title) identifies it more than one in its text.
+        scored.append(
+            (sum(_term_matches(t, text_terms) + 2 * _term_matches(t, ident) for t in q_terms), src)
+        )
+    best = max(score for score, _ in scored)
+    if best == 0:
+        return list(sources)
+    return [src for score, src in scored if score == best]
+
+
+def field_extract(
+    question: str, field: str, phrase: str, sources: Sequence[Source]
+) -> Extract | None:
+    """The value of a title-block field from the source the question is about."""
+    for src in _subject_sources(question, phrase, sources):
         if field == "drawing_number" and src.drawing_number:
             return Extract(src.number, src.drawing_number, field, 1.0)
         if field == "revision" and src.revision:
@@ -238,45 +285,102 @@ def _units(text: str) -> list[str]:
     return units
 
 
+def _with_value(units: list[str], i: int) -> str:
+    """A label line with the value under it ("Tolerance acc. to" + "ISO 2768-mK")."""
+    unit = units[i]
+    if i + 1 < len(units) and not any(ch.isdigit() for ch in unit):
+        following = units[i + 1]
+        if len(following) <= 40 and any(ch.isdigit() for ch in following):
+            return f"{unit} {following}"
+    return unit
+
+
+def _aspect_terms(
+    q_terms: list[str], subject: Sequence[Source], others: Sequence[Source]
+) -> list[str]:
+    """The question's terms that say what is asked, not which document it is about.
+
+    A term names the document when it is part of a subject source's identity (title, drawing number,
+    file name) or, for plain words, when it occurs in the subject sources and in none of the others
+    ("Beyond Mech" in a question about the BeyondMech drawing). Terms with digits ("H12", "21.5")
+    always count as asked: they pick out a feature, not a document. The second rule holds for paged
+    sources (drawings, PDFs) only.
+    """
+    ident: set[str] = set()
+    for src in subject:
+        ident |= identity_terms(src)
+    # Only drawings and other paged sources: their names sit in their title blocks as plain words.
+    # In a note (no pages) a word found only there is what the note is about, i.e. content.
+    subject_terms = [set(terms(src.text)) for src in subject if src.page > 0]
+    other_terms = [set(terms(src.text)) | identity_terms(src) for src in others]
+    aspects = []
+    for t in q_terms:
+        if _term_matches(t, ident):
+            continue
+        if (
+            others
+            and not any(ch.isdigit() for ch in t)
+            and any(_term_matches(t, st) for st in subject_terms)
+            and not any(_term_matches(t, ot) for ot in other_terms)
+        ):
+            continue
+        aspects.append(t)
+    return aspects
+
+
 def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
-    """The line of the sources sharing the most (rarest) question terms with the question."""
+    """The line of the sources that answers the question, or None.
+
+    Only lines of the sources the question is about are considered. A line qualifies if it matches at
+    least one *aspect* term of the question (see :func:`_aspect_terms`), adds something the question
+    did not say, and is not a bare label ("SURFACE FINISH:"). A line that only repeats the drawing's
+    name is no answer. Among qualifying lines, rare matched terms weigh more and short lines win.
+    """
     q_terms = list(dict.fromkeys(terms(question)))
     if not q_terms:
         return None
+    subject = _subject_sources(question, "", sources)
+    others = [s for s in sources if s not in subject]
+    aspects = _aspect_terms(q_terms, subject, others)
+    if not aspects:
+        return None
     candidates: list[tuple[int, str, set[str]]] = []
-    for src in sources:
-        for unit in _units(src.text):
-            candidates.append((src.number, unit, set(terms(unit))))
+    for src in subject:
+        units = _units(src.text)
+        for i in range(len(units)):
+            quote = _with_value(units, i)
+            if quote.rstrip().endswith(":"):
+                continue  # a label without its value
+            candidates.append((src.number, quote, set(terms(quote))))
     if not candidates:
         return None
-    # Rare terms weigh more: a line matching "tolerance" beats one matching "dimensions", which every
-    # drawing's title block says.
     n = len(candidates)
     weights = {
         t: math.log(1 + n / (1 + sum(_term_matches(t, c[2]) for c in candidates))) for t in q_terms
     }
     total = sum(weights.values()) or 1.0
     best: tuple[float, int, int, str] | None = None
-    for order, (number, unit, unit_terms) in enumerate(candidates):
-        matched = sum(w for t, w in weights.items() if _term_matches(t, unit_terms))
-        if matched <= 0:
+    for order, (number, quote, quote_terms) in enumerate(candidates):
+        if not any(_term_matches(t, quote_terms) for t in aspects):
             continue
-        # Prefer short, specific lines; earlier (better-ranked) sources win ties.
-        score = matched / total - 0.002 * max(0, len(unit) - 120)
-        key = (score, -number, -order, unit)
+        if not any(not _term_matches(u, q_terms) for u in quote_terms):
+            continue  # says nothing the question did not
+        matched = sum(w for t, w in weights.items() if _term_matches(t, quote_terms))
+        score = matched / total - 0.002 * max(0, len(quote) - 120)
+        key = (score, -number, -order, quote)
         if best is None or key > best:
             best = key
     if best is None:
         return None
-    score, neg_number, _neg_order, unit = best
-    return Extract(-neg_number, unit[:300], "", max(0.0, min(1.0, score)))
+    score, neg_number, _neg_order, quote = best
+    return Extract(-neg_number, quote[:300], "", max(0.0, min(1.0, score)))
 
 
 def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
-    """A field answer when the question names a field the sources state, else the best line."""
-    field = asked_field(question)
+    """A field answer when the question names a field, else the best qualifying line."""
+    field, phrase = asked_field(question)
     if field:
-        found = field_extract(field, sources)
+        found = field_extract(question, field, phrase, sources)
         if found is not None:
             return found
     return line_extract(question, sources)
