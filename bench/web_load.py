@@ -117,81 +117,108 @@ async def _load(url: str, clients: int, seconds: float, think_s: float) -> dict[
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=200, help="concurrent clients (max 500)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="duration (max 600)")
-    parser.add_argument(
-        "--think", type=float, default=0.5, help="mean pause between a client's requests"
+def _phase(tmp: Path, wavs: list[Path], clients: int, seconds: float, think: float) -> None:
+    """Start a service (hearing ``wavs``, replayed in real time), load it, stop it, print the figures."""
+    data = tmp / "data"
+    port = _free_port()
+    config = tmp / "openclaw.toml"
+    config.write_text(
+        f'[paths]\ndata_dir = "{data}"\n[web]\nhost = "{HOST}"\nport = {port}\n'
+        f'[answer]\nllm_model = ""\n'
+        f'[audio]\nsource = "wav"\nwav_realtime = true\nsink = "wav"\n'
+        f"wav_files = {json.dumps([str(w) for w in wavs])}\n",
+        encoding="utf-8",
     )
-    args = parser.parse_args()
-    clients = max(2, min(args.clients, 500))
-    seconds = max(1.0, min(args.seconds, 600.0))
-    with tempfile.TemporaryDirectory(prefix="openclaw-load-") as tmp:
-        data = Path(tmp) / "data"
-        write_samples(data / "inbox" / "global")
-        wavs = []
-        for i, (question, _a, _d) in enumerate(QUESTIONS):
-            wav = data / "questions" / f"q{i}.wav"
-            asyncio.run(speak_question(question, wav))
-            wavs.append(wav)
-        repeat = max(1, math.ceil(seconds / 20))
-        port = _free_port()
-        config = Path(tmp) / "openclaw.toml"
-        config.write_text(
-            f'[paths]\ndata_dir = "{data}"\n[web]\nhost = "{HOST}"\nport = {port}\n'
-            f'[answer]\nllm_model = ""\n'
-            f'[audio]\nsource = "wav"\nwav_realtime = true\nsink = "wav"\n'
-            f"wav_files = {json.dumps([str(w) for w in wavs] * repeat)}\n",
-            encoding="utf-8",
-        )
-        env = {**os.environ, "OPENCLAW_CONFIG": str(config)}
-        log = open(Path(tmp) / "service.log", "wb")  # noqa: SIM115 - closed below
+    env = {**os.environ, "OPENCLAW_CONFIG": str(config)}
+    with open(tmp / "service.log", "ab") as log:
         proc = subprocess.Popen(
             [str(Path(sys.executable).with_name("openclaw")), "run"], env=env, stderr=log
         )
         url = f"http://{HOST}:{port}"
         try:
-            for _ in range(600):
-                try:
-                    if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if proc.poll() is not None:
-                    raise SystemExit("openclaw run exited during start-up")
-                time.sleep(0.2)
+            _wait_ready(url, proc)
             print(f"service up at {url} (pid {proc.pid}); {clients} clients for {seconds:.0f} s")
-            result = asyncio.run(_load(url, clients, seconds, args.think))
-            hwm = 0.0
-            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    hwm = int(line.split()[1]) / 1024
+            result = asyncio.run(_load(url, clients, seconds, think))
+            hwm = _vm_hwm(proc.pid)
         finally:
             proc.send_signal(signal.SIGTERM)
             code = proc.wait(60)
-            log.close()
+    _print(result)
+    print(f"service peak RSS (VmHWM): {hwm:.0f} MB; exit code after SIGTERM: {code}")
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
+    """Until /healthz answers and the start-up indexing is done (bounded)."""
+    for _ in range(900):
+        try:
+            state = httpx.get(url + "/api/state", timeout=2).json()
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200 and not state["indexing"]:
+                if state["counters"]["indexed"] > 0:
+                    return
+        except (httpx.HTTPError, ValueError):
+            pass
+        if proc.poll() is not None:
+            raise SystemExit("openclaw run exited during start-up")
+        time.sleep(0.2)
+    raise SystemExit("openclaw run did not become ready")
+
+
+def _vm_hwm(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _print(result: dict[str, object]) -> None:
     stats: dict[str, list[float]] = result["stats"]  # type: ignore[assignment]
     every = [v for values in stats.values() for v in values]
-    total = len(every)
     errors: dict[str, int] = result["errors"]  # type: ignore[assignment]
+    elapsed = float(result["elapsed"])  # type: ignore[arg-type]
     print(
-        f"requests: {total} ok, {sum(errors.values())} errors {dict(errors) or ''}; "
-        f"{total / float(result['elapsed']):.0f} req/s"
-    )  # type: ignore[arg-type]
+        f"requests: {len(every)} ok, {sum(errors.values())} errors {dict(errors) or ''}; "
+        f"{len(every) / elapsed:.0f} req/s"
+    )
     print(f"{'endpoint':<12}{'n':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for path, values in [*sorted(stats.items()), ("all", every)]:
-        print(
-            f"{path:<12}{len(values):>7}{_pct(values, 50) * 1000:>9.1f}{_pct(values, 95) * 1000:>9.1f}"
-            f"{_pct(values, 99) * 1000:>9.1f}{max(values) * 1000:>9.1f}"
-        )
+        if values:
+            print(
+                f"{path:<12}{len(values):>7}{_pct(values, 50) * 1000:>9.1f}"
+                f"{_pct(values, 95) * 1000:>9.1f}{_pct(values, 99) * 1000:>9.1f}"
+                f"{max(values) * 1000:>9.1f}"
+            )
     counts: dict[str, int] = result["counts"]  # type: ignore[assignment]
+    errors_streams = sum(v for k, v in counts.items() if k.startswith("error"))
     print(
         f"live streams: {result['streams']}, state events received: {counts.get('events', 0)}, "
-        f"stream errors: {sum(v for k, v in counts.items() if k.startswith('error'))}"
+        f"stream errors: {errors_streams}; questions answered during the load: {result['answered']}"
     )
-    print(f"questions answered during the load: {result['answered']}")
-    print(f"service peak RSS (VmHWM): {hwm:.0f} MB; exit code after SIGTERM: {code}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=200, help="concurrent clients (max 500)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="duration (max 600)")
+    parser.add_argument("--think", type=float, default=0.5, help="mean pause between requests (s)")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip the idle baseline phase (no questions)"
+    )
+    args = parser.parse_args()
+    clients = max(2, min(args.clients, 500))
+    seconds = max(1.0, min(args.seconds, 600.0))
+    with tempfile.TemporaryDirectory(prefix="openclaw-load-") as name:
+        tmp = Path(name)
+        write_samples(tmp / "data" / "inbox" / "global")
+        wavs = []
+        for i, (question, _a, _d) in enumerate(QUESTIONS):
+            wav = tmp / "data" / "questions" / f"q{i}.wav"
+            asyncio.run(speak_question(question, wav))
+            wavs.append(wav)
+        if not args.no_baseline:
+            print("== baseline: the same service idle (no questions)")
+            _phase(tmp, [], clients, max(5.0, seconds / 3), args.think)
+        print("== while spoken questions are answered")
+        _phase(tmp, wavs * max(1, math.ceil(seconds / 20)), clients, seconds, args.think)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ from appliance.events import Event, EventBus, EventType
 
 log = logging.getLogger(__name__)
 
+#: Phrases every question recogniser is biased toward (where the engine allows): the commands.
+COMMAND_HINTS = ("scan this", "remember that", "which room", "switch to", "repeat", "stop")
 #: Seconds of trailing silence kept at the end of a question (recognisers like a little).
 KEEP_TRAILING_S = 0.2
 

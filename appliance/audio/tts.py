@@ -126,8 +126,34 @@ class EspeakTts:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
-#: Shorter pieces are joined to the next sentence ("Rev. C." would otherwise be spoken alone).
+#: Shorter pieces are joined to the next sentence (a lone "Yes." sounds clipped).
 MIN_SENTENCE_CHARS = 12
+#: Words whose full stop does not end a sentence ("rev. C", "fig. 3").
+ABBREVIATIONS = {
+    "rev",
+    "no",
+    "fig",
+    "approx",
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "vs",
+    "etc",
+    "eg",
+    "ie",
+    "max",
+    "min",
+    "nr",
+}
+
+
+def _ends_sentence(text_before: str) -> bool:
+    words = text_before.rstrip().split()
+    if not words:
+        return False
+    last = words[-1].rstrip(".").lower().replace(".", "")
+    return last not in ABBREVIATIONS and len(text_before.strip()) >= MIN_SENTENCE_CHARS
 
 
 async def sentences(text_stream: AsyncIterable[str]) -> AsyncIterator[str]:
@@ -138,7 +164,7 @@ async def sentences(text_stream: AsyncIterable[str]) -> AsyncIterator[str]:
         while True:
             found = None
             for match in _SENTENCE_END.finditer(buffer):
-                if len(buffer[: match.start()].strip()) >= MIN_SENTENCE_CHARS:
+                if _ends_sentence(buffer[: match.start()]):
                     found = match
                     break
             if found is None:

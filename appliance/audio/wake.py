@@ -93,6 +93,12 @@ class VoskWakeDetector:
         return detection
 
 
+#: A pause this long (10 ms frames) before speech marks the start of a new stretch of speech.
+ONSET_PAUSE_FRAMES = 30
+#: Furthest back a whisper detection places the start of the capture, in seconds.
+MAX_LOOKBACK_S = 6.0
+
+
 class WhisperWakeDetector:
     """Whisper tiny.en on short windows of speech, with strict phrase matching.
 
@@ -131,7 +137,8 @@ class WhisperWakeDetector:
         self._speech_frames: list[bool] = []
         self._since_decode = 0
         self._was_speech = False
-        self._last_speech_end = 0
+        self._silent_frames = 1_000  # frames of non-speech in a row
+        self._onset = 0  # stream index where the current stretch of speech began
         #: Windows decoded so far.
         self.decodes = 0
         #: Seconds spent decoding.
@@ -151,6 +158,14 @@ class WhisperWakeDetector:
         self._history.end = end_sample - len(chunk)
         self._history.append(chunk)
         flags = self._vad.feed(chunk)
+        chunk_start = end_sample - len(chunk)
+        for i, is_speech in enumerate(flags):
+            if is_speech:
+                if self._silent_frames >= ONSET_PAUSE_FRAMES:
+                    self._onset = chunk_start + i * FRAME
+                self._silent_frames = 0
+            else:
+                self._silent_frames += 1
         self._speech_frames.extend(flags)
         keep = self._window // FRAME
         del self._speech_frames[:-keep]
@@ -175,11 +190,14 @@ class WhisperWakeDetector:
         found, rest = split_after_phrase(result.text, self.phrase)
         if not found or result.score < self.threshold:
             return None
+        # The question is captured from where this stretch of speech began (the window may already
+        # have slid past the start of the phrase), but never from more than MAX_LOOKBACK_S back.
+        start = max(min(self._onset, window_start), end_sample - int(MAX_LOOKBACK_S * SAMPLE_RATE))
         detection = WakeDetection(
             phrase=self.phrase,
             score=result.score,
             detector=self.name,
-            start_sample=window_start,
+            start_sample=start,
             end_sample=self._estimate_phrase_end(end_sample, bool(rest)),
             detected_at_sample=end_sample,
             trailing_text=rest,

@@ -110,6 +110,9 @@ class WhisperRecogniser:
                 x,
                 language="en",
                 beam_size=1,
+                # One greedy pass: the temperature fallback re-decodes garbage up to five more times,
+                # which on a Pi costs seconds and rarely rescues a short question.
+                temperature=0.0,
                 condition_on_previous_text=False,
                 initial_prompt=prompt,
                 word_timestamps=False,
