@@ -23,6 +23,8 @@ _DIAMETER_AS_ZERO = re.compile(
 _DIAMETER_AS_O = re.compile(
     r"(?:(?<=^)|(?<=[\s(x×X]))[Oo](?=\d+(?:[.,]\d+)?(?:\s?[A-Za-z]\d{1,2})?(?:\s|$|[±+]))"
 )
+# The sign read twice, as itself and as a leading zero: "⌀038".
+_DOUBLE_READ_DIAMETER = re.compile(r"⌀0(?=[1-9])")
 _DIAMETER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[Oo@©®](?=\d)")
 _PLUS_MINUS = re.compile(r"\+\s?/\s?-|\+-(?=\s?\d)|£(?=\s?\d)")
 _DEGREE = re.compile(r"(?<=\d)\s?[º˚](?!\w)")
@@ -45,6 +47,7 @@ def normalise_symbols(text: str) -> str:
     text = _DIAMETER_AFTER_COUNT.sub(DIAMETER, text)
     text = _DIAMETER_AS_ZERO.sub(DIAMETER, text)
     text = _DIAMETER_AS_O.sub(DIAMETER, text)
+    text = _DOUBLE_READ_DIAMETER.sub(DIAMETER, text)
     text = _PLUS_MINUS.sub("±", text)
     text = _SPACE_IN_PLUS_MINUS.sub("±", text)
     text = _DEGREE.sub("°", text)

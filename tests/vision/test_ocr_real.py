@@ -107,9 +107,10 @@ def test_photo_boxes_map_back_to_the_photo(
     assert analysis.page.page_found
     assert analysis.fields.get("drawing_number") == "2022001"
     expected = map_box(Box(130, 459, 205, 493), page_to_photo)
-    found = [s for s in analysis.slices if s.text == "⌀42"]
+    # The text may come out as "⌀42" or "M42" from a photo; where it lies is what is tested here.
+    found = [s for s in analysis.slices if s.text.endswith("42") and s.box is not None]
     assert found, [s.text for s in analysis.slices]
-    assert _overlap(found[0].box, expected) > 0.4  # type: ignore[arg-type]
+    assert max(_overlap(s.box, expected) for s in found) > 0.4  # type: ignore[arg-type]
 
 
 def test_scanned_pdf_page_boxes_are_in_points(shared_data: Path, config: Config) -> None:
