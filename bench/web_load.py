@@ -152,9 +152,9 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
     for _ in range(900):
         try:
             state = httpx.get(url + "/api/state", timeout=2).json()
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200 and not state["indexing"]:
-                if state["counters"]["indexed"] > 0:
-                    return
+            healthy = httpx.get(url + "/healthz", timeout=2).status_code == 200
+            if healthy and not state["indexing"] and state["counters"]["indexed"] > 0:
+                return
         except (httpx.HTTPError, ValueError):
             pass
         if proc.poll() is not None:

@@ -1,0 +1,30 @@
+#!/bin/bash -e
+# Inside the image: user, venv, llama.cpp built for arm64, the appliance, verified models, the unit.
+SRC=/opt/openclaw/src
+VENV=/opt/openclaw/venv
+LLAMA_VERSION=0.3.36
+
+id openclaw >/dev/null 2>&1 || useradd --system --home-dir /var/lib/openclaw --shell /usr/sbin/nologin \
+	--groups audio,video,gpio,bluetooth openclaw
+install -d -o openclaw -g openclaw -m 0750 /var/lib/openclaw /var/lib/openclaw/models
+
+# python3-lgpio comes from Debian (it needs the matching liblgpio); everything else from the lock file.
+python3 -m venv --system-site-packages "$VENV"
+"$VENV/bin/pip" install --upgrade pip wheel
+# No aarch64 wheel exists: compile llama.cpp here. Portable Cortex-A76/A72 flags, no native probing.
+CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16 -DLLAVA_BUILD=OFF" \
+	"$VENV/bin/pip" install --no-cache-dir "llama-cpp-python==${LLAMA_VERSION}"
+"$VENV/bin/pip" install --no-cache-dir -r "$SRC/requirements.lock"
+"$VENV/bin/pip" install --no-cache-dir --no-deps "$SRC"
+
+install -d -m 0755 /etc/openclaw
+install -m 0644 "$SRC/image-build/files/openclaw.toml" /etc/openclaw/openclaw.toml
+
+# Models: fetched from the manifest's published URLs and checked against its sha256 values.
+export OPENCLAW_CONFIG=/etc/openclaw/openclaw.toml
+"$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us
+"$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us
+chown -R openclaw:openclaw /var/lib/openclaw
+
+install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
+systemctl enable openclaw.service
