@@ -32,6 +32,8 @@ from appliance.models.store import model_dir
 
 #: Feature frames per second of audio (10 ms hop).
 FRAMES_PER_S = 100
+#: Longest question transcribed with a shortened encoder context when ``short_context`` is on.
+SHORT_CONTEXT_MAX_S = 20
 #: Prompt budget for vocabulary biasing, in characters (Whisper's prompt holds ~224 tokens).
 PROMPT_CHARS = 600
 
@@ -73,13 +75,40 @@ class WindowResult:
     compute_s: float
 
 
+def cut_restart(text: str) -> str:
+    """Cut the text where it starts over: "Go forward ten. Go forward ten." -> "Go forward ten."
+
+    Greedy decoding of a short context sometimes loops back to the beginning once the audio has run
+    out; its first two words coming back with at least 40 % of the text after them mark the loop
+    (a sentence that merely repeats two words near its end is left alone).
+    """
+    from appliance.audio.phrases import word_spans
+
+    spans = word_spans(text)
+    n = len(spans)
+    head = [w for w, _, _ in spans[:2]]
+    for k in range(2, n - 1):
+        if [w for w, _, _ in spans[k : k + 2]] == head and (n - k) / n >= 0.4:
+            return text[: spans[k][1]].strip()
+    return text
+
+
 class WhisperRecogniser:
     """faster-whisper on the CPU, int8."""
 
     name = "whisper"
 
-    def __init__(self, folder: Path, *, threads: int = 1, compute_type: str = "int8") -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        threads: int = 1,
+        compute_type: str = "int8",
+        short_context: bool = False,
+    ) -> None:
         self.folder = folder
+        #: Transcribe questions up to SHORT_CONTEXT_MAX_S with a shortened encoder context (faster).
+        self.short_context = short_context
         self._model = _load(folder, threads, compute_type)
         from faster_whisper.tokenizer import Tokenizer
 
@@ -93,14 +122,26 @@ class WhisperRecogniser:
         self._lock = threading.Lock()  # one CTranslate2 call at a time per model
 
     @classmethod
-    def from_manifest(cls, name: str, models_dir: Path, *, threads: int = 1) -> WhisperRecogniser:
+    def from_manifest(
+        cls, name: str, models_dir: Path, *, threads: int = 1, short_context: bool = False
+    ) -> WhisperRecogniser:
         """Load the manifest's model ``name`` after verifying every file of it."""
         spec = load_manifest().get(name)
-        return cls(model_dir(spec, models_dir), threads=threads)
+        return cls(model_dir(spec, models_dir), threads=threads, short_context=short_context)
 
     def transcribe(self, audio: Samples, *, vocabulary: Sequence[str] = ()) -> Transcript:
         """Transcribe one utterance; ``vocabulary`` becomes the initial prompt (a soft bias)."""
         started = time.perf_counter()
+        if self.short_context and len(audio) <= SHORT_CONTEXT_MAX_S * SAMPLE_RATE:
+            prompt_text = ", ".join(vocabulary)[:PROMPT_CHARS]
+            tokens = max(24, int(len(audio) / SAMPLE_RATE * 6) + 16)  # ~3 words/s, 2 tokens/word
+            window = self.decode_window(audio, max_tokens=tokens, bias=prompt_text)
+            return Transcript(
+                text=window.text,
+                engine=self.name,
+                audio_s=len(audio) / SAMPLE_RATE,
+                compute_s=time.perf_counter() - started,
+            )
         x = audio.astype(np.float32) / 32768.0
         prompt = None
         if vocabulary:
@@ -170,7 +211,7 @@ class WhisperRecogniser:
                 no_repeat_ngram_size=3,
             )[0]
             tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-            text = self._tokenizer.decode(tokens).strip()
+            text = cut_restart(self._tokenizer.decode(tokens).strip())
             score = float(np.exp(result.scores[0])) if result.scores else 0.0
             if verify:
                 score = self._phrase_posterior(encoded, text, verify)

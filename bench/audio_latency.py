@@ -1,0 +1,111 @@
+"""End of question to first audio of the answer, for the audio part alone.
+
+Each question is synthesised with espeak-ng and fed through the real front end (WAV replay as fast as
+possible, push-to-talk so the wake word is not part of the figure); the answer is a fixed two-sentence
+text handed to the real speaker (espeak-ng into a WAV sink). Figures: transcription time (capture end
+→ transcript), TTS start (speak() called → first audio handed to the sink) and their sum. In real time
+the endpointer's trailing-silence wait (audio.trailing_silence_s) comes on top; it is printed too.
+
+    .venv/bin/python bench/audio_latency.py --limit 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+from audio_common import silence, synth
+
+from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.settings import AudioSettings
+from appliance.audio.sinks import WavFileSink
+from appliance.audio.sources import WavReplaySource
+from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.wake import WhisperWakeDetector
+from appliance.audio.wavio import write_wav
+
+QUESTIONS = [
+    "what torque do the M8 bolts on the mounting bracket take",
+    "which room",
+    "what material is the bracket made of",
+    "scan this",
+    "remember that the bracket now takes thirty newton metres",
+    "what is the latest revision of drawing A 1024",
+    "how deep is the counterbore on the flange",
+    "switch to the machine shop",
+]
+ANSWER = (
+    "Twenty five newton metres, drawing A-1024 revision C, note 3. ",
+    "The bolts are class 8.8.",
+)
+
+
+async def answer() -> AsyncIterator[str]:
+    for piece in ANSWER:
+        yield piece
+
+
+async def run(limit: int) -> None:
+    settings = AudioSettings()
+    whisper = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", Path("var/models"), short_context=settings.whisper_short_context
+    )
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, question in enumerate((QUESTIONS * 4)[:limit]):
+            wav = write_wav(
+                Path(tmp) / f"q{i}.wav",
+                np.concatenate([silence(0.3), synth(question), silence(1.2)]),
+            )
+            frontend = VoiceFrontEnd(
+                WavReplaySource([wav], realtime=False),
+                WhisperWakeDetector(whisper, settings.wake_phrase),
+                whisper,
+                Speaker(EspeakTts(), WavFileSink(Path(tmp) / f"out{i}")),
+                settings=settings,
+            )
+            frontend.push_to_talk()
+            utterance = await frontend.next_utterance()
+            assert utterance is not None
+            report = await frontend.speak(answer())
+            await frontend.close()
+            transcribe = utterance.latency["transcribe_s"]
+            tts = (report.first_audio or report.started) - report.started
+            rows.append((transcribe, tts, utterance.audio_s))
+            print(
+                f"  {question[:40]:40s} transcribe {transcribe * 1000:6.0f} ms, TTS start {tts * 1000:5.0f} ms"
+                f"  -> {utterance.text[:40]!r}"
+            )
+    t = np.array(rows)
+    total = t[:, 0] + t[:, 1]
+    print(
+        f"\n{len(rows)} questions ({t[:, 2].mean():.1f} s of audio each on average), whisper tiny.en, espeak-ng"
+    )
+    print(
+        f"transcription   p50 {np.percentile(t[:, 0], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 0], 95) * 1000:.0f} ms"
+    )
+    print(
+        f"TTS first audio p50 {np.percentile(t[:, 1], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 1], 95) * 1000:.0f} ms"
+    )
+    print(
+        f"sum             p50 {np.percentile(total, 50) * 1000:.0f} ms, p95 {np.percentile(total, 95) * 1000:.0f} ms"
+    )
+    print(
+        f"plus the endpointer's trailing-silence wait in real time: {settings.trailing_silence_s * 1000:.0f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=8, help="questions (default 8)")
+    args = parser.parse_args()
+    asyncio.run(run(args.limit))
+
+
+if __name__ == "__main__":
+    main()
