@@ -153,7 +153,8 @@ def _wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
         try:
             state = httpx.get(url + "/api/state", timeout=2).json()
             healthy = httpx.get(url + "/healthz", timeout=2).status_code == 200
-            if healthy and not state["indexing"] and state["counters"]["indexed"] > 0:
+            sources = httpx.get(url + "/api/sources", timeout=2).json()
+            if healthy and not state["indexing"] and len(sources.get("global", [])) >= 3:
                 return
         except (httpx.HTTPError, ValueError):
             pass

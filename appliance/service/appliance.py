@@ -31,7 +31,6 @@ from appliance.service.ports import (
     Answerer,
     AnswerResult,
     AnswerTimes,
-    Camera,
     Library,
     Listener,
     Presence,
@@ -58,8 +57,8 @@ class Parts:
     speaker: Speaker | None = None
     #: Microphone, wake word and transcription.
     listener: Listener | None = None
-    #: The camera.
-    camera: Camera | None = None
+    #: Whether a camera is configured (captures go through the index queue and the vision part).
+    capture_enabled: bool = True
     #: BLE rooms.
     presence: Presence | None = None
     #: Extra supervised components the parts need (the answer worker ...): (component, critical).
@@ -139,7 +138,7 @@ class Appliance:
             self.memory,
             self.rooms,
             self.data_dir,
-            parts.camera,
+            parts.capture_enabled,
         )
         self.gpio = GpioComponent(config.gpio, self.bus, pin_factory=pin_factory)
         self.token = load_or_create_token(self.data_dir / config.web.token_file)

@@ -44,6 +44,8 @@ class IndexJob:
 
     def label(self) -> str:
         """What the status page shows for this job."""
+        if self.action == "capture":
+            return "camera capture"
         if self.source:
             return self.source
         return public_name(self.path) if self.path else ""
@@ -108,9 +110,9 @@ class IndexQueue:
         if job.action == "forget":
             removed = library.forget(job.namespace, job.source)
             return f"forgot {job.source}" if removed else f"{job.source} was not indexed"
-        assert job.path is not None
         if job.action == "capture":
-            return library.index_image(job.path, job.namespace, progress)
+            return library.index_capture(job.namespace, progress)
+        assert job.path is not None
         return library.index_file(job.path, job.namespace, progress)
 
     async def run(self) -> None:

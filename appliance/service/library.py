@@ -8,7 +8,6 @@ data directory, unique across namespaces, and never an absolute path (which woul
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,13 +66,45 @@ class IndexLibrary:
             return f"indexed drawing {info.drawing_number}{rev}"
         return f"indexed {public_name(path)} ({result.slices} slices)"
 
-    def index_image(self, image_path: Path, namespace: str, progress: Progress) -> str:
-        """A camera capture: quality gate, OCR, index (the vision part does the work)."""
-        vision = importlib.import_module("appliance.vision.capture_ingest")
-        summary: str = vision.index_capture(
-            self.store, image_path, namespace=namespace, config=self.config, progress=progress
+    def index_capture(self, namespace: str, progress: Progress) -> str:
+        """Capture from the configured camera, gate strictly, OCR, index; the sentence to speak.
+
+        A rejected shot raises the vision part's PageQualityError, whose message says what to do
+        ("too blurry, hold it still"); nothing is indexed then.
+        """
+        import time
+
+        from appliance.vision.cameras import open_camera
+        from appliance.vision.capture import capture_page
+        from appliance.vision.ingest import source_document
+
+        progress(0.05, "capturing")
+        camera = open_camera(self.config.vision, self.data_dir)
+        try:
+            capture = capture_page(camera, self.config.vision)
+        finally:
+            camera.close()
+        progress(0.7, "indexing")
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(capture.frame.captured_at))
+        doc = source_document(
+            capture.analysis,
+            capture.frame.image,
+            data=capture.frame.data,
+            namespace=namespace,
+            source=f"capture:{stamp}",
+            config=self.config,
+            media_type="image/jpeg",
+            mtime=capture.frame.captured_at,
+            fallback_title=f"capture {stamp}",
         )
-        return summary
+        result = self.store.replace_source(doc)
+        fields = capture.analysis.fields
+        if result.skipped:
+            return "That drawing is already indexed."
+        if fields.get("drawing_number"):
+            rev = f" revision {fields['revision']}" if fields.get("revision") else ""
+            return f"Indexed drawing {fields['drawing_number']}{rev}."
+        return f"Indexed the page: {len(doc.slices)} pieces of text."
 
     def forget(self, namespace: str, source: str) -> bool:
         """Remove a source and every trace of it."""

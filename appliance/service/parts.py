@@ -312,7 +312,6 @@ def build_parts(config: Config, bus: EventBus) -> Parts:
     _add_answer(config, bus, reader, parts)
     _add_voice(config, bus, reader, parts)
     _add_presence(config, bus, reader, parts)
-    parts.disabled.setdefault("camera", "no camera capture in this version of the vision part")
     return parts
 
 

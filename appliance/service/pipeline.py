@@ -24,7 +24,7 @@ from appliance.events import Event, EventBus, EventType
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
 from appliance.service.memory import MemoryNotes
-from appliance.service.ports import Answerer, AnswerResult, Camera, Speaker, Utterance
+from appliance.service.ports import Answerer, AnswerResult, Speaker, Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.supervisor import public_error
 
@@ -62,7 +62,7 @@ class QuestionPipeline:
         memory: MemoryNotes,
         rooms: RoomControl,
         data_dir: Path,
-        camera: Camera | None = None,
+        capture_enabled: bool = True,
     ) -> None:
         self.bus = bus
         self.latency = latency
@@ -72,7 +72,7 @@ class QuestionPipeline:
         self.memory = memory
         self.rooms = rooms
         self.data_dir = data_dir
-        self.camera = camera
+        self.capture_enabled = capture_enabled
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._last_spoken = ""
@@ -230,16 +230,12 @@ class QuestionPipeline:
 
     async def scan(self) -> str:
         """Capture from the camera, gate, OCR and index; return the sentence to speak."""
-        if self.camera is None:
+        if not self.capture_enabled:
             return "There is no camera configured."
         self.bus.publish(Event(EventType.CAPTURE_REQUESTED, {}))
-        camera = self.camera
-        folder = self.data_dir / "captures"
-        folder.mkdir(parents=True, exist_ok=True)
+        job = self.queue.submit("capture", self.rooms.memory_namespace())
+        assert job.done is not None
         try:
-            image = await asyncio.to_thread(camera.capture, folder)
-            job = self.queue.submit("capture", self.rooms.memory_namespace(), path=image)
-            assert job.done is not None
             return await job.done
         except OpenClawError as err:
             self.bus.publish(

@@ -169,8 +169,8 @@ class Library(Protocol):
     def index_file(self, path: Path, namespace: str, progress: Progress) -> str:
         """Index (or re-index) one file; return a short summary ("indexed drawing A-1024 rev C")."""
 
-    def index_image(self, image_path: Path, namespace: str, progress: Progress) -> str:
-        """Index a camera capture (quality gate + OCR); raises with a spoken-friendly reason."""
+    def index_capture(self, namespace: str, progress: Progress) -> str:
+        """Capture from the camera, gate, OCR and index; raises with a reason a person can act on."""
 
     def forget(self, namespace: str, source: str) -> bool:
         """Remove a source and every trace of it."""
@@ -180,13 +180,6 @@ class Library(Protocol):
 
     def close(self) -> None:
         """Release the database."""
-
-
-class Camera(Protocol):
-    """The camera over the bench."""
-
-    def capture(self, dest: Path) -> Path:
-        """Capture the sharpest of a short burst into ``dest`` (a folder); return the image file."""
 
 
 class Presence(Protocol):

@@ -1,0 +1,133 @@
+"""The pipeline's commands against the real index and vision: remember, scan (folder camera), false wake."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+import wave
+from collections.abc import AsyncIterable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+from appliance.config import Config
+from appliance.events import EventType
+from appliance.index.search import search
+from appliance.service.indexer import IndexQueue
+from appliance.service.latency import LatencyBook
+from appliance.service.memory import MemoryNotes
+from appliance.service.pipeline import QuestionPipeline
+from appliance.service.ports import Utterance
+from appliance.service.rooms import RoomControl
+from appliance.service.samples import SAMPLES, draw_sample
+from appliance.service.state import LiveState
+
+
+class RecordingSpeaker:
+    """Stands in for the loudspeaker (hardware edge): records what would have been said."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.stopped = 0
+
+    async def speak(self, sentences: AsyncIterable[str]) -> float | None:
+        async for sentence in sentences:
+            self.said.append(sentence)
+        return time.monotonic()
+
+    def stop(self) -> None:
+        self.stopped += 1
+
+
+def _pipeline(config: Config, queue: IndexQueue, speaker: RecordingSpeaker) -> QuestionPipeline:
+    state = LiveState()
+    return QuestionPipeline(
+        queue.bus,
+        LatencyBook(),
+        answerer=None,  # type: ignore[arg-type]  # commands never reach the answerer
+        speaker=speaker,
+        queue=queue,
+        memory=MemoryNotes(config.paths.data_dir / "memory"),
+        rooms=RoomControl(queue.bus, state),
+        data_dir=config.paths.data_dir,
+    )
+
+
+def _utterance(text: str, pcm: bytes = b"") -> Utterance:
+    now = time.monotonic()
+    return Utterance(text=text, wake_at=now, captured_at=now, transcribed_at=now, pcm=pcm)
+
+
+async def test_remember_writes_markdown_and_indexes_it(config: Config, queue: IndexQueue) -> None:
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    record = await pipeline.handle(_utterance("remember that the bracket now takes 30 N·m"))
+    assert record["command"] == "remember" and speaker.said == ["Noted."]
+    day = config.paths.data_dir / "memory" / "global" / f"{time.strftime('%Y-%m-%d')}.md"
+    assert "the bracket now takes 30 N·m" in day.read_text(encoding="utf-8")
+    hits = await queue.call(
+        lambda lib: search(lib.store, "bracket torque newton metres", ["global"])
+    )
+    assert any("30 N·m" in h.text and h.source.startswith("memory/global/") for h in hits)
+
+
+async def test_scan_indexes_a_good_capture_and_refuses_a_blurry_one(
+    config: Config, queue: IndexQueue
+) -> None:
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    events = queue.bus.subscribe_queue()
+    camera = config.paths.data_dir / "camera"
+    camera.mkdir(parents=True)
+    # The folder camera (vision.camera = "folder", the development backend) serves these files.
+    draw_sample(SAMPLES[1]).convert("RGB").filter(ImageFilter.GaussianBlur(9)).save(
+        camera / "1.jpg"
+    )
+    said = await pipeline.scan()
+    rejected = [e for e in _drain(events) if e.type == EventType.CAPTURE_REJECTED]
+    # The quality gate's own sentence is what the person hears.
+    assert rejected and rejected[0].data["reason"] == said
+    assert rejected[0].data["code"] in ("too_blurry", "page_blank", "page_quality"), rejected[
+        0
+    ].data
+    assert await queue.call(lambda lib: lib.sources()) == []  # nothing indexed
+
+    shutil.rmtree(camera)
+    camera.mkdir()
+    draw_sample(SAMPLES[0]).convert("RGB").save(camera / "1.png")
+    said = await pipeline.scan()
+    assert said.startswith("Indexed drawing A-1024"), said
+    sources = await queue.call(lambda lib: lib.sources())
+    assert [s.source[:8] for s in sources] == ["capture:"]
+
+
+async def test_false_wake_keeps_the_clip(config: Config, queue: IndexQueue) -> None:
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    events = queue.bus.subscribe_queue()
+    pcm = (np.sin(np.arange(16000) / 5) * 8000).astype(np.int16).tobytes()
+    await pipeline.handle(_utterance("which room", pcm))
+    clip = await asyncio.to_thread(pipeline.false_wake)
+    assert clip is not None and clip.parent == config.paths.data_dir / "false-wakes"
+    with wave.open(str(clip)) as wav:
+        assert (wav.getframerate(), wav.getnchannels(), wav.getnframes()) == (16000, 1, 16000)
+        assert wav.readframes(16000) == pcm
+    assert speaker.stopped == 1
+    assert any(
+        e.type == EventType.FALSE_WAKE and e.data["clip"] == clip.name for e in _drain(events)
+    )
+
+
+def _drain(queue):  # type: ignore[no-untyped-def]
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
+def test_sample_drawing_is_a_page(tmp_path: Path) -> None:
+    image = draw_sample(SAMPLES[0])
+    assert image.size == (2339, 1654)
+    assert isinstance(image, Image.Image)
