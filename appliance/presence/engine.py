@@ -16,6 +16,7 @@ keeps running underneath so clearing the override lands in the right room at onc
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections import deque
 from collections.abc import Callable
@@ -248,18 +249,21 @@ class RoomEngine:
                 del self._trail[key]
 
     def _rise(self, room: str, now: float) -> float:
-        """dB the room's proximity now exceeds its low point in the rise window (inf if new)."""
+        """dB the room's proximity now exceeds its median over the rise window (inf if new).
+
+        The median, not the low point: a beacon recovering from a short blockage has not risen.
+        """
         trail = self._trail.get(room)
         if not trail or trail[0][0] > now - self.settings.rise_window_s / 2:
             return math.inf
-        return trail[-1][1] - min(p for _, p in trail)
+        return trail[-1][1] - statistics.median(p for _, p in trail)
 
     def _fall(self, room: str) -> float:
-        """dB the room's proximity now lies under its peak in the rise window."""
+        """dB the room's proximity now lies under its median over the rise window."""
         trail = self._trail.get(room)
         if not trail:
             return math.inf
-        return max(p for _, p in trail) - trail[-1][1]
+        return statistics.median(p for _, p in trail) - trail[-1][1]
 
     def _candidate(self, scores: dict[str, _RoomScore], now: float) -> tuple[str | None, float]:
         """The room the readings point to now, and how long it must stay so before switching."""
