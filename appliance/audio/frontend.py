@@ -72,6 +72,8 @@ class Utterance:
     timings: dict[str, float] = field(default_factory=dict)
     #: Derived latencies in seconds (wake_after_phrase_s, transcribe_s, ...).
     latency: dict[str, float] = field(default_factory=dict)
+    #: The audio of the wake phrase and the question (16 kHz mono int16), kept for false-wake tuning.
+    audio: Samples = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
 
 
 @dataclass
@@ -345,6 +347,7 @@ class VoiceFrontEnd:
         )
         if command.kind.value == "empty":
             self._publish(EventType.IDLE)
+        heard = self._preroll.since(min(wake.start_sample, start))
         return Utterance(
             wake,
             transcript,
@@ -354,6 +357,7 @@ class VoiceFrontEnd:
             len(audio) / SAMPLE_RATE,
             dict(timings.marks),
             latency,
+            heard,
         )
 
     # -- speaking -------------------------------------------------------------------------------

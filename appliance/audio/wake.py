@@ -1,7 +1,7 @@
 """Wake-word detectors: a Vosk grammar recogniser (the Pi) and whisper on speech windows (development).
 
 Both are fed the stream chunk by chunk and return a :class:`WakeDetection` when the phrase was heard.
-Why two, and what each costs, is in docs/decisions/0001-audio-wake-engine.md.
+Why two, and what each costs, is in docs/decisions/0030-audio-wake-engine.md.
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ class VoskRecogniser:
         """Transcribe one utterance with a free recogniser.
 
         ``vocabulary`` is not used: a Vosk grammar would forbid every other word, which is wrong for
-        a free question (see docs/decisions/0001-audio-wake-engine.md).
+        a free question (see docs/decisions/0030-audio-wake-engine.md).
         """
         started = time.perf_counter()
         stream = self.stream()
