@@ -50,9 +50,10 @@ class VoskWakeDetector:
         self.rejected = 0
 
     def reset(self) -> None:
-        """Start a fresh recogniser (its word times restart at zero)."""
+        """Start a fresh recogniser (its word times restart at zero) and end any refractory period."""
         self._stream = self._recogniser.stream(self._grammar)
         self._origin = -1
+        self._quiet_until = 0
 
     def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
         """Feed a chunk; a detection when the phrase was heard confidently enough."""
