@@ -106,8 +106,10 @@ async def _load(url: str, clients: int, seconds: float, think_s: float) -> dict[
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
         elapsed = time.monotonic() - started
-        after = (await client.get("/api/state")).json()["counters"]["questions"]
+        final = (await client.get("/api/state")).json()
+        after = final["counters"]["questions"]
     return {
+        "loop": final.get("loop", {}),
         "stats": stats,
         "errors": errors,
         "counts": counts,
@@ -144,6 +146,8 @@ def _phase(tmp: Path, wavs: list[Path], clients: int, seconds: float, think: flo
             proc.send_signal(signal.SIGTERM)
             code = proc.wait(60)
     _print(result)
+    loop = result.get("loop") or {}
+    print(f"event-loop lag, worst of the last minute: {loop.get('max_1m_ms', '?')} ms")  # type: ignore[union-attr]
     print(f"service peak RSS (VmHWM): {hwm:.0f} MB; exit code after SIGTERM: {code}")
 
 

@@ -24,6 +24,7 @@ from appliance.errors import InputError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.inbox import SUFFIXES, InboxWatcher, wanted
 from appliance.service.indexer import IndexQueue
+from appliance.service.looplag import LoopLagMonitor
 from appliance.service.memory import MemoryNotes, check_namespace
 from appliance.service.notify import SystemdNotifier
 from appliance.service.pipeline import QuestionPipeline
@@ -119,6 +120,8 @@ class Appliance:
         self.state = LiveState()
         self._state_queue = self.state.attach(self.bus)
         self.supervisor = Supervisor(self.bus, backoff)
+        self.loop_monitor = LoopLagMonitor(self.state.latency.registry)
+        self.state.loop_figures = self.loop_monitor.figures
         self.notifier = notifier or SystemdNotifier()
         self.queue = IndexQueue(self.bus, parts.library_factory)
         self.memory = MemoryNotes(self.data_dir / "memory")
@@ -205,6 +208,7 @@ class Appliance:
         else:
             sup.disable("web", "web.enabled = false")
         sup.add(FunctionComponent("watchdog", lambda: self.notifier.watchdog_loop(self._alive)))
+        sup.add(self.loop_monitor)
         for name, reason in self.parts.disabled.items():
             sup.disable(name, reason)
             self.bus.publish(Event(EventType.COMPONENT_STATE, sup.get_health(name).to_json()))

@@ -78,6 +78,10 @@ class ReaderStore:
             self._store = IndexStore.open(self.config, embedder=self.embedder.get())
         return self._store
 
+    def opened(self) -> IndexStore | None:
+        """The store if it is open already (never opens it)."""
+        return self._store
+
     def close(self) -> None:
         """Close the connection."""
         if self._store is not None:
@@ -285,16 +289,33 @@ class PresenceAdapter:
         return {r.name: list(r.namespaces) for r in self.monitor.plan.rooms.values()}
 
 
-def _vocabulary(reader: ReaderStore) -> list[str]:
-    """Drawing numbers and titles in the index: the recogniser is biased toward them."""
-    try:
-        sources = reader.get().list_sources()
-    except OpenClawError:
-        return []
-    words: list[str] = []
-    for s in sources:
-        words.extend(w for w in (s.drawing_number, s.title) if w)
-    return sorted(set(words))[:500]
+class Vocabulary:
+    """Drawing numbers and titles in the index, which the recogniser is biased toward.
+
+    Called from the voice front end on the event loop, so it never opens the index itself (the first
+    question does that, off the loop) and refreshes at most once a minute.
+    """
+
+    def __init__(self, reader: ReaderStore, ttl_s: float = 60.0) -> None:
+        self.reader = reader
+        self.ttl_s = ttl_s
+        self._words: list[str] = []
+        self._at = -float("inf")
+
+    def __call__(self) -> list[str]:
+        """The current word list."""
+        store = self.reader.opened()
+        now = time.monotonic()
+        if store is None or now - self._at < self.ttl_s:
+            return self._words
+        self._at = now
+        try:
+            sources = store.list_sources()
+        except OpenClawError:
+            return self._words
+        words = {w for s in sources for w in (s.drawing_number, s.title) if w}
+        self._words = sorted(words)[:500]
+        return self._words
 
 
 def build_parts(config: Config, bus: EventBus) -> Parts:
@@ -351,7 +372,7 @@ def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts)
             parts.disabled["speaker"] = f"{err.code}: {err.message}"
         return
     try:
-        frontend = build_frontend(config, bus=bus, vocabulary=lambda: _vocabulary(reader))
+        frontend = build_frontend(config, bus=bus, vocabulary=Vocabulary(reader))
     except OpenClawError as err:
         parts.disabled["listener"] = f"{err.code}: {err.message}"
         return

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,8 @@ class LiveState:
     last_error: dict[str, str] = field(default_factory=dict)
     #: Monotonically increasing change number.
     version: int = 0
+    #: Reports event-loop lag figures (set by the appliance; None in tests).
+    loop_figures: Callable[[], dict[str, float]] | None = None
     _questions: deque[dict[str, Any]] = field(init=False)
     _jobs: OrderedDict[str, dict[str, Any]] = field(init=False)
     _changed: asyncio.Event | None = field(default=None, init=False)
@@ -108,6 +111,7 @@ class LiveState:
             "transcript": self.transcript,
             "last_error": self.last_error,
             "uptime_s": round(time.time() - self._started, 1),
+            "loop": self.loop_figures() if self.loop_figures is not None else {},
         }
 
     async def wait_change(self, seen_version: int, timeout: float) -> bool:

@@ -121,6 +121,9 @@ function render(state) {
   renderComponents(state.components);
   renderLatency(state.latency);
   renderRoom(state.room, state.beacons);
+  if (state.loop && state.loop.last_ms !== undefined) {
+    $("#loop").textContent = `loop lag ${state.loop.last_ms} / ${state.loop.max_1m_ms} ms`;
+  }
   document.body.dataset.version = String(state.version);
 }
 
