@@ -60,8 +60,8 @@ def build(dataset: str, corpus: dict[str, str], embedder: Embedder) -> IndexStor
     n_slices = 0
     for i, (doc_id, text) in enumerate(corpus.items()):
         slices = pack(text_blocks(text), target=400, overlap=80)
-        n_slices += len(slices)
-        store.replace_source(SourceDocument(doc_id, "bench", doc_id, tuple(slices)))
+        result = store.replace_source(SourceDocument(doc_id, "bench", doc_id, tuple(slices)))
+        n_slices += result.slices
         if i % 500 == 0:
             print(f"  indexed {i}/{len(corpus)}", file=sys.stderr)
     took = time.perf_counter() - started

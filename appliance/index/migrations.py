@@ -94,15 +94,23 @@ def m001_initial(db: Connection, meta: dict[str, str]) -> None:
 
 
 def m002_vectors(db: Connection, meta: dict[str, str]) -> None:
-    """The vector table, partitioned by namespace so a room's search never scans another room."""
+    """The vector table, partitioned by namespace so a room's search never scans another room.
+
+    float32 vectors use the L2 metric: on unit vectors it ranks exactly like cosine and sqlite-vec
+    computes it with SIMD. int8 and bit vectors are a fast first pass; their full float32 vectors
+    are kept in ``slice_vectors_full`` to rescore the candidates exactly.
+    """
     dims = int(meta["dimensions"])
     element = {"float32": "float", "int8": "int8", "bit": "bit"}[meta["vector_type"]]
-    metric = "hamming" if element == "bit" else "cosine"
+    metric = "" if element == "bit" else " distance_metric=l2"
     db.execute(
         f"CREATE VIRTUAL TABLE slice_vectors USING vec0 ("
         f" slice_id INTEGER PRIMARY KEY,"
         f" namespace TEXT PARTITION KEY,"
-        f" embedding {element}[{dims}] distance_metric={metric})"
+        f" embedding {element}[{dims}]{metric})"
+    )
+    db.execute(
+        "CREATE TABLE slice_vectors_full (slice_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)"
     )
 
 

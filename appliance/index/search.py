@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
+
 from appliance.index.settings import IndexSettings
 from appliance.index.store import (
     GLOBAL_NAMESPACE,
@@ -208,22 +210,45 @@ def _placeholders(n: int) -> str:
     return ",".join("?" * n)
 
 
+#: Candidates fetched from an int8 or bit first pass per result wanted, before exact rescoring.
+RESCORE_FACTOR = 4
+
+
 def vector_channel(
     store: IndexStore, query: str, namespaces: Sequence[str], k: int
 ) -> list[tuple[int, float]]:
     """(slice id, cosine similarity) best first; one partition-key KNN per namespace, merged."""
-    blob = store.codec.encode(store.embedder.embed_query(query))
+    vector = store.embedder.embed_query(query)
+    blob = store.codec.encode(vector)
     wrap = store.codec.sql_wrap("?")
+    first_pass = k * RESCORE_FACTOR if store.codec.rescored else k
     found: list[tuple[int, float]] = []
     for ns in namespaces:
         rows = store.db.execute(
             f"SELECT slice_id, distance FROM slice_vectors"
             f" WHERE embedding MATCH {wrap} AND k = ? AND namespace = ?",
-            (blob, k, ns),
+            (blob, first_pass, ns),
         ).fetchall()
-        found.extend((int(r[0]), store.codec.similarity(float(r[1]))) for r in rows)
+        if store.codec.rescored:
+            found.extend(_rescore(store, [int(r[0]) for r in rows], vector))
+        else:
+            found.extend((int(r[0]), store.codec.similarity(float(r[1]))) for r in rows)
     found.sort(key=lambda x: -x[1])
     return found[:k]
+
+
+def _rescore(store: IndexStore, ids: list[int], query: np.ndarray) -> list[tuple[int, float]]:
+    """Exact cosine similarities of first-pass candidates from their full float32 vectors."""
+    if not ids:
+        return []
+    rows = store.db.execute(
+        f"SELECT slice_id, embedding FROM slice_vectors_full"
+        f" WHERE slice_id IN ({_placeholders(len(ids))})",
+        ids,
+    ).fetchall()
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    sims = np.clip(matrix @ query, 0.0, 1.0)
+    return [(int(r[0]), float(s)) for r, s in zip(rows, sims, strict=True)]
 
 
 def _fts_channel(

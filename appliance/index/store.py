@@ -330,12 +330,18 @@ class IndexStore:
                 f" VALUES (?, ?, {self.codec.sql_wrap('?')})",
                 (cur.lastrowid, doc.namespace, self.codec.encode(vector)),
             )
+            if self.codec.rescored:
+                self.db.execute(
+                    "INSERT INTO slice_vectors_full (slice_id, embedding) VALUES (?, ?)",
+                    (cur.lastrowid, np.asarray(vector, dtype=np.float32).tobytes()),
+                )
 
     def _delete_source_rows(self, source_id: int) -> None:
-        self.db.execute(
-            "DELETE FROM slice_vectors WHERE slice_id IN (SELECT id FROM slices WHERE source_id = ?)",
-            (source_id,),
-        )
+        for table in ("slice_vectors", "slice_vectors_full"):
+            self.db.execute(
+                f"DELETE FROM {table} WHERE slice_id IN (SELECT id FROM slices WHERE source_id = ?)",
+                (source_id,),
+            )
         self.db.execute("DELETE FROM slices WHERE source_id = ?", (source_id,))
         self.db.execute("DELETE FROM sources WHERE id = ?", (source_id,))
 
@@ -459,6 +465,9 @@ class IndexStore:
         n_vectors = self.db.execute("SELECT count(*) FROM slice_vectors").fetchone()[0]
         if n_slices != n_vectors:
             return f"{n_slices} slices but {n_vectors} vectors"
+        n_full = self.db.execute("SELECT count(*) FROM slice_vectors_full").fetchone()[0]
+        if n_full != (n_slices if self.codec.rescored else 0):
+            return f"{n_slices} slices but {n_full} full-precision vectors"
         return "ok"
 
 

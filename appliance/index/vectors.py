@@ -35,9 +35,12 @@ class VectorCodec:
             return f"vec_bit({placeholder})"
         return placeholder
 
+    @property
+    def rescored(self) -> bool:
+        """Whether the stored type is a first pass whose candidates are rescored in float32."""
+        return self.vector_type != "float32"
+
     def similarity(self, distance: float) -> float:
-        """Map the vec0 distance to a similarity in 0..1 (1 = identical)."""
-        if self.vector_type == "bit":
-            return max(0.0, 1.0 - 2.0 * distance / self.dimensions)
-        # Cosine distance is 1 - cos; clip negative cosines to 0.
-        return max(0.0, 1.0 - distance)
+        """Map the vec0 distance of a float32 vector to a cosine similarity clipped to 0..1."""
+        # On unit vectors the L2 distance d satisfies d^2 = 2 - 2 cos.
+        return max(0.0, 1.0 - distance * distance / 2.0)

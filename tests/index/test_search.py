@@ -134,3 +134,24 @@ def test_query_builders_defuse_fts_syntax() -> None:
     assert words_query('bolts" OR NEAR(x') == '"bolts" OR "near" OR "x"'
     assert trigram_query("drawing A-1024 rev") == '"A-1024"'
     assert words_query("the what") == ""
+
+
+def test_quantised_vectors_are_rescored_to_the_same_ranking(tmp_path, embedder) -> None:  # type: ignore[no-untyped-def]
+    """int8 and bit first passes, rescored from full vectors, rank like exact float32 search."""
+    rankings = {}
+    for vtype in ("float32", "int8", "bit"):
+        with IndexStore.open_path(
+            tmp_path / f"{vtype}.sqlite3", embedder=embedder, vector_type=vtype
+        ) as st:
+            index_notes(st)
+            hits = search(
+                st,
+                "how tight should the bracket bolts be?",
+                ["shop"],
+                options=SearchOptions(channels=("vector",)),
+            )
+            rankings[vtype] = [(h.source, round(h.vector.raw or 0, 4)) for h in hits]
+            assert st.integrity_check() == "ok"
+            st.delete_source("shop", "note0.md")
+            assert st.integrity_check() == "ok"
+    assert rankings["int8"] == rankings["float32"] == rankings["bit"]
