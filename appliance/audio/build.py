@@ -12,7 +12,7 @@ from appliance.audio.sources import SoundDeviceSource, WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.config import Config
 from appliance.errors import ConfigError
-from appliance.events import EventBus
+from appliance.events import Event, EventBus, EventType
 
 
 def _under(base: Path, path: Path) -> Path:
@@ -110,6 +110,21 @@ def build_speaker(config: Config, sink: AudioSink | None = None) -> Speaker:
     return Speaker(tts, sink or build_sink(config))
 
 
+def _state_publisher(bus: EventBus) -> Callable[[str, str], None]:
+    """Microphone state changes (from the audio thread) as COMPONENT_STATE events on the loop."""
+
+    def publish(state: str, error: str) -> None:
+        event = Event(
+            EventType.COMPONENT_STATE, {"component": "microphone", "state": state, "error": error}
+        )
+        try:
+            bus.publish_threadsafe(event)
+        except RuntimeError:  # the bus is not bound to a loop (yet, or any more): nothing to tell
+            return
+
+    return publish
+
+
 def build_frontend(
     config: Config,
     *,
@@ -121,8 +136,9 @@ def build_frontend(
     """The whole voice front end as configured (models are verified and loaded here)."""
     recogniser = build_recogniser(config)
     wake = build_wake_detector(config, recogniser)
+    on_state = _state_publisher(bus) if bus is not None else None
     return VoiceFrontEnd(
-        source or build_source(config),
+        source or build_source(config, on_state=on_state),
         wake,
         recogniser,
         build_speaker(config, sink),

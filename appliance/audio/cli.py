@@ -69,7 +69,12 @@ def listen_command(
 
     async def run() -> None:
         source = build_source(
-            config, wav_files=list(wav_files) or None, realtime=not fast if wav_files else None
+            config,
+            wav_files=list(wav_files) or None,
+            realtime=not fast if wav_files else None,
+            on_state=lambda state, error: click.echo(
+                f"microphone: {state}{': ' + error if error else ''}", err=True
+            ),
         )
         frontend = build_frontend(config, source=source)
         if ptt:

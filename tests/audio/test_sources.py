@@ -189,3 +189,28 @@ async def test_device_that_cannot_do_16k_is_opened_at_its_rate_and_resampled() -
     backend.opened[-1].deliver((np.sin(2 * np.pi * 500 * t) * 10000).astype(np.int16))
     await asyncio.wait_for(task, 10)
     assert [len(c) for c in got] == [480, 480]  # 2 x 30 ms at 16 kHz
+
+
+async def test_microphone_state_reaches_the_event_bus_from_the_audio_thread() -> None:
+    from appliance.audio.build import _state_publisher
+    from appliance.events import EventBus, EventType
+
+    bus = EventBus()
+    bus.bind(asyncio.get_running_loop())
+    queue = bus.subscribe_queue()
+    backend = FakePortAudio()  # no device at all
+    source = SoundDeviceSource(
+        backend=backend,
+        reconnect_initial_s=0.01,
+        reconnect_max_s=0.02,
+        on_state=_state_publisher(bus),
+    )
+    source.start()
+    try:
+        event = await asyncio.wait_for(queue.get(), 10)
+        while event.data.get("state") != "missing":
+            event = await asyncio.wait_for(queue.get(), 10)
+    finally:
+        source.close()
+    assert event.type == EventType.COMPONENT_STATE
+    assert event.data["component"] == "microphone" and "no input device" in event.data["error"]
