@@ -342,17 +342,15 @@ def _add_answer(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts
         from appliance.answer.worker import AnswerWorker
 
         def on_state(status: WorkerStatus) -> None:
-            data = status.to_dict()
-            bus.publish(
-                Event(
-                    EventType.COMPONENT_STATE,
-                    {
-                        "component": "answer",
-                        "status": str(data.get("state", "")),
-                        "error": data.get("last_error", ""),
-                    },
-                )
-            )
+            detail = {
+                "component": "answer",
+                "status": str(status.state),
+                "pid": status.pid,
+                "error": f"{status.last_error_code}: {status.last_error}"
+                if status.last_error_code
+                else "",
+            }
+            bus.publish(Event(EventType.COMPONENT_STATE, detail))
 
         worker = AnswerWorker(config.answer, models_dir=config.paths.models_dir, on_state=on_state)
         parts.components.append((AnswerWorkerComponent(worker), False))

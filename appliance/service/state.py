@@ -196,6 +196,8 @@ class LiveState:
         name = str(data.get("component", ""))
         if name in self.components:
             detail = str(data.get("status", ""))
+            if data.get("pid"):
+                detail += f" (pid {data['pid']})"
             if data.get("error"):
                 detail += f": {data['error']}"
             self.components[name] = {**self.components[name], "detail": detail}

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -70,6 +71,7 @@ def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
         token_file = tmp_path / "data/secrets/admin-token"
         assert token_file.stat().st_mode & 0o777 == 0o600
         token = token_file.read_text().strip()
+        worker_pid = _worker_pid(port)
         # The watchdog is pinged while the appliance runs.
         assert b"WATCHDOG=1" in _messages(sock, b"WATCHDOG=1", proc)
         proc.send_signal(sig)
@@ -87,9 +89,31 @@ def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
     assert done[0]["pid"] == proc.pid
     # The admin token is never logged.
     assert token not in err.decode()
+    # The sandboxed answer worker was reaped with its parent.
+    assert not Path(f"/proc/{worker_pid}").exists() or _is_zombie_elsewhere(worker_pid)
     # Nothing is left bound to the port.
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))
+
+
+def _worker_pid(port: int) -> int:
+    """The answer worker's pid, once the status page reports it ready (bounded wait)."""
+    for _ in range(600):
+        state = httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=30).json()
+        answer = next((c for c in state["components"] if c["name"] == "answer"), None)
+        if answer and answer["detail"].startswith("ready (pid "):
+            return int(answer["detail"].split("pid ")[1].rstrip(")"))
+        time.sleep(0.2)
+    raise AssertionError(f"the answer worker never became ready: {answer}")
+
+
+def _is_zombie_elsewhere(pid: int) -> bool:
+    """A reused pid that is not our worker counts as gone."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True
+    return b"appliance.answer" not in cmdline
 
 
 def test_sigterm_shuts_down_cleanly(tmp_path: Path) -> None:

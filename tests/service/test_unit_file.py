@@ -53,6 +53,8 @@ def test_systemd_analyze_accepts_it(tmp_path: Path) -> None:
     text = UNIT.read_text(encoding="utf-8")
     exec_line = next(line for line in text.splitlines() if line.startswith("ExecStart="))
     unit.write_text(text.replace(exec_line, "ExecStart=/bin/true"), encoding="utf-8")
-    proc = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Unknown key" not in proc.stderr and "Unknown section" not in proc.stderr

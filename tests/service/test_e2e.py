@@ -1,0 +1,51 @@
+"""End to end: an espeak-ng WAV ("open claw, what material is drawing A-1024?") in, a spoken, cited answer out.
+
+Everything is real: the sample drawing is OCRed by Tesseract and indexed (SQLite + sqlite-vec + FTS5,
+ONNX embeddings), the wake word and the question are recognised from the WAV file, the answer is
+retrieved and checked, and espeak-ng speaks it into a WAV file. Extractive answers keep the test
+short; the LLM path is measured in bench/e2e_latency.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+from appliance.config import load_config
+from appliance.demo import demo_config, run_demo
+
+
+async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
+    base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data")})
+    base = dataclasses.replace(
+        base,
+        answer=dataclasses.replace(base.answer, llm_model=""),
+        web=dataclasses.replace(base.web, port=0),
+    )
+    data = base.paths.data_dir
+    config = demo_config(base, data, None, data / "demo" / "question.wav")
+    lines: list[str] = []
+    record = await run_demo(
+        config, "open claw, what material is drawing A-1024?", False, lines.append
+    )
+
+    assert record["command"] == "question"
+    assert "1024" in record["question"]  # recognised from the audio, wake phrase removed
+    assert "claw" not in record["question"].lower()
+    assert "6061-T6" in record["answer"]
+    cite = record["citations"][0]
+    assert cite["drawing_number"] == "A-1024"
+    assert cite["source"] == "inbox/global/A-1024_revC.png"
+    assert cite["box"] and cite["region"]
+    assert "6061-T6" in record["spoken"]
+    for stage in ("wake", "capture", "transcription", "retrieval", "first_audio", "total"):
+        assert stage in record["latency"], stage
+    spoken = sorted((data / "speech-out").glob("*.wav"))
+    assert spoken, lines
+    audio, rate = sf.read(spoken[-1], dtype="int16")
+    assert len(audio) / rate > 1.0
+    assert float(np.abs(audio.astype(np.int32)).mean()) > 100  # speech, not silence
+    assert any(line.startswith("answer:") and "6061-T6" in line for line in lines)
