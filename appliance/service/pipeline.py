@@ -196,7 +196,8 @@ class QuestionPipeline:
         if kind == CommandKind.WHICH_ROOM:
             room = self.rooms.room
             text = (
-                f"Now in {room}; searching {', '.join(self.rooms.namespaces)} and global."
+                f"Now in {room}; searching "
+                f"{', '.join(n for n in self.rooms.namespaces if n != 'global')} and global."
                 if room
                 else "No room is near; searching the global documents only."
             )

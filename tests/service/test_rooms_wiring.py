@@ -1,0 +1,61 @@
+"""Rooms in the running appliance: the presence part (replayed trace through bleak's machinery) switches
+the room, the pipeline searches the room's namespaces, and a manual hold overrides the beacons."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import shutil
+import time
+from pathlib import Path
+
+from appliance.config import load_config
+from appliance.events import EventBus
+from appliance.presence.trace import DEV_TRACE_NAME, package_data
+from appliance.service.appliance import Appliance
+from appliance.service.parts import build_parts
+from appliance.service.ports import Utterance
+
+
+async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(package_data("rooms.sample.toml"), data / "rooms.toml")
+    assert package_data(DEV_TRACE_NAME).exists()
+    base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(data)})
+    config = dataclasses.replace(
+        base,
+        presence=dataclasses.replace(base.presence, backend="trace", trace_speed=0.0),
+        answer=dataclasses.replace(base.answer, llm_model=""),
+        web=dataclasses.replace(base.web, port=0),
+    )
+    bus = EventBus(queue_size=1024)
+    appliance = Appliance(config, build_parts(config, bus), bus=bus)
+    bus.bind(asyncio.get_running_loop())
+    runner = asyncio.create_task(appliance.run())
+    try:
+        await appliance.started()
+        for _ in range(
+            600
+        ):  # the replayed trace walks into a room (bounded wait, not a timing check)
+            if appliance.rooms.room:
+                break
+            await asyncio.sleep(0.05)
+        assert appliance.rooms.room, appliance.state.room
+        assert appliance.state.beacons
+        assert appliance.rooms.namespaces[0] == "global" and len(appliance.rooms.namespaces) > 1
+
+        held = await appliance.set_room("Electronics lab")
+        assert held["name"] == "Electronics lab" and held["manual"]
+        assert appliance.rooms.namespaces == ["global", "electronics"]
+        assert appliance.rooms.memory_namespace() == "electronics"
+        now = time.monotonic()
+        record = await appliance.pipeline.handle(
+            Utterance(text="which room", wake_at=now, captured_at=now, transcribed_at=now)
+        )
+        assert record["answer"].startswith("Now in Electronics lab")
+        health = {h.name: h.status for h in appliance.supervisor.health()}
+        assert health["presence"] == "running"
+    finally:
+        appliance.request_stop()
+        await runner
