@@ -207,11 +207,28 @@ class Appliance:
             sup.add(self.web, critical=True)
         else:
             sup.disable("web", "web.enabled = false")
-        sup.add(FunctionComponent("watchdog", lambda: self.notifier.watchdog_loop(self._alive)))
+        sup.add(
+            FunctionComponent(
+                "watchdog", lambda: self.notifier.watchdog_loop(self._alive, self._status_line)
+            )
+        )
         sup.add(self.loop_monitor)
         for name, reason in self.parts.disabled.items():
             sup.disable(name, reason)
             self.bus.publish(Event(EventType.COMPONENT_STATE, sup.get_health(name).to_json()))
+
+    def _status_line(self) -> str:
+        """The one line ``systemctl status`` shows."""
+        health = [h for h in self.supervisor.health() if h.status != ComponentStatus.DISABLED]
+        down = [h.name for h in health if h.status != ComponentStatus.RUNNING]
+        pending = sum(1 for j in self.state.jobs if j["state"] in ("queued", "running"))
+        parts = [f"port {self.web.bound_port}", f"{len(health) - len(down)}/{len(health)} running"]
+        if down:
+            parts.append("down: " + ", ".join(down))
+        if pending:
+            parts.append(f"indexing {pending}")
+        parts.append(f"{self.state.counters['questions']} questions")
+        return "; ".join(parts)
 
     def _alive(self) -> bool:
         # The loop runs (we are in it); withhold pings only if the core stopped working.

@@ -51,15 +51,27 @@ class SystemdNotifier:
         """One watchdog keep-alive."""
         self._send("WATCHDOG=1")
 
-    async def watchdog_loop(self, alive: Callable[[], bool]) -> None:
-        """Ping at half the watchdog interval while ``alive()`` holds; runs until cancelled."""
-        if self.watchdog_s is None or not self.enabled:
-            await asyncio.Event().wait()  # nothing to do; sleep until cancelled
+    async def watchdog_loop(
+        self, alive: Callable[[], bool], status: Callable[[], str] | None = None
+    ) -> None:
+        """Ping at half the watchdog interval while ``alive()`` holds, and keep STATUS= current.
+
+        Runs until cancelled; without a notification socket it just sleeps.
+        """
+        if not self.enabled:
+            await asyncio.Event().wait()  # not under systemd: nothing to do until cancelled
             return
-        interval = self.watchdog_s / 2
+        interval = self.watchdog_s / 2 if self.watchdog_s is not None else 5.0
+        shown = ""
         while True:
-            if alive():
-                self.ping()
-            else:
-                log.warning("watchdog ping withheld: the appliance reports itself unhealthy")
+            if self.watchdog_s is not None:
+                if alive():
+                    self.ping()
+                else:
+                    log.warning("watchdog ping withheld: the appliance reports itself unhealthy")
+            if status is not None:
+                line = status()
+                if line != shown:
+                    self.status(line)
+                    shown = line
             await asyncio.sleep(interval)

@@ -47,9 +47,10 @@ async def test_watchdog_pings_only_while_alive(
     notifier = SystemdNotifier()
     assert notifier.watchdog_s == pytest.approx(0.1)
     alive = True
-    task = asyncio.create_task(notifier.watchdog_loop(lambda: alive))
+    task = asyncio.create_task(notifier.watchdog_loop(lambda: alive, lambda: "3/3 running"))
     loop = asyncio.get_running_loop()
     assert await loop.run_in_executor(None, notify_socket.recv, 4096) == b"WATCHDOG=1"
+    assert await loop.run_in_executor(None, notify_socket.recv, 4096) == b"STATUS=3/3 running"
     alive = False
     await asyncio.sleep(0.12)  # let a ping that was already on its way drain
     notify_socket.setblocking(False)

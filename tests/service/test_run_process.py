@@ -73,7 +73,11 @@ def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
         token = token_file.read_text().strip()
         worker_pid = _worker_pid(port)
         # The watchdog is pinged while the appliance runs.
-        assert b"WATCHDOG=1" in _messages(sock, b"WATCHDOG=1", proc)
+        seen = _messages(sock, b"WATCHDOG=1", proc)
+        if not any(m.startswith(b"STATUS=port") for m in seen):
+            seen += _messages(sock, b"STATUS=port", proc)
+        status = next(m for m in seen if m.startswith(b"STATUS=port"))
+        assert b"running" in status and b"questions" in status
         proc.send_signal(sig)
         assert any(m.startswith(b"STOPPING=1") for m in _messages(sock, b"STOPPING=1", proc))
         _out, err = proc.communicate(timeout=60)
