@@ -46,29 +46,74 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1)] if ordered else 0.0
 
 
+class _Connection:
+    """A minimal keep-alive HTTP/1.1 client connection (the load generator must cost less than the
+    server it measures; httpx's pool dominated the figures at 200 concurrent clients)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def get(self, path: str) -> int:
+        """One GET; returns the status code (the body is read and dropped)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+        await self.writer.drain()
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        close = False
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "connection" and value.strip().lower() == "close":
+                close = True
+        await self.reader.readexactly(length)
+        if close:
+            self.close()
+        return status
+
+    def close(self) -> None:
+        """Drop the connection."""
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 async def _poller(
-    client: httpx.AsyncClient,
+    url: str,
     until: float,
     think_s: float,
     stats: dict[str, list[float]],
     errors: dict[str, int],
 ) -> None:
     rng = random.Random()
-    while time.monotonic() < until:
-        roll = rng.random()
-        path = "/api/state" if roll < 0.8 else ("/" if roll < 0.9 else "/healthz")
-        t0 = time.perf_counter()
-        try:
-            response = await client.get(path)
-            ok = response.status_code == 200
-        except httpx.HTTPError as err:
-            ok = False
-            errors[type(err).__name__] += 1
-        if ok:
-            stats[path].append(time.perf_counter() - t0)
-        else:
-            errors[path] += 1
-        await asyncio.sleep(rng.uniform(0, 2 * think_s))
+    host, port = url.removeprefix("http://").split(":")
+    conn = _Connection(host, int(port))
+    try:
+        while time.monotonic() < until:
+            roll = rng.random()
+            path = "/api/state" if roll < 0.8 else ("/" if roll < 0.9 else "/healthz")
+            t0 = time.perf_counter()
+            try:
+                ok = await asyncio.wait_for(conn.get(path), 30) == 200
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as err:
+                ok = False
+                errors[type(err).__name__] += 1
+                conn.close()
+            if ok:
+                stats[path].append(time.perf_counter() - t0)
+            else:
+                errors[path] += 1
+            await asyncio.sleep(rng.uniform(0, 2 * think_s))
+    finally:
+        conn.close()
 
 
 async def _streamer(client: httpx.AsyncClient, until: float, counts: dict[str, int]) -> None:
@@ -96,7 +141,7 @@ async def _load(url: str, clients: int, seconds: float, think_s: float) -> dict[
         streams = max(1, clients // 10)
         tasks = [asyncio.create_task(_streamer(client, until, counts)) for _ in range(streams)]
         tasks += [
-            asyncio.create_task(_poller(client, until, think_s, stats, errors))
+            asyncio.create_task(_poller(url, until, think_s, stats, errors))
             for _ in range(clients - streams)
         ]
         started = time.monotonic()
