@@ -115,7 +115,7 @@ async def run_demo(
         return record
     finally:
         appliance.request_stop()
-        with contextlib.suppress(asyncio.CancelledError):
+        with contextlib.suppress(asyncio.CancelledError, OpenClawError):
             await runner
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)

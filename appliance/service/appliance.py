@@ -9,6 +9,7 @@ act on (:class:`~appliance.web.base.ApplianceControl`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -20,7 +21,7 @@ from typing import Any
 from gpiozero import Factory
 
 from appliance.config import Config
-from appliance.errors import InputError
+from appliance.errors import HardwareError, InputError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.inbox import SUFFIXES, InboxWatcher, wanted
 from appliance.service.indexer import IndexQueue
@@ -241,9 +242,19 @@ class Appliance:
         self._stop.set()
 
     async def started(self) -> None:
-        """Wait until the status page accepts connections (when enabled)."""
-        if self.config.web.enabled:
-            await self.web.started.wait()
+        """Wait until the status page accepts connections (when enabled).
+
+        Raises the web component's error if it cannot start (the port is taken), instead of waiting
+        through its restarts.
+        """
+        if not self.config.web.enabled:
+            return
+        while not self.web.started.is_set():
+            health = self.supervisor.get_health("web") if "web" in self.supervisor.names() else None
+            if health is not None and health.status == ComponentStatus.BACKOFF:
+                raise HardwareError(health.last_error, code=health.last_error_code or "web_failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.web.started.wait(), 0.1)
 
     async def run(self) -> None:
         """Run until :meth:`request_stop`; then unwind everything."""
@@ -253,6 +264,10 @@ class Appliance:
             startup = asyncio.ensure_future(self.started())
             stop = asyncio.ensure_future(self._stop.wait())
             await asyncio.wait({startup, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if startup.done() and startup.exception() is not None:
+                # The status page cannot start (port taken): fail loudly rather than half-run.
+                stop.cancel()
+                raise startup.exception()  # type: ignore[misc]
             if not stop.done():
                 port = self.web.bound_port
                 self.notifier.ready(f"serving status page on port {port}")

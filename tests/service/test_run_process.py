@@ -126,3 +126,31 @@ def test_sigterm_shuts_down_cleanly(tmp_path: Path) -> None:
 
 def test_sigint_shuts_down_cleanly(tmp_path: Path) -> None:
     _run_and_stop(tmp_path, signal.SIGINT)
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {
+            **os.environ,
+            "OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data"),
+            "OPENCLAW_WEB__PORT": str(port),
+            "OPENCLAW_ANSWER__LLM_MODEL": "",
+        }
+        env.pop("NOTIFY_SOCKET", None)
+        proc = subprocess.run(
+            [str(Path(sys.executable).with_name("openclaw")), "run"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert proc.returncode == 8  # ExitCode.HARDWARE
+    last = proc.stderr.strip().splitlines()[-1]
+    assert (
+        last
+        == f"openclaw: error: [web_bind_failed] cannot listen on 127.0.0.1:{port} (Address already in use)"
+    )
