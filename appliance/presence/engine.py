@@ -172,6 +172,8 @@ class RoomEngine:
         self._last_scores: dict[str, _RoomScore] = {}
         #: Recent proximity per room, to tell "a rival came nearer" from "the current one faded".
         self._trail: dict[str, deque[tuple[float, float]]] = {}
+        #: Room -> until when the evidence "the appliance moved towards it" holds.
+        self._moved: dict[str, float] = {}
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -285,16 +287,25 @@ class RoomEngine:
             # Every beacon of the current room went silent (the silence timeout already waited):
             # the nearest rival, or no room.
             return (best.room, s.dwell_s) if best is not None else (None, s.dwell_s)
+        # The appliance moved when the strongest other room came nearer while the current one
+        # faded (one beacon recovering from a body, or one being blocked, is only half of that).
+        # The radius is not asked here: a room that clearly took over is the better answer even
+        # where shadowing makes its beacon look further away than it is.
+        mover = max(
+            (sc for key, sc in scores.items() if key != current),
+            key=lambda sc: sc.proximity_db,
+            default=None,
+        )
+        if mover is not None:
+            if self._rise(mover.room, now) >= s.rise_db and self._fall(current) >= s.fall_db:
+                # Remember the evidence for a while: the old room's smoothed value falls at a
+                # limited rate, so the new room may lead only some seconds after the move.
+                self._moved[mover.room] = now + s.move_memory_s
+            moved = self._moved.get(mover.room, -math.inf) >= now
+            if moved and mover.proximity_db - mine.proximity_db >= s.switch_margin_db:
+                return mover.room, s.dwell_s
         if best is not None:
             lead = best.proximity_db - mine.proximity_db
-            if (
-                lead >= s.switch_margin_db
-                and self._rise(best.room, now) >= s.rise_db
-                and self._fall(current) >= s.fall_db
-            ):
-                # The rival came nearer while the current room faded: the appliance moved.
-                # (One beacon recovering from a body, or one being blocked, is only half of that.)
-                return best.room, s.dwell_s
             if lead >= s.ambiguous_margin_db:
                 # Only the current room faded (a body, a door): believe it only if it lasts.
                 return best.room, s.ambiguous_dwell_s

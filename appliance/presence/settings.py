@@ -54,6 +54,8 @@ class PresenceSettings:
     fall_db: float = 4.0
     #: Seconds over which that rise and fall are measured.
     rise_window_s: float = 30.0
+    #: Seconds such a rise-and-fall counts as evidence of a move while the lead builds up.
+    move_memory_s: float = 15.0
     #: ...otherwise (only the current room faded: a body, a closed door) the lead must be this big...
     ambiguous_margin_db: float = 6.0
     #: ...and last this long.
@@ -104,6 +106,7 @@ class PresenceSettings:
             "switch_margin_db": self.switch_margin_db,
             "rise_db": self.rise_db,
             "fall_db": self.fall_db,
+            "move_memory_s": self.move_memory_s,
             "ambiguous_margin_db": self.ambiguous_margin_db,
             "ambiguous_dwell_s": self.ambiguous_dwell_s,
             "dwell_s": self.dwell_s,
