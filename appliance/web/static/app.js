@@ -52,7 +52,8 @@ function renderQuestions(questions) {
     if (q.error) item.append(el("div", { class: "a err", text: `${q.error.code}: ${q.error.message}` }));
     else item.append(el("div", { class: "a", text: q.answer }));
     const stages = Object.entries(q.latency || {}).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ");
-    item.append(el("div", { class: "lat", text: `${q.mode} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
+    const why = q.extra && q.extra.fallback_reason ? ` (${q.extra.fallback_reason})` : "";
+    item.append(el("div", { class: "lat", text: `${q.mode}${why} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
     const cites = el("div", { class: "citations" });
     for (const c of q.citations || []) cites.append(renderCitation(c));
     item.append(cites);
