@@ -12,6 +12,7 @@ Everything here works in the coordinates of the image it is given; callers map b
 from __future__ import annotations
 
 import logging
+import re
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -21,7 +22,7 @@ import numpy as np
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.settings import VisionSettings
-from appliance.vision.symbols import normalise_dimension_line, normalise_word
+from appliance.vision.symbols import normalise, normalise_dimension_line, normalise_word
 from appliance.vision.tesseract import RawWord, run_tesseract
 
 log = logging.getLogger(__name__)
@@ -221,8 +222,6 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
         else:
             layout = "drawing" if prepared.line_ink_share > 0.12 else "text"
     page = OcrPage(layout=layout, scale=prepared.scale)
-    if prepared.text_height == 0:
-        return page  # nothing shaped like text: a blank sheet or a photo of something else
     psm = {"drawing": PSM_SPARSE, "line": PSM_LINE}.get(layout, PSM_AUTO)
     turned_future: Future[list[RawWord]] | None = None
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -234,7 +233,7 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
             )
         source = prepared.image if layout == "drawing" else prepared.gray
         upright = run_tesseract(source, psm=psm, settings=settings)
-        lines = _lines(upright, prepared.scale, "upright", None)
+        lines = _lines(upright, prepared.scale, "upright", None, drawing=layout == "drawing")
         if turned_future is not None:
             try:
                 turned = turned_future.result()
@@ -242,7 +241,9 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                 page.warnings.append(f"vertical text not read: {err.code}")
                 log.warning("vertical-text pass skipped: %s", err)
             else:
-                turned_lines = _lines(turned, prepared.scale, "turned", prepared.image.shape[:2])
+                turned_lines = _lines(
+                    turned, prepared.scale, "turned", prepared.image.shape[:2], drawing=True
+                )
                 lines = _merge(lines, turned_lines)
     page.lines = lines
     return page
@@ -259,14 +260,19 @@ def _to_page_box(word: RawWord, scale: float, turned_from: tuple[int, int] | Non
 
 
 def _lines(
-    words: list[RawWord], scale: float, source_pass: str, turned_from: tuple[int, int] | None
+    words: list[RawWord],
+    scale: float,
+    source_pass: str,
+    turned_from: tuple[int, int] | None,
+    *,
+    drawing: bool = True,
 ) -> list[OcrLine]:
     grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
     for raw in words:
         if len(raw.text) == 1 and raw.text in _JUNK:
             continue  # lone punctuation: arrow heads, hatching, leader ends
         word = OcrWord(
-            text=normalise_word(raw.text),
+            text=normalise_word(raw.text) if drawing else normalise(raw.text),
             raw_text=raw.text,
             conf=raw.conf,
             box=_to_page_box(raw, scale, turned_from),
@@ -278,19 +284,39 @@ def _lines(
         line = OcrLine(words=tuple(line_words), block=key[0], source_pass=source_pass)
         if _is_noise(line):
             continue
-        fixed = normalise_dimension_line(line.text)
-        if fixed != line.text and len(line_words) >= 2:
-            last = line_words[-1]
-            line_words[-1] = OcrWord(
-                text=fixed.rsplit(" ", 1)[-1],
-                raw_text=last.raw_text,
-                conf=last.conf,
-                box=last.box,
-                vertical=last.vertical,
-            )
-            line = OcrLine(words=tuple(line_words), block=key[0], source_pass=source_pass)
+        if drawing and _numeric(line.text):
+            line = _fix_dimension_line(line)
         lines.append(line)
     return lines
+
+
+def _numeric(text: str) -> bool:
+    """A line made of numbers and symbols (no word of three letters)."""
+    return any(ch.isdigit() for ch in text) and not re.search(r"[A-Za-z]{3,}", text)
+
+
+def _fix_dimension_line(line: OcrLine) -> OcrLine:
+    """Apply the drawing-only rules; words keep their boxes when the word count is unchanged."""
+    fixed = normalise_dimension_line(line.text)
+    if fixed == line.text:
+        return line
+    tokens = fixed.split()
+    words = line.words
+    if len(tokens) == len(words):
+        new_words = tuple(
+            OcrWord(text=t, raw_text=w.raw_text, conf=w.conf, box=w.box, vertical=w.vertical)
+            for t, w in zip(tokens, words, strict=True)
+        )
+    else:
+        merged = OcrWord(
+            text=fixed,
+            raw_text=" ".join(w.raw_text for w in words),
+            conf=min(w.conf for w in words),
+            box=line.box,
+            vertical=words[0].vertical,
+        )
+        new_words = (merged,)
+    return OcrLine(words=new_words, block=line.block, source_pass=line.source_pass)
 
 
 def _is_noise(line: OcrLine) -> bool:
@@ -326,10 +352,22 @@ def _merge(upright: list[OcrLine], turned: list[OcrLine]) -> list[OcrLine]:
         box = line.box
         if (box.y1 - box.y0) < (box.x1 - box.x0):
             continue  # an upright word seen sideways is never taller than wide here
-        if line.conf < 55 or (line.conf < 85 and not any(ch.isdigit() for ch in line.text)):
-            continue  # vertical text on drawings is dimensions; sideways words are mostly noise
+        alnum = [ch for ch in line.text if ch.isalnum()]
+        mostly_digits = bool(alnum) and sum(ch.isdigit() for ch in alnum) >= 0.6 * len(alnum)
+        # Vertical text on drawings is dimensions: a number read on its side is believed at low
+        # confidence, sideways words only at high confidence (they are mostly hatching read as text).
+        if line.conf < (20 if mostly_digits else 55):
+            continue
+        if line.conf < 85 and not any(ch.isdigit() for ch in line.text):
+            continue
         rivals = [i for i, up in enumerate(upright) if _overlap(box, up.box) > 0.3]
-        if all(_weight(line) > _weight(upright[i]) for i in rivals):
+        # A number read sideways beats letters read upright in the same place: on a drawing those
+        # letters are the same digits seen on their side.
+        if all(
+            _weight(line) > _weight(upright[i])
+            or (mostly_digits and not any(ch.isdigit() for ch in upright[i].text))
+            for i in rivals
+        ):
             kept_turned.append(line)
             beaten.update(rivals)
     return [line for i, line in enumerate(upright) if i not in beaten] + kept_turned

@@ -34,6 +34,41 @@ def is_dimension(text: str) -> bool:
     return digits / len(compact) >= 0.4
 
 
+def _stacked(upper: OcrLine, lower: OcrLine) -> bool:
+    """True when ``lower`` sits right under ``upper`` in reading direction (limits, tolerances)."""
+    a, b = upper.box, lower.box
+    if upper.source_pass == "turned":
+        # Turned text reads bottom-to-top; its "under" is to the right on the page.
+        size = min(a.x1 - a.x0, b.x1 - b.x0)
+        gap = b.x0 - a.x1
+        shared = min(a.y1, b.y1) - max(a.y0, b.y0)
+        span = min(a.y1 - a.y0, b.y1 - b.y0)
+    else:
+        size = min(a.y1 - a.y0, b.y1 - b.y0)
+        gap = b.y0 - a.y1
+        shared = min(a.x1, b.x1) - max(a.x0, b.x0)
+        span = min(a.x1 - a.x0, b.x1 - b.x0)
+    return -0.3 * size <= gap <= 0.6 * size and shared >= 0.5 * span
+
+
+def stack_dimensions(lines: list[OcrLine]) -> list[list[OcrLine]]:
+    """Group dimension lines stacked on each other (upper/lower limits) into one dimension each."""
+
+    def reading_key(line: OcrLine) -> tuple[str, float]:
+        box = line.box
+        return (line.source_pass, box.x0 if line.source_pass == "turned" else box.y0)
+
+    stacks: list[list[OcrLine]] = []
+    for line in sorted(lines, key=reading_key):
+        for stack in stacks:
+            if stack[-1].source_pass == line.source_pass and _stacked(stack[-1], line):
+                stack.append(line)
+                break
+        else:
+            stacks.append([line])
+    return stacks
+
+
 def title_block_text(fields: dict[str, str]) -> str:
     """A readable one-paragraph summary of the fields, in a fixed order."""
     names = {
@@ -126,30 +161,33 @@ def build_slices(
         )
     groups: dict[tuple[str, int], list[OcrLine]] = {}
     order: list[tuple[str, int]] = []
+    dimensions: list[OcrLine] = []
     for line in page.lines:
         if title_block is not None and _inside(line, title_block.box):
             continue
         if page.layout == "drawing" and len(line.text.strip()) <= 1 and _in_margin(line, page_size):
             continue  # zone letters and numbers of the drawing frame
         if page.layout == "drawing" and is_dimension(line.text):
-            slices.append(
-                DocumentSlice(
-                    text=line.text,
-                    kind=SliceKind.DIMENSION,
-                    box=_rounded(to_source(line.box)),
-                    section="dimensions",
-                    extra=_extra([line], low_confidence),
-                    page=page_no,
-                    drawing_number=number,
-                    revision=revision,
-                )
-            )
+            dimensions.append(line)
             continue
         key = (line.source_pass, line.block)
         if key not in groups:
             groups[key] = []
             order.append(key)
         groups[key].append(line)
+    for stack in stack_dimensions(dimensions):
+        slices.append(
+            DocumentSlice(
+                text=" ".join(line.text for line in stack),
+                kind=SliceKind.DIMENSION,
+                box=_rounded(to_source(_union(stack))),
+                section="dimensions",
+                extra=_extra(stack, low_confidence),
+                page=page_no,
+                drawing_number=number,
+                revision=revision,
+            )
+        )
     kind = SliceKind.NOTE if page.layout == "drawing" else SliceKind.PROSE
     for key in order:
         lines = groups[key]

@@ -64,8 +64,22 @@ def normalise_decimals(text: str) -> str:
     return _DECIMAL_COMMA.sub(".", text)
 
 
+# Drawing-only rules (a line of a drawing made of numbers): the diameter sign read as a letter after a
+# count ("2x D19.9") or before a decimal number ("D 16.5", "B60"), and 1 read as i/l ("Bi5").
+_DIAMETER_LETTER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[BDO@©®]\s?(?=\d)")
+_DIAMETER_LETTER_LEADING = re.compile(r"^[BD]\s?(?=\d+[.,]\d)|^B(?=[i1l]?\d{1,3}(?:\s|$))")
+_ONE_AS_LETTER = re.compile(r"(?<=[⌀\d])[iIl](?=\d)")
+_PLUS_AS_PLUS_MINUS = re.compile(r"(?<=\d)\s?[+#](?=\d+(?:\.\d+)?$)")
+
+
 def normalise_dimension_line(text: str) -> str:
-    """Line-level rules for a line already known to be a dimension (adds the lost ± bar)."""
+    """Line-level rules for a line of a drawing that is made of numbers (see the rules above)."""
+    text = _DIAMETER_LETTER_AFTER_COUNT.sub(DIAMETER, text)
+    text = _DIAMETER_LETTER_LEADING.sub(DIAMETER, text)
+    text = _ONE_AS_LETTER.sub("1", text)
+    if "-" not in text and "±" not in text:
+        # "⌀21.5+0.1", "3 #0.02": a single closing deviation without its partner is a ± (ISO 129).
+        text = _PLUS_AS_PLUS_MINUS.sub("±", text)
     match = _LONE_PLUS_TOLERANCE.match(text)
     if match and "-" not in match.group("head") and "±" not in match.group("head"):
         return f"{match.group('head')} ±{match.group('tol')}"
