@@ -434,9 +434,8 @@ async def stream_answer(
                 buffer += piece
                 sentences, buffer = _split_sentences(buffer)
                 for sentence in sentences:
-                    verdict = _check_sentence(sentence, texts, cited_so_far)
-                    if verdict:
-                        failure, unsupported = verdict
+                    failure, unsupported, sentence = _check_sentence(sentence, texts, cited_so_far)
+                    if failure:
                         break
                     pending.append(sentence)
                     # Nothing is spoken before the answer has cited a source: an uncited opening
@@ -449,11 +448,9 @@ async def stream_answer(
                 if failure:
                     break
         if not failure and buffer.strip():
-            verdict = _check_sentence(buffer.strip(), texts, cited_so_far)
-            if verdict:
-                failure, unsupported = verdict
-            elif cited_so_far:
-                for ready in [*pending, buffer.strip()]:
+            failure, unsupported, last = _check_sentence(buffer.strip(), texts, cited_so_far)
+            if not failure and cited_so_far:
+                for ready in [*pending, last]:
                     released.append(ready)
                     yield AnswerEvent("sentence", text=verify.strip_citations(ready))
     except AnswerError as err:
@@ -474,22 +471,36 @@ async def stream_answer(
 
 def _check_sentence(
     sentence: str, texts: dict[int, str], cited_so_far: list[int]
-) -> tuple[str, tuple[str, ...]] | None:
-    """None when the sentence may be spoken, else (reason, unsupported claims)."""
+) -> tuple[str, tuple[str, ...], str]:
+    """(reason, unsupported claims, sentence): reason "" when the sentence may be spoken.
+
+    A sentence that states specific claims but carries no bracket (a small model often forgets it)
+    is attributed to the best-ranked source that contains every one of its claims, and the marker is
+    added to it; "specific" excludes lone small integers, which half the sources contain.
+    """
     for n in verify.citations(sentence):
         if n not in texts:
-            return "bad_citation", (f"[{n}]",)
+            return "bad_citation", (f"[{n}]",), sentence
         if n not in cited_so_far:
             cited_so_far.append(n)
-    claims = [*verify.identifiers(sentence), *verify.numbers(sentence)]
-    if not claims:
-        return None
+    stated = verify.claims(sentence)
+    if not stated:
+        return "", (), sentence
+    if not verify.citations(sentence):
+        holders = [n for n in sorted(texts) if not verify.supported(stated, texts[n])]
+        if holders and any(verify.is_strong(c) for c in stated):
+            n = holders[0]
+            if n not in cited_so_far:
+                cited_so_far.append(n)
+            body = sentence.rstrip()
+            end = body[-1] if body and body[-1] in ".!?" else ""
+            return "", (), f"{body[: len(body) - len(end)].rstrip()} [{n}]{end}"
     if not cited_so_far:
-        return "uncited_claim", tuple(claims)
-    missing = verify.supported(claims, "\n".join(texts[n] for n in cited_so_far))
+        return "uncited_claim", tuple(stated), sentence
+    missing = verify.supported(stated, "\n".join(texts[n] for n in cited_so_far))
     if missing:
-        return "unsupported_claim", tuple(missing)
-    return None
+        return "unsupported_claim", tuple(missing), sentence
+    return "", (), sentence
 
 
 def _llm_answer(

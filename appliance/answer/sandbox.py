@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import os
 import resource
+import signal
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -30,6 +32,7 @@ import pyseccomp
 
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_GET_NO_NEW_PRIVS = 39
+_PR_SET_PDEATHSIG = 1
 _CLONE_THREAD = 0x00010000
 _PROT_EXEC = 0x4
 
@@ -129,6 +132,15 @@ def set_no_new_privs() -> None:
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         err = ctypes.get_errno()
         raise OSError(err, "prctl(PR_SET_NO_NEW_PRIVS) failed")
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """``PR_SET_PDEATHSIG``: the worker is killed when the appliance dies, even mid-answer."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent_pid:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def no_new_privs() -> bool:

@@ -20,6 +20,11 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])[-+]?\d+(?:[.,]\d+)?(?![A-Za-z0-9_])")
 # Identifiers: tokens with letters and digits (M8, H7, A-1024, UR10_29.20, Ø24.0 is a number + symbol).
 _IDENT = re.compile(r"\b(?=[\w./-]*[A-Za-z])(?=[\w./-]*\d)[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)*\b")
 _SEPARATORS = re.compile(r"[\s\-_./]")
+# Compound values checked whole: a scale "1:2" is not the numbers 1 and 2 (a drawing at 1:2 also
+# says "1" somewhere), and a date is one claim.
+_COMPOUND = re.compile(
+    r"(?<![A-Za-z0-9_.,:-])(?:\d{4}-\d{2}-\d{2}|\d+(?:[.,]\d+)?\s?:\s?\d+(?:[.,]\d+)?)(?![A-Za-z0-9_:])"
+)
 
 
 @dataclass(frozen=True)
@@ -60,11 +65,18 @@ def _value(token: str) -> float | None:
         return None
 
 
+def compounds(text: str) -> list[str]:
+    """Scales/ratios ("1:2") and ISO dates ("2021-10-15") stated in a text."""
+    return [m.group() for m in _COMPOUND.finditer(CITATION.sub(" ", text))]
+
+
 def numbers(text: str) -> list[str]:
-    """Numbers stated on their own in a text (not inside an identifier such as ``A-1024``, which is
-    checked whole; citation markers excluded)."""
+    """Numbers stated on their own in a text (not inside an identifier such as ``A-1024`` or a
+    compound such as ``1:2``, which are checked whole; citation markers excluded)."""
     plain = CITATION.sub(" ", text)
-    inside = [m.span() for m in _IDENT.finditer(plain)]
+    inside = [m.span() for m in _IDENT.finditer(plain)] + [
+        m.span() for m in _COMPOUND.finditer(plain)
+    ]
     return [
         m.group()
         for m in _NUMBER.finditer(plain)
@@ -81,12 +93,29 @@ def _squash(text: str) -> str:
     return _SEPARATORS.sub("", text).lower()
 
 
+def claims(text: str) -> list[str]:
+    """Everything a text states that the check must find in a source: identifiers, compounds, numbers."""
+    return list(dict.fromkeys([*identifiers(text), *compounds(text), *numbers(text)]))
+
+
+def is_strong(claim: str) -> bool:
+    """Whether a claim is specific enough to attribute a source by: not a lone small integer."""
+    if _value(claim) is None:
+        return True  # identifier or compound
+    return "." in claim or "," in claim or len(claim.lstrip("+-")) >= 2
+
+
 def supported(claims: Iterable[str], evidence: str) -> list[str]:
-    """The claims (numbers, identifiers) that ``evidence`` does NOT contain."""
+    """The claims (numbers, identifiers, compounds) that ``evidence`` does NOT contain."""
     values = {v for tok in _NUMBER.findall(evidence) if (v := _value(tok)) is not None}
     squashed = _squash(evidence)
+    compact = re.sub(r"\s", "", evidence)
     missing: list[str] = []
     for claim in claims:
+        if _COMPOUND.fullmatch(claim):
+            if re.sub(r"\s", "", claim).replace(",", ".") not in compact.replace(",", "."):
+                missing.append(claim)
+            continue
         value = _value(claim)
         if value is not None:
             if value not in values and _squash(claim) not in squashed:
@@ -102,6 +131,6 @@ def check_answer(text: str, sources: dict[int, str]) -> Check:
     bad = tuple(n for n in cited_all if n not in sources)
     cited = tuple(n for n in cited_all if n in sources)
     evidence = "\n".join(sources[n] for n in cited)
-    claims = list(dict.fromkeys([*identifiers(text), *numbers(text)]))
-    unsupported = tuple(supported(claims, evidence)) if cited else tuple(claims)
+    stated = claims(text)
+    unsupported = tuple(supported(stated, evidence)) if cited else tuple(stated)
     return Check(cited=cited, unsupported=unsupported, bad_citations=bad)

@@ -17,6 +17,7 @@ import contextlib
 import enum
 import itertools
 import logging
+import os
 import signal
 import sys
 import time
@@ -237,6 +238,8 @@ class AnswerWorker:
         self._closing = True
         if self._restart_task is not None:
             self._restart_task.cancel()
+            # Wait for it to unwind: a cancelled start kills the process it had begun.
+            await asyncio.gather(self._restart_task, return_exceptions=True)
         proc = self._proc
         if proc is not None and proc.returncode is None:
             with contextlib.suppress(Exception):
@@ -277,10 +280,14 @@ class AnswerWorker:
             "memory_limit_mb": self.settings.memory_limit_mb,
             "cpu_per_request_s": self.settings.cpu_per_request_s,
             "cpu_lifetime_s": self.settings.cpu_lifetime_s,
+            "parent_pid": os.getpid(),
         }
         try:
             await self._send(start)
             message = await asyncio.wait_for(self._inbox.get(), self.settings.start_timeout_s)
+        except asyncio.CancelledError:
+            await self._kill()  # closing while starting: leave no orphan behind
+            raise
         except TimeoutError:
             await self._kill()
             self._died("worker_start_timeout", "the worker did not become ready in time")

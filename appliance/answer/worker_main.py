@@ -132,6 +132,7 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
         sys.exit(0)
     if start.get("type") != "start":
         _fatal(channel, "protocol_expected_start", "the first message must be 'start'")
+    sandbox.die_with_parent(int(start.get("parent_pid") or os.getppid()))
     # 2. The loading sandbox goes on before the model file is touched.
     sandbox.enter_loading_sandbox(_limits(start))
     # 3. Verify, then load.

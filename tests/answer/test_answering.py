@@ -242,7 +242,7 @@ async def test_unsupported_number_falls_back_to_the_quoted_line(
     ("text", "reason"),
     [
         ("The M8 bolts take 25 N·m [7].", "bad_citation"),
-        ("The M8 bolts take 25 N·m.", "uncited_claim"),
+        ("The M8 bolts take 99 N·m.", "uncited_claim"),
         ("The documents do not say.", "no_citation"),
     ],
 )
@@ -258,6 +258,21 @@ async def test_uncited_or_miscited_answers_are_not_used(
         await worker.close()
     assert answer.mode == "extractive"
     assert answer.fallback_reason == reason
+
+
+async def test_forgotten_bracket_is_attributed_to_the_source_holding_every_claim(
+    store: IndexStore, config: Config
+) -> None:
+    worker = await _with_fixed_worker(config, "The M8 bolts take 25 N·m.")
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=config, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == "llm"
+    assert answer.text == "The M8 bolts take 25 N·m [1]."
+    assert answer.citations[0].source == "bracket.md"
 
 
 async def test_worker_killed_mid_answer_gives_extractive_answer_and_restarts(
@@ -347,6 +362,11 @@ def test_claim_check() -> None:
     assert not bad.ok and set(bad.unsupported) == {"65.00", "A-1025"}
     assert verify.check_answer("Centres are 60.00 [1].", {2: "x"}).bad_citations == (1,)
     assert not verify.check_answer("Centres are 60.00.", sources).ok  # no citation at all
+    scales = {1: "MASSSTAB:1:2 BLATT 1 VON 1", 2: "DATUM 2021-10-15"}
+    assert verify.check_answer("Scale 1:2 [1], dated 2021-10-15 [2].", scales).ok
+    # A scale is one claim: "1:1" is not supported by a sheet that says 1:2 and "1 VON 1".
+    assert verify.check_answer("Scale 1:1 [1].", scales).unsupported == ("1:1",)
+    assert verify.check_answer("Dated 2021-10-16 [2].", scales).unsupported == ("2021-10-16",)
 
 
 # ------------------------------------------------------------------------------------------ CLI

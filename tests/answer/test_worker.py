@@ -8,6 +8,8 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -330,3 +332,41 @@ def test_protocol_rejects_oversized_and_truncated_frames() -> None:
     assert protocol.decode(frame[protocol.HEADER_BYTES :], protocol.WORKER_TYPES) == message
     with pytest.raises(protocol.ProtocolViolation):
         protocol.decode(frame[protocol.HEADER_BYTES :], protocol.PARENT_TYPES)
+
+
+def test_worker_dies_with_its_parent(models_dir: Path) -> None:
+    """An appliance killed with SIGKILL cannot reap its worker; PR_SET_PDEATHSIG does it instead."""
+    program = (
+        "import asyncio, sys, time\n"
+        "from pathlib import Path\n"
+        "from appliance.answer.settings import AnswerSettings\n"
+        "from appliance.answer.worker import AnswerWorker\n"
+        "async def main():\n"
+        "    w = AnswerWorker(AnswerSettings(threads=1, start_timeout_s=600), models_dir=Path(sys.argv[1]))\n"
+        "    await w.start()\n"
+        "    print(w.status.pid, flush=True)\n"
+        "    await asyncio.sleep(3600)\n"
+        "asyncio.run(main())\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", program, str(models_dir)], stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdout is not None
+    worker_pid = int(parent.stdout.readline())
+    assert Path(f"/proc/{worker_pid}").exists()
+    parent.kill()
+    parent.wait()
+    # The kernel delivers SIGKILL to the orphan, which init then reaps. The generous bound only keeps a
+    # broken build from hanging the suite; nothing about speed is asserted.
+    deadline = time.monotonic() + 300
+    while _alive(worker_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(worker_pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
