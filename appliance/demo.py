@@ -129,11 +129,8 @@ def _print_record(record: dict[str, Any], config: Config, echo: Any) -> None:
     echo(f"answer:  {record['answer']}")
     echo(f"spoken:  {record['spoken']}   ({record['mode']})")
     for c in record["citations"]:
-        where = (
-            f"drawing {c['drawing_number']} rev {c['revision']}"
-            if c["drawing_number"]
-            else c["source"]
-        )
+        rev = f" rev {c['revision']}" if c["revision"] else ""
+        where = f"drawing {c['drawing_number']}{rev}" if c["drawing_number"] else c["source"]
         region = f" region {c['box']}" if c.get("box") else ""
         echo(f"  [{c['n']}] {where} ({c['source']}){region}")
     stages = ", ".join(f"{k} {v:.3f}s" for k, v in record["latency"].items())
