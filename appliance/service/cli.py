@@ -32,7 +32,12 @@ async def _serve(app_ctx: AppContext) -> bool:
 
 
 @click.command("run")
-@click.option("--log-level", default="info", type=click.Choice(["debug", "info", "warning"]))
+@click.option(
+    "--log-level",
+    default="info",
+    type=click.Choice(["debug", "info", "warning"]),
+    help="Least severe log records written (JSON lines on stderr).",
+)
 @pass_app
 def run_command(app: AppContext, log_level: str) -> None:
     """Run the appliance: listen, answer, watch the inbox and serve the status page.
