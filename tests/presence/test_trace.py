@@ -214,3 +214,16 @@ async def test_looping_replay_keeps_the_clock_moving(tmp_path: Path) -> None:
         await wait_for(lambda: len(seen) >= 9)
     assert seen == sorted(seen)
     assert seen[3] > seen[2]  # the second pass continues after the first, not from zero
+
+
+async def test_real_time_replay_keeps_order_and_spacing(tmp_path: Path) -> None:
+    seen: list[float] = []
+    scanner = BleakScanner(
+        lambda d, a: seen.append(a.platform_data[1]),
+        backend=TraceScannerBackend,
+        trace=small_trace(tmp_path),
+        speed=20.0,  # 0.9 s of trace in ~45 ms
+    )
+    async with scanner:
+        await wait_for(lambda: len(seen) == 3)
+    assert seen == [0.0, 0.4, 0.9]
