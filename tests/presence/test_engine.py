@@ -248,3 +248,27 @@ def test_window_forgets_old_readings() -> None:
     assert filt.value(14.0) is not None
     assert filt.value(16.0) is None
     assert len(filt) == 0
+
+
+def test_move_evidence_waits_for_the_old_room_to_fade() -> None:
+    # The new room rises at once, the old one fades slowly (fall-rate limit): the lead comes
+    # only after the rise has been seen, and the remembered evidence still counts then.
+    drive = Drive()
+    drive.run(40.0, {SHOP: -60, LAB: -80})
+    assert drive.rooms == ["shop"]
+    entered = drive.now
+    drive.run(4.0, {SHOP: -60, LAB: -66})  # lab rises; shop not yet lower
+    assert drive.rooms == ["shop"]
+    drive.run(30.0, {SHOP: -72, LAB: -66})  # the shop fades: 6 dB lead
+    assert drive.rooms == ["shop", "lab"]
+    assert drive.switches[1].reason == "nearer"
+    assert drive.switches[1].at - entered < PresenceSettings().ambiguous_dwell_s
+
+
+def test_a_rival_recovering_from_a_blockage_is_not_a_move() -> None:
+    drive = Drive()
+    drive.run(60.0, {SHOP: -64, LAB: -67})
+    drive.run(12.0, {SHOP: -64, LAB: -80})  # someone in front of the lab beacon
+    drive.run(5.0, {SHOP: -64, LAB: -65})  # they step away: the lab "rises"...
+    drive.run(60.0, {SHOP: -64, LAB: -65})  # ...but the shop never faded
+    assert drive.rooms == ["shop"]
