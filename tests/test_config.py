@@ -55,3 +55,13 @@ def test_bad_values_name_the_key(
 def test_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"nowhere\.toml: not found"):
         load_config(tmp_path / "nowhere.toml", environ={})
+
+
+def test_profiles_load() -> None:
+    """The shipped development and Pi profiles are valid configurations."""
+    repo = Path(__file__).resolve().parents[1]
+    dev = load_config(repo / "appliance" / "profiles" / "development.toml", environ={})
+    assert dev.audio.source == "wav" and dev.gpio.pin_factory == "mock"
+    assert dev.paths.data_dir == (repo / "var").resolve()
+    pi = load_config(repo / "image-build" / "files" / "openclaw.toml", environ={})
+    assert pi.paths.data_dir == Path("/var/lib/openclaw") and pi.audio.source == "sounddevice"
