@@ -288,10 +288,26 @@ class Appliance:
             except Exception:
                 log.warning("a part failed to close", exc_info=True)
         await asyncio.to_thread(self.queue.close)
-        self.stopped_cleanly = True
+        # Report what is actually so, not what was intended.
+        leds = "off" if self.gpio.light is None and self.gpio.buttons is None else "on"
+        index = "open" if self.queue.is_open() else "closed"
+        running = [h.name for h in self.supervisor.health() if h.status == ComponentStatus.RUNNING]
+        workers = [
+            c.worker.status.pid
+            for c, _ in self.parts.components
+            if getattr(c, "worker", None) is not None and c.worker.status.pid
+        ]
+        self.stopped_cleanly = leds == "off" and index == "closed" and not running and not workers
         log.info(
             "shutdown complete",
-            extra={"leds": "off", "index": "closed", "components": "stopped", "pid": os.getpid()},
+            extra={
+                "leds": leds,
+                "index": index,
+                "components_running": len(running),
+                "worker_pids": len(workers),
+                "clean": self.stopped_cleanly,
+                "pid": os.getpid(),
+            },
         )
 
     # -- ApplianceControl (the status page) -------------------------------------------------------

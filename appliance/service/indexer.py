@@ -154,6 +154,10 @@ class IndexQueue:
         if job.done and not job.done.done():
             job.done.set_result(summary)
 
+    def is_open(self) -> bool:
+        """Whether the writer connection is open."""
+        return self._library is not None
+
     def close(self) -> None:
         """Close the database on its own thread and stop the thread."""
         if self._library is not None:

@@ -90,6 +90,7 @@ def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
     lines = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
     done = [line for line in lines if line["msg"] == "shutdown complete"]
     assert done and done[0]["leds"] == "off" and done[0]["index"] == "closed"
+    assert done[0]["components_running"] == 0 and done[0]["worker_pids"] == 0 and done[0]["clean"]
     assert done[0]["pid"] == proc.pid
     # The admin token is never logged.
     assert token not in err.decode()
