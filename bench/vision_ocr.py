@@ -14,6 +14,7 @@ Usage: .venv/bin/python bench/vision_ocr.py [--drawings N] [--lines N] [--skip-c
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -150,8 +151,15 @@ def main() -> None:
     parser.add_argument(
         "--skip-textlayer", action="store_true", help="skip the PDF text-layer recall"
     )
+    parser.add_argument(
+        "--text-height", type=int, default=None, help="override vision.ocr_text_height_px"
+    )
     args = parser.parse_args()
     config = Config()
+    if args.text_height:
+        config = dataclasses.replace(
+            config, vision=dataclasses.replace(config.vision, ocr_text_height_px=args.text_height)
+        )
     bench_dimensions(args.drawings, config.vision)
     if not args.skip_textlayer:
         bench_textlayer(config)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,6 +59,19 @@ class Analysis:
         return found
 
 
+def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, TitleBlock | None]:
+    """Whole-page OCR and the title block, side by side (separate Tesseract processes).
+
+    The title block is looked for before the page's layout is known; on a text page its result is
+    dropped. A failing title-block pass degrades inside ``read_title_block``.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        block_future = pool.submit(read_title_block, page.gray, settings)
+        ocr = read_page(page.gray, settings)
+        title_block = block_future.result()
+    return ocr, (title_block if ocr.layout == "drawing" else None)
+
+
 def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) -> Analysis:
     """Run the path on an RGB image; raises :class:`PageQualityError` for a rejected page."""
     timings: dict[str, float] = {}
@@ -70,11 +84,8 @@ def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) 
     if (strict and not report.ok) or report.unusable:
         raise PageQualityError(report)
     mark = time.perf_counter()
-    ocr = read_page(page.gray, settings)
+    ocr, title_block = _read(page, settings)
     timings["ocr"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    title_block = read_title_block(page.gray, settings) if ocr.layout == "drawing" else None
-    timings["title_block"] = time.perf_counter() - mark
     slices = build_slices(
         ocr,
         title_block,
@@ -104,8 +115,7 @@ def analyse_render(
     No gate and no sheet finding (a render is the page); an empty page gives no slices.
     """
     page = correct_page(image, find_page=False)
-    ocr = read_page(page.gray, settings)
-    title_block = read_title_block(page.gray, settings) if ocr.layout == "drawing" else None
+    ocr, title_block = _read(page, settings)
 
     def to_points(box: Box) -> Box:
         b = page.box_to_original(box)

@@ -142,6 +142,16 @@ def build_slices(
     if title_block is not None and (fields or title_block.lines):
         summary = title_block_text(fields)
         body = title_block.text
+        # The whole-page pass sometimes reads a cell the block's own pass missed: keep both readings
+        # searchable (the fields come from the block's own pass only).
+        seen = {line.text for line in title_block.lines}
+        extra_lines = [
+            line.text
+            for line in page.lines
+            if _inside(line, title_block.box) and line.text not in seen and len(line.text) > 1
+        ]
+        if extra_lines:
+            body = body + "\n" + "\n".join(extra_lines)
         text = f"Title block. {summary}\n{body}".strip() if summary else f"Title block.\n{body}"
         extra: dict[str, object] = {"title_block": dict(fields)}
         if title_block.lines:
