@@ -86,7 +86,11 @@ def _run_and_stop(tmp_path: Path, sig: signal.Signals) -> None:
             proc.kill()
             proc.wait()
         sock.close()
-    assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
+    if proc.returncode != 0:
+        log = REPO / "tests" / "artifacts" / f"run-{sig.name}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_bytes(err)
+    assert proc.returncode == 0, err.decode(errors="replace")[-3000:]
     lines = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
     done = [line for line in lines if line["msg"] == "shutdown complete"]
     assert done and done[0]["leds"] == "off" and done[0]["index"] == "closed"
