@@ -248,17 +248,18 @@ def dying(floor: FloorPlan) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="room decision quality on simulated traces")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=1, help="e.g. 7 for held-out seeds")
     parser.add_argument(
         "--hours", type=float, default=1.0, help="simulated hours per standing scenario"
     )
     args = parser.parse_args(argv)
     settings = PresenceSettings()
-    seeds = range(1, args.seeds + 1)
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
     started = time.perf_counter()
     print(
         f"settings: window {settings.window_s} s, tau {settings.smoothing_tau_s} s, dwell {settings.dwell_s} s, "
         f"leave dwell {settings.leave_dwell_s} s, margin {settings.switch_margin_db} dB, "
-        f"exit hysteresis {settings.exit_hysteresis_db} dB, seeds {args.seeds}"
+        f"exit hysteresis {settings.exit_hysteresis_db} dB, seeds {seeds.start}..{seeds.stop - 1}"
     )
     walk(seeds, settings)
     print()

@@ -297,12 +297,18 @@ class RoomEngine:
             default=None,
         )
         if mover is not None:
-            if self._rise(mover.room, now) >= s.rise_db and self._fall(current) >= s.fall_db:
+            rise, fall = self._rise(mover.room, now), self._fall(current)
+            if rise >= s.rise_db and fall >= s.fall_db:
                 # Remember the evidence for a while: the old room's smoothed value falls at a
                 # limited rate, so the new room may lead only some seconds after the move.
                 self._moved[mover.room] = now + s.move_memory_s
             moved = self._moved.get(mover.room, -math.inf) >= now
-            if moved and mover.proximity_db - mine.proximity_db >= s.switch_margin_db:
+            lead = mover.proximity_db - mine.proximity_db
+            if moved and lead >= s.switch_margin_db:
+                return mover.room, s.dwell_s
+            if lead >= s.rise_only_margin_db and rise >= s.rise_db:
+                # Nearer and clearly ahead, though the old room's beacon did not fade (shadowing
+                # can make a beacon look as near from the next room as from its own).
                 return mover.room, s.dwell_s
         if best is not None:
             lead = best.proximity_db - mine.proximity_db

@@ -56,6 +56,9 @@ class PresenceSettings:
     rise_window_s: float = 30.0
     #: Seconds such a rise-and-fall counts as evidence of a move while the lead builds up.
     move_memory_s: float = 15.0
+    #: A room that rose like that while the current one did not fall may still take over at once
+    #: when it leads by this many dB.
+    rise_only_margin_db: float = 4.0
     #: ...otherwise (only the current room faded: a body, a closed door) the lead must be this big...
     ambiguous_margin_db: float = 6.0
     #: ...and last this long.
@@ -106,6 +109,7 @@ class PresenceSettings:
             "switch_margin_db": self.switch_margin_db,
             "rise_db": self.rise_db,
             "fall_db": self.fall_db,
+            "rise_only_margin_db": self.rise_only_margin_db,
             "move_memory_s": self.move_memory_s,
             "ambiguous_margin_db": self.ambiguous_margin_db,
             "ambiguous_dwell_s": self.ambiguous_dwell_s,
