@@ -69,6 +69,8 @@ class Parts:
     disabled: dict[str, str] = field(default_factory=dict)
     #: Called once at shutdown after the components stopped (close models, reap children).
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: Called once in a thread after start-up (load models before the first question needs them).
+    warmers: list[Callable[[], object]] = field(default_factory=list)
 
 
 class _SilentSpeaker:
@@ -272,10 +274,20 @@ class Appliance:
                 port = self.web.bound_port
                 self.notifier.ready(f"serving status page on port {port}")
                 log.info("appliance ready", extra={"port": port, "pid": os.getpid()})
+                warm = asyncio.ensure_future(self._warm())
                 await stop
+                warm.cancel()
             startup.cancel()
         finally:
             await self.shutdown()
+
+    async def _warm(self) -> None:
+        """Load what the first question would otherwise wait for, off the event loop."""
+        for warmer in self.parts.warmers:
+            try:
+                await asyncio.to_thread(warmer)
+            except Exception as err:  # a part that cannot warm up reports itself when used
+                log.warning("warm-up failed", extra={"error": type(err).__name__})
 
     async def shutdown(self) -> None:
         """Stop the components, close the index, release hardware."""

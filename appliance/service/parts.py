@@ -69,14 +69,16 @@ class ReaderStore:
         self.config = config
         self.embedder = embedder
         self._store: IndexStore | None = None
+        self._lock = threading.Lock()
 
     def get(self) -> IndexStore:
-        """The store (opened lazily: the embedder loads on the first question, not at start-up)."""
-        if self._store is None:
-            from appliance.index.store import IndexStore
+        """The store, opened on first use (the warm-up after start-up usually does it)."""
+        with self._lock:
+            if self._store is None:
+                from appliance.index.store import IndexStore
 
-            self._store = IndexStore.open(self.config, embedder=self.embedder.get())
-        return self._store
+                self._store = IndexStore.open(self.config, embedder=self.embedder.get())
+            return self._store
 
     def opened(self) -> IndexStore | None:
         """The store if it is open already (never opens it)."""
@@ -84,9 +86,10 @@ class ReaderStore:
 
     def close(self) -> None:
         """Close the connection."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        with self._lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
 
 
 class AnswerAdapter:
@@ -330,6 +333,7 @@ def build_parts(config: Config, bus: EventBus) -> Parts:
 
     parts = Parts(library_factory=library)
     parts.closers.append(reader.close)
+    parts.warmers.append(reader.get)
     _add_answer(config, bus, reader, parts)
     _add_voice(config, bus, reader, parts)
     _add_presence(config, bus, reader, parts)
