@@ -247,3 +247,25 @@ def test_token_file_is_private(running: RunningAppliance) -> None:
     assert token_file.stat().st_mode & 0o777 == 0o600
     assert (token_file.parent.stat().st_mode & 0o777) == 0o700
     assert Path(token_file).read_text().strip() == running.token
+
+
+def test_uploading_a_drawing_indexes_it_through_vision(
+    client: httpx.Client, running: RunningAppliance
+) -> None:
+    import io
+
+    from appliance.service.samples import SAMPLES, draw_sample
+
+    buffer = io.BytesIO()
+    draw_sample(SAMPLES[1]).save(buffer, format="PNG")
+    up = client.post(
+        "/api/admin/upload?filename=B-2040_revA.png&namespace=shop",
+        content=buffer.getvalue(),
+        headers=_auth(running),
+    )
+    assert up.status_code == 202, up.text
+    running.call(running.appliance.queue.drained())
+    shop = {s["source"]: s for s in client.get("/api/sources").json()["shop"]}
+    assert shop["inbox/shop/B-2040_revA.png"]["drawing_number"] == "B-2040"
+    jobs = client.get("/api/state").json()["jobs"]
+    assert any(j["source"] == "B-2040_revA.png" and j["state"] == "done" for j in jobs)
