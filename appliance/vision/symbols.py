@@ -68,6 +68,7 @@ def normalise_decimals(text: str) -> str:
 # count ("2x D19.9") or before a decimal number ("D 16.5", "B60"), and 1 read as i/l ("Bi5").
 _DIAMETER_LETTER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[BDO@©®]\s?(?=\d)")
 _DIAMETER_LETTER_LEADING = re.compile(r"^[BD]\s?(?=\d+[.,]\d)|^B(?=[i1l]?\d{1,3}(?:\s|$))")
+_FOUR_AS_A = re.compile(r"^A(?=[xX]\s?[⌀\d])")
 _ONE_AS_LETTER = re.compile(r"(?<=[⌀\d])[iIl](?=\d)")
 _PLUS_AS_PLUS_MINUS = re.compile(r"(?<=\d)\s?[+#](?=\d+(?:\.\d+)?$)")
 
@@ -77,6 +78,7 @@ def normalise_dimension_line(text: str) -> str:
     text = _DIAMETER_LETTER_AFTER_COUNT.sub(DIAMETER, text)
     text = _DIAMETER_LETTER_LEADING.sub(DIAMETER, text)
     text = _ONE_AS_LETTER.sub("1", text)
+    text = _FOUR_AS_A.sub("4", text)  # "AX ⌀3.2": a hole count read as a letter
     if "-" not in text and "±" not in text:
         # "⌀21.5+0.1", "3 #0.02": a single closing deviation without its partner is a ± (ISO 129).
         text = _PLUS_AS_PLUS_MINUS.sub("±", text)
@@ -110,9 +112,14 @@ def normalise(text: str) -> str:
     return normalise_decimals(normalise_symbols(text))
 
 
+#: A unit word standing alone after a number: "25 Nm", "4 N-m".
+_NEWTON_METRE_WORD = re.compile(r"N\s?[.\-*•·]?\s?m")
+
+
 def normalise_word(word: str) -> str:
-    """One OCR word: edge junk removed, then :func:`normalise`."""
-    return normalise(strip_edge_junk(word))
+    """One OCR word of a drawing: edge junk removed, then :func:`normalise`."""
+    word = normalise(strip_edge_junk(word))
+    return "N·m" if _NEWTON_METRE_WORD.fullmatch(word) else word
 
 
 def canonical_for_matching(text: str) -> str:

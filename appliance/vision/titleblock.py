@@ -19,8 +19,16 @@ import numpy as np
 
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
-from appliance.vision.ocr import OcrLine, OcrWord, binarise, long_line_mask, read_page
+from appliance.vision.ocr import (
+    PSM_LINE,
+    OcrLine,
+    OcrWord,
+    binarise,
+    long_line_mask,
+    read_page,
+)
 from appliance.vision.settings import VisionSettings
+from appliance.vision.tesseract import run_tesseract
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +190,63 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
         if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
     ]
     block.fields = parse_fields(block.lines, cells)
+    if "revision" not in block.fields:
+        revision = _reread_revision(gray, block.lines, cells, settings)
+        if revision:
+            block.fields["revision"] = revision
     return block
+
+
+def _reread_revision(
+    gray: np.ndarray, lines: list[OcrLine], cells: list[Cell], settings: VisionSettings
+) -> str:
+    """A revision is often one big letter, which sparse-text OCR skips: read the space under a lone
+    REV label again as a single line. Failures of this extra call only leave the field empty."""
+    for cell, words in _cell_words(lines, cells):
+        tokens = [t for t, _ in _tokens(words)]
+        match = match_label(tokens, 0) if tokens else None
+        if not match or match[0] != "revision" or match[1] != len(tokens):
+            continue
+        label_bottom = max(w.box.y1 for w in words)
+        label_height = max(w.box.y1 - w.box.y0 for w in words)
+        box = cell.box
+        if box.y1 - label_bottom < label_height or box.y1 - box.y0 > 8 * label_height:
+            continue
+        region = gray[int(label_bottom) + 1 : int(box.y1) - 2, int(box.x0) + 3 : int(box.x1) - 3]
+        if region.size == 0 or int(region.min()) > 128:
+            continue  # nothing printed under the label: no revision on this drawing
+        ys, xs = np.nonzero(region < 128)
+        glyphs = region[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        return _vote_short_text(glyphs, settings)
+    return ""
+
+
+def _vote_short_text(glyphs: np.ndarray, settings: VisionSettings) -> str:
+    """One to three characters read at three scales; the most frequent reading wins.
+
+    Tesseract's reading of a lone big letter flips with its size (a bold B is a 5 at one scale, a C
+    comes out as "Cc"); the vote removes most of those flips.
+    """
+    votes: dict[str, float] = {}
+    for factor in (0.7, 1.0, 1.5):
+        interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+        scaled = cv2.resize(glyphs, None, fx=factor, fy=factor, interpolation=interpolation)
+        pad = int(scaled.shape[0] * 0.6) + 5
+        padded = cv2.copyMakeBorder(scaled, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+        try:
+            words = run_tesseract(padded, psm=PSM_LINE, settings=settings)
+        except OcrError as err:
+            log.warning("revision re-read failed: %s", err)
+            return ""
+        text = "".join(w.text for w in words if w.conf >= 40).strip(" .:|")
+        if len(text) == 2 and text[0].lower() == text[1].lower():
+            text = text[0]  # "Cc": one letter read as its two cases
+        if len(text) == 1 and text.isalpha():
+            text = text.upper()
+        if 1 <= len(text) <= 3 and text.isalnum():
+            conf = min((w.conf for w in words), default=0.0)
+            votes[text] = votes.get(text, 0.0) + 1000 + conf
+    return max(votes, key=lambda k: votes[k]) if votes else ""
 
 
 def _no_vertical(settings: VisionSettings) -> VisionSettings:

@@ -129,3 +129,17 @@ def test_scanned_pdf_page_boxes_are_in_points(shared_data: Path, config: Config)
 def test_blank_pdf_render_gives_no_slices(config: Config) -> None:
     white = np.full((3508, 2481, 3), 255, np.uint8)
     assert ocr_page_image(white, page=1, config=config, scale=300 / 72) == []
+
+
+def test_service_sample_drawings_title_blocks(config: Config) -> None:
+    """The demo drawings the service generates: number, one-letter revision and N·m notes are read."""
+    from appliance.service import samples
+
+    for sample in samples.SAMPLES:
+        page = np.asarray(samples.draw_sample(sample).convert("RGB"))
+        analysis = analyse_image(page, config.vision, strict=False)
+        assert analysis.fields.get("drawing_number") == sample.number
+        assert analysis.fields.get("revision") == sample.revision
+        assert {s.revision for s in analysis.slices} == {sample.revision}
+        notes = " ".join(s.text for s in analysis.slices if s.kind is SliceKind.NOTE)
+        assert "N·m" in notes
