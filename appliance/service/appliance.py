@@ -36,6 +36,7 @@ from appliance.service.ports import (
     Library,
     Listener,
     Presence,
+    SourceRecord,
     Speaker,
 )
 from appliance.service.rooms import RoomControl
@@ -69,6 +70,9 @@ class Parts:
     disabled: dict[str, str] = field(default_factory=dict)
     #: Called once at shutdown after the components stopped (close models, reap children).
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: Lists indexed sources through a reader connection (the status page must not queue behind a
+    #: long indexing job on the writer thread); None = ask the writer.
+    source_lister: Callable[[], list[SourceRecord]] | None = None
     #: Called once in a thread after start-up (load models before the first question needs them).
     warmers: list[Callable[[], object]] = field(default_factory=list)
 
@@ -334,7 +338,11 @@ class Appliance:
 
     async def sources(self) -> dict[str, list[dict[str, Any]]]:
         """Indexed sources by namespace."""
-        records = await self.queue.call(lambda lib: lib.sources())
+        lister = self.parts.source_lister
+        if lister is not None:
+            records = await asyncio.to_thread(lister)
+        else:
+            records = await self.queue.call(lambda lib: lib.sources())
         out: dict[str, list[dict[str, Any]]] = {}
         for r in records:
             out.setdefault(r.namespace, []).append(

@@ -19,6 +19,22 @@ if TYPE_CHECKING:
     from appliance.index.store import IndexStore
 
 
+def source_records(store: IndexStore, namespace: str | None = None) -> list[SourceRecord]:
+    """The sources of an index as the service's records."""
+    return [
+        SourceRecord(
+            source=s.source,
+            namespace=s.namespace,
+            content_hash=s.content_hash,
+            slices=s.slices,
+            title=s.title,
+            drawing_number=s.drawing_number,
+            revision=s.revision,
+        )
+        for s in store.list_sources(namespace)
+    ]
+
+
 class IndexLibrary:
     """Writes through one IndexStore connection (owned by the index-writer thread)."""
 
@@ -112,18 +128,7 @@ class IndexLibrary:
 
     def sources(self, namespace: str | None = None) -> list[SourceRecord]:
         """Indexed sources."""
-        return [
-            SourceRecord(
-                source=s.source,
-                namespace=s.namespace,
-                content_hash=s.content_hash,
-                slices=s.slices,
-                title=s.title,
-                drawing_number=s.drawing_number,
-                revision=s.revision,
-            )
-            for s in self.store.list_sources(namespace)
-        ]
+        return source_records(self.store, namespace)
 
     def close(self) -> None:
         """Close the database."""

@@ -22,7 +22,7 @@ from appliance.config import Config
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.appliance import Parts
-from appliance.service.library import IndexLibrary
+from appliance.service.library import IndexLibrary, source_records
 from appliance.service.ports import AnswerResult, AnswerTimes, Citation, Utterance
 
 if TYPE_CHECKING:
@@ -332,6 +332,7 @@ def build_parts(config: Config, bus: EventBus) -> Parts:
         return IndexLibrary(config, IndexStore.open(config, embedder=embedder.get()))
 
     parts = Parts(library_factory=library)
+    parts.source_lister = lambda: source_records(reader.get())
     parts.closers.append(reader.close)
     parts.warmers.append(reader.get)
     _add_answer(config, bus, reader, parts)
