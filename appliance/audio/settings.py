@@ -51,7 +51,7 @@ class AudioSettings:
     vosk_model: str = "vosk-model-small-en-us"
     #: Manifest name of the faster-whisper model.
     whisper_model: str = "whisper-tiny-en"
-    #: Transcribe questions (up to 20 s) with a shortened whisper encoder context: ~5x faster, WER
+    #: Transcribe questions (up to 20 s) with a shortened whisper encoder context: ~5x less CPU, WER
     #: 0.083 instead of 0.071 on the speech set (bench/audio_wer.py).
     whisper_short_context: bool = True
     #: CPU threads given to the recogniser.
