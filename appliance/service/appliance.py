@@ -180,6 +180,22 @@ class Appliance:
         finally:
             self.bus.unsubscribe(queue)
 
+    async def _announce_rooms(self) -> None:
+        """Say "now in <room>" when presence switches rooms (manual switches are answered already)."""
+        queue = self.bus.subscribe_queue()
+        try:
+            while True:
+                event = await queue.get()
+                data = event.data
+                if event.type != EventType.ROOM_CHANGED or "to_room" not in data:
+                    continue
+                if str(data.get("reason", "")).startswith("override"):
+                    continue
+                name = data.get("room_name") or ""
+                await self.pipeline.announce(f"Now in {name}." if name else "Left the room.")
+        finally:
+            self.bus.unsubscribe(queue)
+
     async def _scan_and_say(self) -> None:
         summary = await self.pipeline.scan()
         await self.pipeline.say(summary)
@@ -208,6 +224,7 @@ class Appliance:
             sup.add(FunctionComponent("listener", self._listen))
         if self.parts.presence is not None:
             sup.add(FunctionComponent("presence", self._presence))
+            sup.add(FunctionComponent("room-announcer", self._announce_rooms))
         sup.add(FunctionComponent("buttons", self._buttons))
         sup.add(self.gpio)
         if self.config.web.enabled:

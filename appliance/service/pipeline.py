@@ -89,6 +89,11 @@ class QuestionPipeline:
         self._last_spoken = text
         return first
 
+    async def announce(self, text: str) -> None:
+        """Say something unprompted (a room switch), never over a question being handled."""
+        async with self._lock:
+            await self.say(text)
+
     # -- questions -------------------------------------------------------------------------------
     async def handle(self, utt: Utterance) -> dict[str, Any]:
         """Handle one utterance end to end; returns the record shown on the status page."""

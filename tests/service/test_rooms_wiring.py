@@ -42,6 +42,11 @@ async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) ->
                 break
             await asyncio.sleep(0.05)
         assert appliance.rooms.room, appliance.state.room
+        for _ in range(600):  # the switch is announced on the speaker (espeak-ng into a WAV file)
+            if any((data / "speech-out").glob("*.wav")):
+                break
+            await asyncio.sleep(0.05)
+        assert any((data / "speech-out").glob("*.wav"))
         assert appliance.state.beacons
         assert appliance.rooms.namespaces[0] == "global" and len(appliance.rooms.namespaces) > 1
 
