@@ -136,7 +136,16 @@ async function loadSources() {
     box.replaceChildren();
     for (const [ns, sources] of Object.entries(data)) {
       const list = el("ul");
-      for (const s of sources) list.append(el("li", { text: `${s.source}${s.drawing_number ? " — " + s.drawing_number + (s.revision ? " rev " + s.revision : "") : ""} (${s.slices} slices)` }));
+      for (const s of sources) {
+        const item = el("li", { "data-source": s.source, text: `${s.source}${s.drawing_number ? " — " + s.drawing_number + (s.revision ? " rev " + s.revision : "") : ""} (${s.slices} slices) ` });
+        const forget = el("button", { class: "forget", type: "button", text: "forget" });
+        forget.addEventListener("click", async () => {
+          await admin("/api/admin/forget", { namespace: ns, source: s.source });
+          loadSources();
+        });
+        item.append(forget);
+        list.append(item);
+      }
       box.append(el("div", { class: "ns", "data-namespace": ns }, el("h3", { text: `${ns} (${sources.length})` }), list));
     }
   } catch (err) { /* the next state change retries */ }
