@@ -102,3 +102,28 @@ def test_rejected_scan_says_why_and_indexes_nothing(
     err = capsys.readouterr().err
     assert "[too_dark] Too dark — turn on the bench light." in err
     assert not (tmp_path / "data" / "index.sqlite3").exists()
+
+
+def test_newer_revision_from_the_camera_supersedes_the_older(
+    config_file: Path, tmp_path: Path, embedder: Embedder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two captures of drawing A-1024 (rev C, then rev D): answers come from D, C stays as history."""
+    import dataclasses
+
+    from appliance.service import samples
+
+    camera = tmp_path / "data" / "camera"
+    camera.mkdir(parents=True)
+    old = samples.SAMPLES[0]
+    new = dataclasses.replace(old, revision="D")
+    for sample in (old, new):
+        for stale in camera.iterdir():
+            stale.unlink()
+        samples.draw_sample(sample).save(camera / "shot.png")
+        assert main(["--config", str(config_file), "scan", "--namespace", "shop", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["title_block"]["revision"] == sample.revision
+    config = load_config(config_file)
+    with IndexStore.open(config, embedder=embedder) as store:
+        assert len(store.list_sources("shop")) == 2
+        hits = search(store, "A-1024 mounting bracket torque M8 bolts", namespaces=["shop"])
+        assert hits and {h.revision for h in hits if h.drawing_number == "A-1024"} == {"D"}
