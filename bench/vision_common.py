@@ -30,8 +30,11 @@ SCANS = SHARED_DATA / "scans"
 class Drawing:
     """One labelled drawing of the eDOCr2 set."""
 
+    #: File stem, e.g. "Candle_holder".
     name: str
+    #: The drawing image.
     image: Path
+    #: Dimension labels exactly as drawn ("other_info" regions left out).
     labels: list[str]
 
 
