@@ -81,7 +81,7 @@ class PresenceSettings:
     #: Longest retry delay (s).
     retry_max_s: float = 60.0
     #: Restart the scan when nothing at all was heard for this many seconds (0 = never).
-    stall_timeout_s: float = 120.0
+    stall_timeout_s: float = 60.0
     #: Query used to warm a room's namespaces when the appliance enters it.
     warm_query: str = "drawing"
 
