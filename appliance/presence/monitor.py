@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a pending namespace activation may still take while the monitor stops.
 ACTIVATION_GRACE_S = 5.0
+#: Seconds an unknown beacon stays listed after it was last heard.
+STRANGER_MEMORY_S = 60.0
 #: Strangers listed in a BEACONS_SEEN event (the rest are only counted).
 STRANGERS_SHOWN = 10
 
@@ -171,6 +173,8 @@ class PresenceMonitor:
             self._announce(switch)
         if now - self._last_seen_event >= self.settings.beacons_seen_interval_s:
             self._last_seen_event = now
+            # Strangers that went quiet are of no use to anyone; known beacons are always kept.
+            self.engine.table.forget_silent(now, STRANGER_MEMORY_S)
             self._publish(EventType.BEACONS_SEEN, self.snapshot(now))
         return switch
 

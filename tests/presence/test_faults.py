@@ -227,3 +227,16 @@ def test_unknown_room_override_is_a_clear_input_error(sample_plan: RoomsPlan) ->
     assert monitor.snapshot()["override_active"] is True
     cleared = monitor.clear_override()
     assert cleared is not None and cleared.to_room is None
+
+
+def test_quiet_strangers_are_forgotten_known_beacons_kept(sample_plan: RoomsPlan) -> None:
+    now = [0.0]
+    monitor = PresenceMonitor(sample_plan, PresenceSettings(), clock=lambda: now[0])
+    monitor.on_sighting(Sighting(0.0, SHOP_ID, -60))
+    stranger = "ibeacon:00000000-0000-4000-8000-000000000001:1:1"
+    monitor.on_sighting(Sighting(0.0, stranger, -70))
+    assert len(monitor.engine.table.strangers) == 1
+    now[0] = 120.0
+    monitor.tick()
+    assert monitor.engine.table.strangers == {}
+    assert SHOP_ID in monitor.engine.table.known
