@@ -4,13 +4,23 @@ Pure and clock-injected: the engine never sleeps or reads the wall clock itself,
 drives it with simulated time and tests step it second by second.
 
 Per room, the *proximity* is the strongest smoothed reading of its beacons expressed as dB relative to
-that beacon's RSSI at 1 m (0 dB = 1 m away, -7.5 dB = 2 m with path-loss exponent 2.5). A room is
-*in range* when its proximity reaches the level of its radius; the current room stays in range until
-it drops ``exit_hysteresis_db`` below that. The best in-range room becomes the *candidate*; it must
-beat the current room by ``switch_margin_db`` and stay the candidate for ``dwell_s`` (``leave_dwell_s``
-for "no room") before the switch happens. A beacon silent for ``silence_timeout_s`` counts as gone.
+that beacon's RSSI at 1 m (0 dB = 1 m away, -7.5 dB = 2 m with path-loss exponent 2.5); a room's
+radius sits at the proximity the path-loss model gives for it. The rules (``_candidate``):
+
+* from "no room", the best room within its radius is entered after ``dwell_s``;
+* a move to another room needs evidence of movement: that room rose ``rise_db`` over its own median
+  of the last ``rise_window_s`` while the current room fell ``fall_db`` under its own (remembered for
+  ``move_memory_s``), then a lead of ``switch_margin_db`` for ``dwell_s``; a room that rose and leads
+  by ``rise_only_margin_db`` needs no fall;
+* without such evidence (a body in front of one beacon, a door), a lead of ``ambiguous_margin_db``
+  must hold for ``ambiguous_dwell_s``;
+* the current room is left for "no room" when it stays below radius minus ``exit_hysteresis_db`` for
+  ``leave_dwell_s`` while heard, or at once (after ``dwell_s``) once all its beacons were silent for
+  ``silence_timeout_s``.
+
 A manual override (voice, status page, button) pins the room until cleared; the automatic decision
-keeps running underneath so clearing the override lands in the right room at once.
+keeps running underneath so clearing the override lands in the right room at once. See
+``docs/decisions/0006-presence-room-decision.md`` for why and for the measured figures.
 """
 
 from __future__ import annotations
@@ -169,7 +179,6 @@ class RoomEngine:
         self.state = EngineState()
         #: Every switch so far, newest last (bounded).
         self.history: list[RoomSwitch] = []
-        self._last_scores: dict[str, _RoomScore] = {}
         #: Recent proximity per room, to tell "a rival came nearer" from "the current one faded".
         self._trail: dict[str, deque[tuple[float, float]]] = {}
         #: Room -> until when the evidence "the appliance moved towards it" holds.
@@ -217,7 +226,6 @@ class RoomEngine:
         """Decide at ``now``; returns the switch if the active room changed."""
         now = self.clock() if now is None else now
         scores = self._scores(now)
-        self._last_scores = scores
         self.state.proximity = {k: round(v.proximity_db, 1) for k, v in scores.items()}
         self._remember(scores, now)
         candidate, needed = self._candidate(scores, now)
