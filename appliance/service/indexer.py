@@ -159,12 +159,16 @@ class IndexQueue:
         return self._library is not None
 
     def close(self) -> None:
-        """Close the database on its own thread and stop the thread."""
+        """Stop the writer thread, then close the database.
+
+        The thread is stopped first: a call still running on it (opening the index at start-up) must
+        finish before the connection it creates can be closed.
+        """
+        self._executor.shutdown(wait=True, cancel_futures=True)
         if self._library is not None:
             library = self._library
             self._library = None
             try:
-                self._executor.submit(library.close).result(timeout=30)
-            except Exception:
+                library.close()
+            except Exception:  # closing is best effort at shutdown
                 log.warning("closing the index failed", exc_info=True)
-        self._executor.shutdown(wait=True, cancel_futures=True)

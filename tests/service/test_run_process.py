@@ -159,3 +159,24 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
         last
         == f"openclaw: error: [web_bind_failed] cannot listen on 127.0.0.1:{port} (Address already in use)"
     )
+
+
+def test_sigterm_right_after_ready_while_the_index_is_still_opening(tmp_path: Path) -> None:
+    path = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(2)
+    proc, _port = _start(tmp_path, path)
+    try:
+        _messages(sock, b"READY=1", proc)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        sock.close()
+    assert proc.returncode == 0, err.decode(errors="replace")[-3000:]
+    lines = [json.loads(line) for line in err.decode().splitlines() if line.startswith("{")]
+    done = [line for line in lines if line["msg"] == "shutdown complete"]
+    assert done and done[0]["clean"] and done[0]["index"] == "closed"
