@@ -99,8 +99,13 @@ class NamespaceActivator:
             if warmed:
                 try:
                     kwargs = {"options": self._options} if self._options is not None else {}
+                    # Only the newly active namespaces need warming; global is warm already.
                     found = self._search(
-                        self.store, self.warm_query, namespaces=list(wanted), **kwargs
+                        self.store,
+                        self.warm_query,
+                        namespaces=list(warmed),
+                        include_global=False,
+                        **kwargs,
                     )
                     hits = len(found)
                 except OpenClawError as err:
