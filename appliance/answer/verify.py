@@ -93,9 +93,89 @@ def _squash(text: str) -> str:
     return _SEPARATORS.sub("", text).lower()
 
 
+#: Capitalised words that name nothing: sentence glue a model writes in any answer.
+_COMMON_CAPS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "they",
+        "he",
+        "she",
+        "we",
+        "you",
+        "i",
+        "in",
+        "on",
+        "at",
+        "of",
+        "for",
+        "to",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "yes",
+        "no",
+        "not",
+        "source",
+        "sources",
+        "document",
+        "documents",
+        "drawing",
+        "drawings",
+        "answer",
+        "note",
+        "notes",
+        "page",
+        "sheet",
+        "revision",
+        "scale",
+        "material",
+        "title",
+        "according",
+        "see",
+    ]
+)
+_WORD_TOKEN = re.compile(r"[^\W\d_][\w-]*", re.UNICODE)
+
+
+def names(text: str) -> list[str]:
+    """Names a text states: words in capitals ("PLA", "HRC") and capitalised words inside a sentence
+    ("Gripper", "Stahl"). A model that names a material or a part must find the name in a source."""
+    out: list[str] = []
+    plain = CITATION.sub(" ", text)
+    for sentence in re.split(r"(?<=[.!?:;])\s+|\n", plain):
+        for i, match in enumerate(_WORD_TOKEN.finditer(sentence)):
+            word = match.group()
+            if word.lower() in _COMMON_CAPS or any(ch.isdigit() for ch in word):
+                continue
+            if (len(word) >= 2 and word.isupper()) or (i > 0 and word[:1].isupper()):
+                out.append(word)
+    return out
+
+
 def claims(text: str) -> list[str]:
-    """Everything a text states that the check must find in a source: identifiers, compounds, numbers."""
-    return list(dict.fromkeys([*identifiers(text), *compounds(text), *numbers(text)]))
+    """Everything a text states that the check must find in a source: identifiers, compounds,
+    numbers and names."""
+    return list(dict.fromkeys([*identifiers(text), *compounds(text), *numbers(text), *names(text)]))
 
 
 def is_strong(claim: str) -> bool:
@@ -110,8 +190,15 @@ def supported(claims: Iterable[str], evidence: str) -> list[str]:
     values = {v for tok in _NUMBER.findall(evidence) if (v := _value(tok)) is not None}
     squashed = _squash(evidence)
     compact = re.sub(r"\s", "", evidence)
+    words = {w.lower() for w in _WORD_TOKEN.findall(evidence)}
+    words |= {w.lower() for w in re.findall(r"[^\W\d_]+", evidence)}  # "Weird_Gripper" -> "gripper"
     missing: list[str] = []
     for claim in claims:
+        if claim.isalpha():
+            # A name is a whole word of the source ("PLA" is not supported by "Adapterplatte").
+            if claim.lower() not in words:
+                missing.append(claim)
+            continue
         if _COMPOUND.fullmatch(claim):
             if re.sub(r"\s", "", claim).replace(",", ".") not in compact.replace(",", "."):
                 missing.append(claim)
