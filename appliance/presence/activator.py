@@ -94,6 +94,8 @@ class NamespaceActivator:
             previous = self.active
             warmed = tuple(n for n in wanted if n not in previous)
             released = tuple(n for n in previous if n not in wanted)
+            # The new set is active at once: a question asked while warming already uses it.
+            self.active = wanted
             hits = 0
             error = None
             if warmed:
@@ -112,7 +114,6 @@ class NamespaceActivator:
                     # A broken index must not pin the appliance to the old room: switch anyway.
                     error = err.message
                     log.warning("warming %s failed: %s", ", ".join(warmed), err)
-            self.active = wanted
             result = Activation(
                 namespaces=wanted,
                 warmed=warmed,
