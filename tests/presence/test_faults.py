@@ -12,6 +12,7 @@ import pytest
 from bleak.exc import BleakError
 from presence_radio import SHOP_IBEACON, SHOP_ID, advert, dbus_not_ready, scripted, wait_for
 
+from appliance.errors import InputError
 from appliance.events import EventBus, EventType
 from appliance.presence.monitor import PresenceMonitor
 from appliance.presence.rooms import RoomsPlan
@@ -216,8 +217,6 @@ async def test_sightings_may_arrive_from_a_foreign_thread_via_the_loop(
 
 def test_unknown_room_override_is_a_clear_input_error(sample_plan: RoomsPlan) -> None:
     monitor = PresenceMonitor(sample_plan, PresenceSettings())
-    from appliance.errors import InputError
-
     with pytest.raises(InputError) as caught:
         monitor.set_override("kitchen")
     assert caught.value.code == "room_unknown"
