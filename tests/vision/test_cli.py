@@ -16,6 +16,8 @@ from appliance.index.embedder import Embedder
 from appliance.index.search import search
 from appliance.index.store import IndexStore
 
+pytestmark = pytest.mark.slow  # real Tesseract on full drawings
+
 
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:

@@ -16,6 +16,8 @@ from appliance.vision.analysis import analyse_image
 from appliance.vision.ingest import ingest_image, ocr_page_image
 from appliance.vision.page import map_box
 
+pytestmark = pytest.mark.slow  # real Tesseract on full drawings
+
 
 def _overlap(a: Box, b: Box) -> float:
     """Intersection over the smaller box."""

@@ -14,6 +14,8 @@ from appliance.index.slices import SliceKind
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import build_document, ingest_path
 
+pytestmark = pytest.mark.slow  # real Tesseract on full drawings
+
 
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:
