@@ -76,29 +76,22 @@ def check_portaudio(config: Config) -> CheckResult:
 
 
 def check_sqlite(config: Config) -> CheckResult:
-    """SQLite version and that sqlite-vec loads into it."""
+    """SQLite version and that sqlite-vec loads into it (the index package's own probe), plus FTS5."""
     from appliance.index import db
 
     try:
+        version, vec = db.sqlite_versions()
         conn = db.connect(":memory:")
-    except Exception as err:
+        try:
+            fts5 = conn.execute("select sqlite_compileoption_used('ENABLE_FTS5')").fetchone()[0]
+        finally:
+            conn.close()
+    except Exception as err:  # any failure to load is the finding
         return (
             False,
-            f"cannot open SQLite with sqlite-vec ({err})",
+            f"SQLite with sqlite-vec is not usable ({err})",
             "pip install sqlean.py sqlite-vec",
         )
-    try:
-        version = conn.execute("select sqlite_version()").fetchone()[0]
-        vec = conn.execute("select vec_version()").fetchone()[0]
-        fts5 = conn.execute("select sqlite_compileoption_used('ENABLE_FTS5')").fetchone()[0]
-    except Exception as err:
-        return (
-            False,
-            f"sqlite-vec is not loadable ({err})",
-            "pip install --force-reinstall sqlite-vec",
-        )
-    finally:
-        conn.close()
     parts = tuple(int(p) for p in str(version).split("."))
     if parts < MIN_SQLITE:
         return False, f"SQLite {version} is older than 3.38", "pip install --upgrade sqlean.py"
