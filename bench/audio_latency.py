@@ -50,11 +50,12 @@ async def answer() -> AsyncIterator[str]:
         yield piece
 
 
-async def run(limit: int) -> None:
+async def run(limit: int, short: bool) -> None:
     settings = AudioSettings()
     whisper = WhisperRecogniser.from_manifest(
-        "whisper-tiny-en", Path("var/models"), short_context=settings.whisper_short_context
+        "whisper-tiny-en", Path("var/models"), short_context=short
     )
+    print(f"\n== whisper tiny.en, {'short' if short else 'full'} encoder context ==")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, question in enumerate((QUESTIONS * 4)[:limit]):
@@ -84,7 +85,7 @@ async def run(limit: int) -> None:
     t = np.array(rows)
     total = t[:, 0] + t[:, 1]
     print(
-        f"\n{len(rows)} questions ({t[:, 2].mean():.1f} s of audio each on average), whisper tiny.en, espeak-ng"
+        f"{len(rows)} questions ({t[:, 2].mean():.1f} s of audio each on average), whisper tiny.en, espeak-ng"
     )
     print(
         f"transcription   p50 {np.percentile(t[:, 0], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 0], 95) * 1000:.0f} ms"
@@ -104,7 +105,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=8, help="questions (default 8)")
     args = parser.parse_args()
-    asyncio.run(run(args.limit))
+    for short in (False, True):
+        asyncio.run(run(args.limit, short))
 
 
 if __name__ == "__main__":

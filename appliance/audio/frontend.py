@@ -33,6 +33,7 @@ from appliance.audio.base import (
     Transcript,
     WakeDetection,
     WakeDetector,
+    Word,
 )
 from appliance.audio.commands import Command, parse_command
 from appliance.audio.engines.vosk import VoskRecogniser
@@ -287,6 +288,8 @@ class VoiceFrontEnd:
         after_wake = self._preroll.since(max(start, wake.end_sample))
         parts: list[Samples] = [head]
         finals: list[str] = []
+        final_words: list[Word] = []
+        stream_compute = 0.0
         reason = endpointer.feed(after_wake) if len(after_wake) else None
         stream = self.recogniser.stream() if isinstance(self.recogniser, VoskRecogniser) else None
         if stream is not None and len(head):
@@ -298,9 +301,12 @@ class VoiceFrontEnd:
                 break
             parts.append(chunk.samples)
             if stream is not None:
+                t0 = time.perf_counter()
                 update = await asyncio.to_thread(stream.accept, chunk.samples)
+                stream_compute += time.perf_counter() - t0
                 if update.final:
                     finals.append(update.text)
+                    final_words.extend(update.words)
                 elif update.text:
                     self._publish(EventType.TRANSCRIPT_PARTIAL, text=update.text, engine="vosk")
             reason = endpointer.feed(chunk.samples)
@@ -311,9 +317,14 @@ class VoiceFrontEnd:
         )
         if reason == EndReason.SILENCE and trim:
             audio = audio[: len(audio) - trim]
-        vocabulary = list(self.settings.vocabulary) + list(
-            self._vocabulary() if self._vocabulary else []
-        )
+        # The wake phrase leads the bias list: a whisper capture starts with it, and it must come out
+        # spelled so that it can be cut from the text.
+        vocabulary = [
+            self.settings.wake_phrase.title(),
+            *COMMAND_HINTS,
+            *self.settings.vocabulary,
+            *(self._vocabulary() if self._vocabulary else []),
+        ]
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:
             transcript = Transcript(
                 "", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE
@@ -321,7 +332,13 @@ class VoiceFrontEnd:
         elif stream is not None:
             final = await asyncio.to_thread(stream.finish)
             texts = [t for t in (*finals, final.text) if t]
-            transcript = Transcript(" ".join(texts), final.words, "vosk", len(audio) / SAMPLE_RATE)
+            transcript = Transcript(
+                " ".join(texts),
+                (*final_words, *final.words),
+                "vosk",
+                len(audio) / SAMPLE_RATE,
+                stream_compute,
+            )
         else:
             transcript = await asyncio.to_thread(
                 self.recogniser.transcribe, audio, vocabulary=vocabulary

