@@ -251,18 +251,47 @@ def _rescore(store: IndexStore, ids: list[int], query: np.ndarray) -> list[tuple
     return [(int(r[0]), float(s)) for r, s in zip(rows, sims, strict=True)]
 
 
+#: How many more global candidates the keyword channel reads before filtering by namespace.
+SCOPE_OVERFETCH = 8
+
+
 def _fts_channel(
     store: IndexStore, table: str, match: str, namespaces: Sequence[str], k: int
 ) -> list[tuple[int, float]]:
+    """(slice id, negated BM25) of the best keyword matches inside the namespaces, best first.
+
+    Joining every match to ``slices`` to test its namespace costs one row lookup per match, which
+    dominates on a large index. The best matches over the whole index are read first and filtered;
+    only when too few of them are in scope is the joined query run.
+    """
     if not match:
         return []
+    wanted = k * SCOPE_OVERFETCH
     rows = store.db.execute(
-        f"SELECT {table}.rowid, bm25({table}) AS rank FROM {table}"
-        f" JOIN slices s ON s.id = {table}.rowid"
-        f" WHERE {table} MATCH ? AND s.namespace IN ({_placeholders(len(namespaces))})"
+        f"SELECT rowid, bm25({table}) AS rank FROM {table} WHERE {table} MATCH ?"
         f" ORDER BY rank LIMIT ?",
-        (match, *namespaces, k),
+        (match, wanted),
     ).fetchall()
+    if rows:
+        ids = [int(r[0]) for r in rows]
+        in_scope = {
+            int(r[0])
+            for r in store.db.execute(
+                f"SELECT id FROM slices WHERE id IN ({_placeholders(len(ids))})"
+                f" AND namespace IN ({_placeholders(len(namespaces))})",
+                (*ids, *namespaces),
+            )
+        }
+        kept = [r for r in rows if int(r[0]) in in_scope]
+        if len(kept) < k and len(rows) == wanted:
+            kept = store.db.execute(
+                f"SELECT {table}.rowid, bm25({table}) AS rank FROM {table}"
+                f" JOIN slices s ON s.id = {table}.rowid"
+                f" WHERE {table} MATCH ? AND s.namespace IN ({_placeholders(len(namespaces))})"
+                f" ORDER BY rank LIMIT ?",
+                (match, *namespaces, k),
+            ).fetchall()
+        rows = kept[:k]
     # bm25() is negative, lower is better: negate so higher is better.
     return [(int(r[0]), -float(r[1])) for r in rows]
 

@@ -155,3 +155,29 @@ def test_quantised_vectors_are_rescored_to_the_same_ranking(tmp_path, embedder) 
             st.delete_source("shop", "note0.md")
             assert st.integrity_check() == "ok"
     assert rankings["int8"] == rankings["float32"] == rankings["bit"]
+
+
+def test_keyword_channel_finds_a_small_namespace_among_many_matches(store: IndexStore) -> None:
+    """Hundreds of better matches elsewhere must not hide the one match inside the scope."""
+    busy = tuple(DocumentSlice(text=f"bracket bracket bracket part {i}") for i in range(450))
+    store.replace_source(SourceDocument("busy.md", "shop", "b", busy))
+    store.replace_source(
+        SourceDocument(
+            "lab.md",
+            "lab",
+            "l",
+            (
+                DocumentSlice(
+                    text="a long note that mentions the bracket once among many other words"
+                ),
+            ),
+        )
+    )
+    hits = search(
+        store,
+        "bracket",
+        ["lab"],
+        include_global=False,
+        options=SearchOptions(channels=("keyword",)),
+    )
+    assert [h.source for h in hits] == ["lab.md"]
