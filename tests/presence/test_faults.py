@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from bleak.exc import BleakError
-from presence_radio import SHOP_IBEACON, SHOP_ID, advert, dbus_not_ready, scripted, wait_for
+from tests.presence.presence_radio import SHOP_IBEACON, SHOP_ID, advert, dbus_not_ready, scripted, wait_for
 
 from appliance.errors import InputError
 from appliance.events import EventBus, EventType

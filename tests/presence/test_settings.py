@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from presence_radio import wait_for
+from tests.presence.presence_radio import wait_for
 
 from appliance.config import load_config
 from appliance.errors import ConfigError

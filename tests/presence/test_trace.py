@@ -10,7 +10,7 @@ import pytest
 from bleak import BleakScanner
 from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
-from presence_radio import SHOP_IBEACON, wait_for
+from tests.presence.presence_radio import SHOP_IBEACON, wait_for
 
 from appliance.events import EventBus, EventType
 from appliance.presence.errors import TraceError
