@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from tests.presence.presence_radio import scripted, wait_for
 
 from appliance.config import load_config
 from appliance.errors import IndexStoreError
@@ -17,6 +16,7 @@ from appliance.presence.activator import NamespaceActivator
 from appliance.presence.monitor import PresenceMonitor
 from appliance.presence.rooms import RoomsPlan
 from appliance.presence.settings import PresenceSettings
+from tests.presence.presence_radio import scripted, wait_for
 
 NOTES = {
     "shop": ["The lathe chuck key hangs on the left.", "M8 bracket bolts take 25 Nm of torque."],

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from bleak.exc import BleakError
-from tests.presence.presence_radio import SHOP_IBEACON, SHOP_ID, advert, dbus_not_ready, scripted, wait_for
 
 from appliance.errors import InputError
 from appliance.events import EventBus, EventType
@@ -20,6 +19,14 @@ from appliance.presence.scanner import BeaconScanner, ScannerStatus
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import Sighting
 from appliance.presence.trace import TraceRecord, TraceScannerBackend, write_trace
+from tests.presence.presence_radio import (
+    SHOP_IBEACON,
+    SHOP_ID,
+    advert,
+    dbus_not_ready,
+    scripted,
+    wait_for,
+)
 
 FAST = {"retry_initial_s": 0.01, "retry_max_s": 0.04}
 

@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from tests.presence.presence_radio import wait_for
 
 from appliance.config import load_config
 from appliance.errors import ConfigError
@@ -14,6 +13,7 @@ from appliance.presence.monitor import PresenceMonitor
 from appliance.presence.rooms import RoomsPlan
 from appliance.presence.scanner import ScannerStatus
 from appliance.presence.trace import TraceClock, TraceScannerBackend
+from tests.presence.presence_radio import wait_for
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ import pytest
 from bleak import BleakScanner
 from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
-from tests.presence.presence_radio import SHOP_IBEACON, wait_for
 
 from appliance.events import EventBus, EventType
 from appliance.presence.errors import TraceError
@@ -30,6 +29,7 @@ from appliance.presence.trace import (
     read_trace,
     write_trace,
 )
+from tests.presence.presence_radio import SHOP_IBEACON, wait_for
 
 EDDY_UID = bytes.fromhex("00e8edd1ebeac04e5defa0170badc0ffee010000")
 
