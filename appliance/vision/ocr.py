@@ -58,7 +58,7 @@ class OcrLine:
     words: tuple[OcrWord, ...]
     #: Tesseract block number within its pass (lines of one block form a region).
     block: int
-    #: Which pass read it: "upright" or "turned".
+    #: Which pass read it: "upright", "turned" or "slanted".
     source_pass: str
 
     @property
@@ -245,8 +245,37 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                     turned, prepared.scale, "turned", prepared.image.shape[:2], drawing=True
                 )
                 lines = _merge(lines, turned_lines)
+    if layout == "drawing" and settings.read_vertical_text:
+        lines += _slanted_lines(prepared, lines, settings, page)
     page.lines = lines
     return page
+
+
+def _slanted_lines(
+    prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
+) -> list[OcrLine]:
+    """Numbers at an angle or in boxes that neither pass read (see :mod:`leftovers`)."""
+    from appliance.vision.leftovers import read_leftovers
+
+    s = prepared.scale
+    covered = [Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s) for b in (line.box for line in lines)]
+    try:
+        found = read_leftovers(prepared.image, prepared.text_height * s, covered, settings)
+    except OcrError as err:
+        page.warnings.append(f"slanted text not read: {err.code}")
+        log.warning("slanted-text pass skipped: %s", err)
+        return []
+    result = []
+    for item in found:
+        if not _numeric(item.text):
+            continue
+        box = Box(item.box.x0 / s, item.box.y0 / s, item.box.x1 / s, item.box.y1 / s)
+        words = tuple(
+            OcrWord(text=normalise_word(token), raw_text=token, conf=item.conf, box=box)
+            for token in item.text.split()
+        )
+        result.append(_fix_dimension_line(OcrLine(words=words, block=0, source_pass="slanted")))
+    return result
 
 
 def _to_page_box(word: RawWord, scale: float, turned_from: tuple[int, int] | None) -> Box:

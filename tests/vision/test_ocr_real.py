@@ -145,3 +145,17 @@ def test_service_sample_drawings_title_blocks(config: Config) -> None:
         assert {s.revision for s in analysis.slices} == {sample.revision}
         notes = " ".join(s.text for s in analysis.slices if s.kind is SliceKind.NOTE)
         assert "N·m" in notes
+
+
+def test_slanted_dimension_is_read(drawings: Path) -> None:
+    """Gripper's "⌀68.50" is written at about 20 degrees in a box: the leftover pass reads the number."""
+    from appliance.vision.ocr import read_page
+    from appliance.vision.settings import VisionSettings
+
+    gray = cv2.imread(str(drawings / "Gripper.jpg"), cv2.IMREAD_GRAYSCALE)
+    page = read_page(gray, VisionSettings())
+    slanted = [
+        line for line in page.lines if line.source_pass == "slanted" and "68.50" in line.text
+    ]
+    assert slanted, [line.text for line in page.lines]
+    assert _overlap(slanted[0].box, Box(1369, 894, 1548, 1007)) > 0.5

@@ -97,8 +97,8 @@ def test_vertical_pass_failure_degrades(on_path: Callable[[str], None], drawings
     on_path(CRASHES_WHEN_TURNED)
     gray = cv2.imread(str(drawings / "Candle_holder.jpg"), cv2.IMREAD_GRAYSCALE)
     page = read_page(gray, VisionSettings(), layout="drawing")
-    assert page.warnings == ["vertical text not read: ocr_crashed"]
-    assert page.lines and all(line.source_pass == "upright" for line in page.lines)
+    assert "vertical text not read: ocr_crashed" in page.warnings
+    assert page.lines and not any(line.source_pass == "turned" for line in page.lines)
     assert "2022001" in page.text
 
 
