@@ -88,10 +88,8 @@ class IndexLibrary:
         A rejected shot raises the vision part's PageQualityError, whose message says what to do
         ("too blurry, hold it still"); nothing is indexed then.
         """
-        import time
-
         from appliance.vision.cameras import open_camera
-        from appliance.vision.capture import capture_page
+        from appliance.vision.capture import capture_page, capture_source_id, capture_stamp
         from appliance.vision.ingest import source_document
 
         progress(0.05, "capturing")
@@ -101,13 +99,13 @@ class IndexLibrary:
         finally:
             camera.close()
         progress(0.7, "indexing")
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(capture.frame.captured_at))
+        stamp = capture_stamp(capture.frame)
         doc = source_document(
             capture.analysis,
             capture.frame.image,
             data=capture.frame.data,
             namespace=namespace,
-            source=f"capture:{stamp}",
+            source=capture_source_id(capture.frame),
             config=self.config,
             media_type="image/jpeg",
             mtime=capture.frame.captured_at,

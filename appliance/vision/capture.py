@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass
 
 from appliance.vision.analysis import Analysis, analyse_image
@@ -31,6 +33,21 @@ class Capture:
     burst_scores: list[float]
     #: What the vision path read from it.
     analysis: Analysis
+
+
+def capture_stamp(frame: Frame) -> str:
+    """The capture time as a compact UTC stamp (``20261130T010203Z``)."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(frame.captured_at))
+
+
+def capture_source_id(frame: Frame) -> str:
+    """The source id of a capture: ``capture:<stamp>-<first 8 hex of sha256(frame bytes)>``.
+
+    The stamp has one-second resolution; the content hash keeps two different shots taken within
+    the same second apart (one would otherwise replace the other in the index).
+    """
+    digest = hashlib.sha256(frame.data).hexdigest()[:8]
+    return f"capture:{capture_stamp(frame)}-{digest}"
 
 
 def capture_page(camera: Camera, settings: VisionSettings) -> Capture:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +130,7 @@ def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
     """
     from appliance.index.store import IndexStore
     from appliance.vision.cameras import open_camera
-    from appliance.vision.capture import capture_page
+    from appliance.vision.capture import capture_page, capture_source_id, capture_stamp
     from appliance.vision.ingest import source_document
 
     config = app.config
@@ -140,13 +139,13 @@ def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
         capture = capture_page(camera, config.vision)
     finally:
         camera.close()
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(capture.frame.captured_at))
+    stamp = capture_stamp(capture.frame)
     doc = source_document(
         capture.analysis,
         capture.frame.image,
         data=capture.frame.data,
         namespace=namespace,
-        source=f"capture:{stamp}",
+        source=capture_source_id(capture.frame),
         config=config,
         media_type="image/jpeg",
         mtime=capture.frame.captured_at,

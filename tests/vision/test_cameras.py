@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from collections.abc import Callable
@@ -138,3 +139,17 @@ def test_blurred_capture_is_rejected(
     with pytest.raises(PageQualityError) as caught:
         capture_page(FolderCamera(folder, max_pixels=10**8), config.vision)
     assert caught.value.code == "too_blurry"
+
+
+def test_capture_source_ids_differ_within_one_second() -> None:
+    from appliance.vision.capture import capture_source_id
+
+    image = np.zeros((4, 4, 3), np.uint8)
+    first = Frame(image=image, data=b"shot one", captured_at=1_800_000_000.1, origin="v4l2:0")
+    second = Frame(image=image, data=b"shot two", captured_at=1_800_000_000.9, origin="v4l2:0")
+    again = Frame(image=image, data=b"shot one", captured_at=1_800_000_000.5, origin="v4l2:0")
+    digest = hashlib.sha256(b"shot one").hexdigest()[:8]
+    assert capture_source_id(first) == f"capture:20270115T080000Z-{digest}"
+    assert capture_source_id(second) != capture_source_id(first)
+    # The same bytes in the same second are the same capture.
+    assert capture_source_id(again) == capture_source_id(first)
