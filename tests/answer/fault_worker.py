@@ -9,6 +9,8 @@ Modes after boot:
   hang        read the request and never answer
   garbage     answer a request with a malformed frame
   liar        answer every request with a fixed text (argv[2]) token by token
+  cpu-hog     on a request, apply the product's per-request CPU limit (1 s) and spin
+  memory-hog  on a request, try to allocate 4 GiB (beyond the address-space limit) and report
 Modes before boot (under the loading sandbox only):
   loading-socket, loading-exec, loading-fork, loading-ptrace, loading-open
 """
@@ -84,6 +86,22 @@ def main() -> None:
         _read_request(channel)
         while True:
             select.select([], [], [], 3600)
+    if mode == "cpu-hog":
+        _read_request(channel)
+        sandbox.set_request_cpu_limit(1)
+        while True:
+            pass
+    if mode == "memory-hog":
+        request = _read_request(channel)
+        try:
+            block = bytearray(4 * 1024**3)
+            outcome = f"allocated {len(block)}"
+        except MemoryError:
+            outcome = "MemoryError"
+        channel.send(
+            {"type": "error", "id": request.get("id"), "code": "probe_result", "message": outcome}
+        )
+        select.select([], [], [], 3600)
     if mode == "garbage":
         _read_request(channel)
         os.write(1, b"\x00\x00\x00\x07not-json")

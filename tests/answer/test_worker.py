@@ -122,6 +122,36 @@ async def test_malformed_frame_from_worker_is_a_protocol_error(
         await worker.close()
 
 
+async def test_request_cpu_limit_stops_a_runaway_worker(
+    answer_settings: AnswerSettings, models_dir: Path
+) -> None:
+    worker = AnswerWorker(answer_settings, models_dir=models_dir, command=fault_command("cpu-hog"))
+    await worker.start()
+    try:
+        with pytest.raises(WorkerCrashed) as err:
+            await collect(worker, HELLO)
+        assert "SIGXCPU" in str(err.value)  # the kernel stopped it, not the parent's timeout
+        assert await worker.wait_ready(600)
+    finally:
+        await worker.close()
+
+
+async def test_address_space_limit_refuses_a_huge_allocation(
+    answer_settings: AnswerSettings, models_dir: Path
+) -> None:
+    worker = AnswerWorker(
+        answer_settings, models_dir=models_dir, command=fault_command("memory-hog")
+    )
+    await worker.start()
+    try:
+        with pytest.raises(WorkerRequestError) as err:
+            await collect(worker, HELLO)
+        assert err.value.code == "probe_result"
+        assert err.value.message == "MemoryError"
+    finally:
+        await worker.close()
+
+
 def _manifest(
     tmp_path: Path, file_name: str, data: bytes | None, *, size: int, sha256: str
 ) -> Path:
