@@ -46,7 +46,9 @@ class AnswerSettings:
     restart_backoff_max_s: float = 30.0
     #: Longest question accepted, in characters; longer ones are cut (and the cut is reported).
     max_question_chars: int = 2000
-    #: Best fused retrieval score under which the appliance says the documents do not answer.
+    #: Share of the question's content terms (0..1) the best source must contain, unless its cosine
+    #: similarity to the question is at least 0.35; below both, the answer is "the documents do not
+    #: say". (The fused RRF score cannot decide this: the best hit of any query scores high.)
     min_retrieval_score: float = 0.2
     #: Most retrieved slices offered to the model as numbered sources.
     max_sources: int = 5
