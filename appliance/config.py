@@ -115,7 +115,16 @@ def _coerce(key: str, value: Any, tp: Any) -> Any:
     if tp is bool:
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        if isinstance(value, str) and value.lower() in (
+            "1",
+            "true",
+            "yes",
+            "on",
+            "0",
+            "false",
+            "no",
+            "off",
+        ):
             return value.lower() in ("1", "true", "yes", "on")
         raise ConfigError(f"{key}: expected true or false, got {value!r}")
     if tp is int:
@@ -155,7 +164,9 @@ def build_section(prefix: str, cls: type[T], table: Mapping[str, Any]) -> T:
     if unknown:
         known = ", ".join(sorted(fields))
         raise ConfigError(f"{prefix}.{unknown[0]}: unknown key; known keys are {known}")
-    kwargs = {name: _coerce(f"{prefix}.{name}", value, hints[name]) for name, value in table.items()}
+    kwargs = {
+        name: _coerce(f"{prefix}.{name}", value, hints[name]) for name, value in table.items()
+    }
     instance = cls(**kwargs)
     validate = getattr(instance, "validate", None)
     if callable(validate):
@@ -184,9 +195,7 @@ def resolve_config_path(explicit: str | Path | None, environ: Mapping[str, str])
     return None
 
 
-def load_config(
-    path: str | Path | None = None, environ: Mapping[str, str] | None = None
-) -> Config:
+def load_config(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """Read, merge and validate the configuration."""
     environ = os.environ if environ is None else environ
     file_path = resolve_config_path(path, environ)
@@ -215,5 +224,7 @@ def _anchor_paths(config: Config, base: Path) -> Config:
     paths = config.paths
     data_dir = paths.data_dir if paths.data_dir.is_absolute() else (base / paths.data_dir)
     models_dir = paths.models_dir if paths.models_dir.is_absolute() else (base / paths.models_dir)
-    new_paths = dataclasses.replace(paths, data_dir=data_dir.resolve(), models_dir=models_dir.resolve())
+    new_paths = dataclasses.replace(
+        paths, data_dir=data_dir.resolve(), models_dir=models_dir.resolve()
+    )
     return dataclasses.replace(config, paths=new_paths)

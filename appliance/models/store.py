@@ -163,7 +163,7 @@ def model_dir(model: ModelSpec, models_dir: Path) -> Path:
 
 
 def model_state(model: ModelSpec, models_dir: Path) -> str:
-    """"ok", "missing", "size-mismatch" or "checksum-mismatch" for a whole model."""
+    """The state of a whole model: ok, missing, size-mismatch or checksum-mismatch."""
     if model.archive is not None and not model.files:
         try:
             _verify_extracted(model, models_dir)
