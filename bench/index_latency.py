@@ -13,6 +13,7 @@ bit also report recall@10 against exact float32 search on the same queries.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -108,6 +109,7 @@ def main() -> None:
     _, queries, _ = load("scifact")
     qs = list(queries.values())[: args.queries]
     pool(real)
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(
         f"{'index':<34} {'p50 ms':>7} {'p95 ms':>7} {'MB/1k slices':>13} {'recall@10 vs f32':>17}"
     )
