@@ -3,20 +3,24 @@
 Pure and clock-injected: the engine never sleeps or reads the wall clock itself, so the benchmark
 drives it with simulated time and tests step it second by second.
 
-Per room, the *proximity* is the strongest smoothed reading of its beacons expressed as dB relative to
-that beacon's RSSI at 1 m (0 dB = 1 m away, -7.5 dB = 2 m with path-loss exponent 2.5); a room's
-radius sits at the proximity the path-loss model gives for it. The rules (``_candidate``):
+Per room, the *level* is the strongest smoothed reading of its beacons (a soft maximum, so a second
+beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI at 1 m (0 dB = 1 m,
+-7.5 dB = 2 m with path-loss exponent 2.5). The decision is an online hidden Markov model
+(:class:`~appliance.presence.posterior.RoomPosterior`) over the rooms and "no room":
 
-* from "no room", the best room within its radius is entered after ``dwell_s``;
-* a move to another room needs evidence of movement: that room rose ``rise_db`` over its own median
-  of the last ``rise_window_s`` while the current room fell ``fall_db`` under its own (remembered for
-  ``move_memory_s``), then a lead of ``switch_margin_db`` for ``dwell_s``; a room that rose and leads
-  by ``rise_only_margin_db`` needs no fall;
-* without such evidence (a body in front of one beacon, a door), a lead of ``ambiguous_margin_db``
-  must hold for ``ambiguous_dwell_s``;
-* the current room is left for "no room" when it stays below radius minus ``exit_hysteresis_db`` for
-  ``leave_dwell_s`` while heard, or at once (after ``dwell_s``) once all its beacons were silent for
-  ``silence_timeout_s``.
+* **evidence**: each room's level against the level at which "no room" explains its beacons as well
+  (``none_margin_db`` beyond its radius), ``evidence_db`` dB per nat/s, capped at
+  ``evidence_cap``; a room whose beacons are all silent gets ``-silent_evidence``. A beacon missing
+  while another of its room is heard costs nothing (a dying battery, a body);
+* **transitions** are sticky: while the appliance stands still a room is entered with the hazard
+  ``hazard_still_per_s`` (so tiny that only a lead held for a long time switches: a person in front
+  of a beacon is not enough); once the beacons show a *move* towards a room -- that room rose
+  ``rise_db`` over the highest it read in ``motion_window_s`` while the current room fell
+  ``fall_db`` under its median (remembered for ``move_memory_s``) -- the hazard into it is
+  ``hazard_moving_per_s`` and the evidence decides within seconds. "No room" is entered quickly only
+  when the current room's beacons all went silent;
+* **posterior hysteresis**: the active room changes when another state's posterior stays at or above
+  ``switch_posterior`` for ``dwell_s``.
 
 A manual override (voice, status page, button) pins the room until cleared; the automatic decision
 keeps running underneath so clearing the override lands in the right room at once. See
@@ -33,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.presence.posterior import RoomPosterior
 from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
@@ -103,6 +108,10 @@ class RoomSwitch:
     distance_m: float | None = None
     #: How long the new state had been the candidate before the switch (s).
     held_s: float = 0.0
+    #: Posterior probability of the new state when it was switched to (None for manual switches).
+    posterior: float | None = None
+    #: Whether the beacons showed a move towards the new state (rather than a long-held lead).
+    moving: bool = False
     #: Who asked, for manual switches ("voice", "web", "button").
     by: str | None = None
 
@@ -119,15 +128,21 @@ class RoomSwitch:
             "rssi": None if self.rssi is None else round(self.rssi, 1),
             "distance_m": None if self.distance_m is None else round(self.distance_m, 2),
             "held_s": round(self.held_s, 2),
+            "posterior": None if self.posterior is None else round(self.posterior, 3),
+            "moving": self.moving,
             "by": self.by,
             "manual": self.reason == "override",
         }
 
 
 @dataclass
-class _RoomScore:
+class _RoomLevel:
+    """One room's combined reading at one evaluation."""
+
     room: str
-    proximity_db: float
+    #: Soft maximum of its heard beacons' proximity (dB relative to 1 m).
+    level_db: float
+    #: Its strongest heard beacon (the one a switch names).
     beacon: BeaconReading
 
 
@@ -139,16 +154,20 @@ class EngineState:
     room: str | None = None
     #: Room the beacons alone point to.
     auto_room: str | None = None
-    #: Room waiting out its dwell time (or None), and since when.
+    #: Room whose posterior is over the switch threshold, waiting out ``dwell_s`` (or None).
     candidate: str | None = None
-    #: Clock time the candidate appeared.
+    #: Clock time the candidate crossed the threshold.
     candidate_since: float | None = None
     #: Manually chosen room (None = no override); see ``override_active``.
     override: str | None = None
     #: Whether a manual override holds.
     override_active: bool = False
-    #: Proximity (dB) per room at the last evaluation.
+    #: Level (dB relative to 1 m) per heard room at the last evaluation.
     proximity: dict[str, float] = field(default_factory=dict)
+    #: Posterior probability per room key ("" = no room) at the last evaluation.
+    posterior: dict[str, float] = field(default_factory=dict)
+    #: Rooms (None = no room) the beacons show a move towards (their hazard is raised).
+    moving: list[str | None] = field(default_factory=list)
     #: Switches so far.
     switches: int = 0
 
@@ -179,10 +198,17 @@ class RoomEngine:
         self.state = EngineState()
         #: Every switch so far, newest last (bounded).
         self.history: list[RoomSwitch] = []
-        #: Recent proximity per room, to tell "a rival came nearer" from "the current one faded".
+        self.posterior = RoomPosterior(plan.rooms)
+        #: Recent level per room, to tell "the appliance moved" from "a body, a door".
         self._trail: dict[str, deque[tuple[float, float]]] = {}
         #: Room -> until when the evidence "the appliance moved towards it" holds.
         self._moved: dict[str, float] = {}
+        #: Room -> until when "its level rose" / "its level fell" counts.
+        self._rose: dict[str, float] = {}
+        self._fell: dict[str, float] = {}
+        self._surged: dict[str, float] = {}
+        self._last_t: float | None = None
+        self._started: float | None = None
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -225,33 +251,148 @@ class RoomEngine:
     def evaluate(self, now: float | None = None) -> RoomSwitch | None:
         """Decide at ``now``; returns the switch if the active room changed."""
         now = self.clock() if now is None else now
-        scores = self._scores(now)
-        self.state.proximity = {k: round(v.proximity_db, 1) for k, v in scores.items()}
-        self._remember(scores, now)
-        candidate, needed = self._candidate(scores, now)
+        known = [self._reading(track, now) for track in self.table.known.values()]
+        return self.decide(known, now)
+
+    def decide(self, readings: list[BeaconReading], now: float) -> RoomSwitch | None:
+        """Update the posterior from these readings of known beacons and decide.
+
+        :meth:`evaluate` calls this with the beacon table's readings; the benchmark's tuning replay
+        calls it with recorded ones.
+        """
+        s = self.settings
+        if self._started is None:
+            self._started = now
+        levels = self._levels(readings)
+        self.state.proximity = {k: round(v.level_db, 1) for k, v in levels.items()}
+        self._remember(levels, now)
         current = self.state.auto_room
-        if candidate == current:
+        score = self._scores(levels)
+        hazard = self._hazards(levels, current, now)
+        dt = 0.0 if self._last_t is None else min(max(0.0, now - self._last_t), s.max_step_s)
+        self._last_t = now if self._last_t is None else max(self._last_t, now)
+        self.posterior.step(dt, self._evidence(score, current), hazard)
+        self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
+        best, probability = self.posterior.best()
+        if best == current or probability < s.switch_posterior:
             self.state.candidate = None
             self.state.candidate_since = None
             return None
-        if candidate != self.state.candidate or self.state.candidate_since is None:
-            self.state.candidate = candidate
+        if best != self.state.candidate or self.state.candidate_since is None:
+            self.state.candidate = best
             self.state.candidate_since = now
         held = now - self.state.candidate_since
-        if held < needed:
+        if held < s.dwell_s:
             return None
-        self.state.auto_room = candidate
+        self.state.auto_room = best
         self.state.candidate = None
         self.state.candidate_since = None
         if self.state.override_active:
             return None  # the override holds; the automatic room is remembered for later
-        return self._auto_switch(current, candidate, scores, held, now)
+        moving = best in self.state.moving
+        return self._auto_switch(current, best, levels, held, probability, moving, now)
 
-    def _remember(self, scores: dict[str, _RoomScore], now: float) -> None:
-        horizon = now - self.settings.rise_window_s
-        for key, score in scores.items():
+    def _levels(self, readings: list[BeaconReading]) -> dict[str, _RoomLevel]:
+        """Per room with a heard beacon: the soft maximum of its beacons' proximity."""
+        temperature = self.settings.combine_db
+        heard: dict[str, list[BeaconReading]] = {}
+        for reading in readings:
+            if reading.silent or reading.proximity_db is None or reading.room is None:
+                continue
+            heard.setdefault(reading.room, []).append(reading)
+        levels: dict[str, _RoomLevel] = {}
+        for room, beacons in heard.items():
+            top = max(beacons, key=lambda r: r.proximity_db or -math.inf)
+            peak = top.proximity_db or 0.0
+            spread = sum(math.exp(((r.proximity_db or 0.0) - peak) / temperature) for r in beacons)
+            levels[room] = _RoomLevel(room, peak + temperature * math.log(spread), top)
+        return levels
+
+    def _scores(self, levels: dict[str, _RoomLevel]) -> dict[str | None, float]:
+        """Each state's score (dB): how far its room's level lies above its "no room" level."""
+        score: dict[str | None, float] = {None: 0.0}
+        for key in self.plan.rooms:
+            level = levels.get(key)
+            score[key] = (
+                -self.settings.silent_db if level is None else level.level_db - self._none_db(key)
+            )
+        return score
+
+    def _evidence(
+        self, score: dict[str | None, float], current: str | None
+    ) -> dict[str | None, float]:
+        """Log-likelihood rate (nats/s) of each state relative to the current one (which gets 0).
+
+        A state's *score* is how far its room's level lies above the level at which "no room"
+        explains the beacons as well (``none_margin_db`` beyond the radius); "no room" scores 0, a
+        room whose beacons are all silent ``-silent_db``. Another state gains
+        ``(its score - the current's score - evidence_margin_db) / evidence_db`` nats per second
+        (at most ``evidence_cap`` either way): a lead smaller than the margin *loses* evidence, so
+        a permanent few dB of shadowing, or the remains of a past blockage, never pile up.
+        """
+        s = self.settings
+        mine = score[current]
+        rates: dict[str | None, float] = {}
+        for key, value in score.items():
+            margin = s.moving_margin_db if key in self.state.moving else s.evidence_margin_db
+            rates[key] = 0.0 if key == current else (value - mine - margin) / s.evidence_db
+        # Cap the fastest rival at evidence_cap, shifting the others with it so they keep their
+        # order (two rooms both far better than "no room" must not tie at the cap).
+        excess = max(0.0, max(rates.values()) - s.evidence_cap)
+        return {
+            key: 0.0 if key == current else max(-s.evidence_cap, rate - excess)
+            for key, rate in rates.items()
+        }
+
+    def _hazards(
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
+    ) -> dict[str | None, float]:
+        """Rate (1/s) of arriving in each state: raised where the beacons show a move."""
+        s = self.settings
+        for key in levels:
+            rise = self._rise(key, now)
+            if rise >= s.rise_db:
+                self._rose[key] = now + s.move_memory_s
+            if rise >= s.surge_db:
+                self._surged[key] = now + s.move_memory_s
+            if self._fall(key) >= s.fall_db:
+                self._fell[key] = now + s.move_memory_s
+        # The appliance moved towards a room when that room rose while the current one fell
+        # (or went silent, or there is no current room), or when it rose a lot on its own (the
+        # old room's beacon may read no weaker next door, shadowing being what it is). Each is
+        # remembered for a while: the new room rises at once, the old one's smoothed value falls
+        # at a limited rate.
+        left = current is None or current not in levels or self._fell.get(current, -1.0) >= now
+        for key in levels:
+            if key == current:
+                continue
+            rose = self._rose.get(key, -1.0)
+            if left and rose >= now:
+                self._moved[key] = max(self._moved.get(key, -1.0), rose)
+            surged = self._surged.get(key, -1.0)
+            if surged >= now:
+                self._moved[key] = max(self._moved.get(key, -1.0), surged)
+        moving: list[str | None] = [
+            k for k, until in self._moved.items() if until >= now and k != current
+        ]
+        self.state.moving = moving
+        hazard: dict[str | None, float] = dict.fromkeys(self.plan.rooms, s.hazard_still_per_s)
+        for target in moving:
+            hazard[target] = s.hazard_moving_per_s
+        # "No room" comes quickly only when the current room went silent; a weak but heard
+        # beacon is more often a body in the way than the appliance carried off, and leaves
+        # only through a lead held for long.
+        away = current is not None and current not in levels
+        hazard[None] = s.hazard_moving_per_s if away else s.hazard_still_per_s
+        if away:
+            moving.append(None)
+        return hazard
+
+    def _remember(self, levels: dict[str, _RoomLevel], now: float) -> None:
+        horizon = now - self.settings.motion_window_s
+        for key, level in levels.items():
             trail = self._trail.setdefault(key, deque())
-            trail.append((now, score.proximity_db))
+            trail.append((now, level.level_db))
         for key, trail in list(self._trail.items()):
             while trail and trail[0][0] < horizon:
                 trail.popleft()
@@ -259,75 +400,33 @@ class RoomEngine:
                 del self._trail[key]
 
     def _rise(self, room: str, now: float) -> float:
-        """dB the room's proximity now exceeds its median over the rise window (inf if new).
+        """dB the room's level now exceeds the high end of its earlier levels (inf if new).
 
-        The median, not the low point: a beacon recovering from a short blockage has not risen.
+        The high end, not the median: a beacon recovering from a blockage returns to a level it
+        already had before it, which is no move. "Earlier" leaves out the last ``motion_lag_s``,
+        which hold the rise itself when the appliance is carried in at walking pace.
         """
+        s = self.settings
         trail = self._trail.get(room)
-        if not trail or trail[0][0] > now - self.settings.rise_window_s / 2:
+        if not trail:
             return math.inf
-        return trail[-1][1] - statistics.median(p for _, p in trail)
+        if trail[0][0] > now - s.motion_window_s / 2:
+            # Newly heard: a move towards it -- unless it has been heard since the engine started
+            # (the first seconds of smoothing are no evidence of anything).
+            started = self._started if self._started is not None else now
+            return math.inf if trail[0][0] > started + s.motion_lag_s else -math.inf
+        values = sorted(p for t, p in trail if t <= now - s.motion_lag_s)
+        if not values:
+            return math.inf
+        reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
+        return trail[-1][1] - reference
 
     def _fall(self, room: str) -> float:
-        """dB the room's proximity now lies under its median over the rise window."""
+        """dB the room's level now lies under its median over the motion window."""
         trail = self._trail.get(room)
         if not trail:
             return math.inf
         return statistics.median(p for _, p in trail) - trail[-1][1]
-
-    def _candidate(self, scores: dict[str, _RoomScore], now: float) -> tuple[str | None, float]:
-        """The room the readings point to now, and how long it must stay so before switching."""
-        s = self.settings
-        current = self.state.auto_room
-        if current is None:
-            entering = [sc for key, sc in scores.items() if sc.proximity_db >= self._enter_db(key)]
-            best = max(entering, key=lambda sc: sc.proximity_db, default=None)
-            return (best.room, s.dwell_s) if best is not None else (None, 0.0)
-        # Rivals must be at least as near as their own exit level.
-        rivals = [
-            sc
-            for key, sc in scores.items()
-            if key != current and sc.proximity_db >= self._enter_db(key) - s.exit_hysteresis_db
-        ]
-        best = max(rivals, key=lambda sc: sc.proximity_db, default=None)
-        mine = scores.get(current)
-        if mine is None:
-            # Every beacon of the current room went silent (the silence timeout already waited):
-            # the nearest rival, or no room.
-            return (best.room, s.dwell_s) if best is not None else (None, s.dwell_s)
-        # The appliance moved when the strongest other room came nearer while the current one
-        # faded (one beacon recovering from a body, or one being blocked, is only half of that).
-        # The radius is not asked here: a room that clearly took over is the better answer even
-        # where shadowing makes its beacon look further away than it is.
-        mover = max(
-            (sc for key, sc in scores.items() if key != current),
-            key=lambda sc: sc.proximity_db,
-            default=None,
-        )
-        if mover is not None:
-            rise, fall = self._rise(mover.room, now), self._fall(current)
-            if rise >= s.rise_db and fall >= s.fall_db:
-                # Remember the evidence for a while: the old room's smoothed value falls at a
-                # limited rate, so the new room may lead only some seconds after the move.
-                self._moved[mover.room] = now + s.move_memory_s
-            moved = self._moved.get(mover.room, -math.inf) >= now
-            lead = mover.proximity_db - mine.proximity_db
-            if moved and lead >= s.switch_margin_db:
-                return mover.room, s.dwell_s
-            if lead >= s.rise_only_margin_db and rise >= s.rise_db:
-                # Nearer and clearly ahead, though the old room's beacon did not fade (shadowing
-                # can make a beacon look as near from the next room as from its own).
-                return mover.room, s.dwell_s
-        if best is not None:
-            lead = best.proximity_db - mine.proximity_db
-            if lead >= s.ambiguous_margin_db:
-                # Only the current room faded (a body, a door): believe it only if it lasts.
-                return best.room, s.ambiguous_dwell_s
-        if mine.proximity_db >= self._enter_db(current) - s.exit_hysteresis_db:
-            return current, 0.0
-        if best is not None and best.proximity_db > mine.proximity_db:
-            return best.room, s.ambiguous_dwell_s
-        return None, s.leave_dwell_s
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -335,16 +434,25 @@ class RoomEngine:
         self,
         previous: str | None,
         target: str | None,
-        scores: dict[str, _RoomScore],
+        levels: dict[str, _RoomLevel],
         held: float,
+        probability: float,
+        moving: bool,
         now: float,
     ) -> RoomSwitch | None:
+        why = "moving" if moving else "held lead"
         if target is not None:
-            beacon = scores[target].beacon
-            reason = "nearer" if previous is not None and previous in scores else "entered"
+            beacon = levels[target].beacon if target in levels else None
+            reason = "nearer" if previous is not None else "entered"
+            heard = (
+                f"beacon {beacon.label or beacon.beacon_id} at {beacon.rssi:.0f} dBm "
+                f"(~{beacon.distance_m:.1f} m)"
+                if beacon is not None and beacon.rssi is not None and beacon.distance_m is not None
+                else "no beacon heard"
+            )
             detail = (
-                f"{self._name(target)}: beacon {beacon.label or beacon.beacon_id} at "
-                f"{beacon.rssi:.0f} dBm (~{beacon.distance_m:.1f} m) for {held:.1f} s"
+                f"{self._name(target)}: {heard}, posterior {probability:.2f} for {held:.1f} s "
+                f"({why})"
             )
             return self._switch_to(
                 target,
@@ -353,19 +461,28 @@ class RoomEngine:
                 beacon=beacon,
                 held=held,
                 now=now,
+                posterior=probability,
+                moving=moving,
             )
         room = self.plan.rooms.get(previous) if previous else None
-        heard = previous in scores
-        reason = "left" if heard else "silent"
-        if heard and room is not None:
-            beacon = scores[previous].beacon  # type: ignore[index]
+        heard_level = levels.get(previous) if previous else None
+        if heard_level is not None and room is not None:
+            beacon = heard_level.beacon
             detail = (
                 f"left {room.name}: nearest beacon at {beacon.rssi:.0f} dBm "
-                f"(~{beacon.distance_m:.1f} m, radius {room.radius_m:g} m) for {held:.1f} s"
+                f"(~{beacon.distance_m:.1f} m, radius {room.radius_m:g} m), "
+                f"posterior {probability:.2f} for {held:.1f} s"
             )
-            return self._switch_to(None, reason, detail, beacon=beacon, held=held, now=now)
-        detail = f"left {self._name(previous)}: its beacons silent for {held:.1f} s"
-        return self._switch_to(None, reason, detail, held=held, now=now)
+            return self._switch_to(
+                None, "left", detail, beacon=beacon, held=held, now=now, posterior=probability
+            )
+        detail = (
+            f"left {self._name(previous)}: its beacons silent, posterior {probability:.2f} "
+            f"for {held:.1f} s"
+        )
+        return self._switch_to(
+            None, "silent", detail, held=held, now=now, posterior=probability, moving=moving
+        )
 
     def _switch_to(
         self,
@@ -377,6 +494,8 @@ class RoomEngine:
         held: float = 0.0,
         now: float | None = None,
         by: str | None = None,
+        posterior: float | None = None,
+        moving: bool = False,
     ) -> RoomSwitch | None:
         previous = self.state.room
         if target == previous:
@@ -394,6 +513,8 @@ class RoomEngine:
             rssi=beacon.rssi if beacon else None,
             distance_m=beacon.distance_m if beacon else None,
             held_s=held,
+            posterior=posterior,
+            moving=moving,
             by=by,
         )
         self.history.append(switch)
@@ -409,8 +530,13 @@ class RoomEngine:
         return self.plan.rooms[room].name if room in self.plan.rooms else "no room"
 
     def _enter_db(self, room: str) -> float:
+        """Level of a beacon at the room's radius (path-loss model)."""
         radius = self.plan.rooms[room].radius_m
         return -10.0 * self.settings.path_loss_exponent * math.log10(radius)
+
+    def _none_db(self, room: str) -> float:
+        """Level at which "no room" explains the room's beacons as well as the room does."""
+        return self._enter_db(room) - self.settings.none_margin_db
 
     def _rssi_at_1m(self, track: BeaconTrack) -> int:
         spec = self.plan.beacons.get(track.beacon_id)
@@ -440,14 +566,3 @@ class RoomEngine:
             silent=age > self.settings.silence_timeout_s,
             label=spec.label if spec else "",
         )
-
-    def _scores(self, now: float) -> dict[str, _RoomScore]:
-        scores: dict[str, _RoomScore] = {}
-        for track in self.table.known.values():
-            reading = self._reading(track, now)
-            if reading.silent or reading.proximity_db is None or reading.room is None:
-                continue
-            best = scores.get(reading.room)
-            if best is None or reading.proximity_db > best.proximity_db:
-                scores[reading.room] = _RoomScore(reading.room, reading.proximity_db, reading)
-        return scores

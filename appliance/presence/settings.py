@@ -37,37 +37,57 @@ class PresenceSettings:
     #: ...unless this many consecutive readings agree on it (then the beacon really moved).
     jump_confirm: int = 4
     #: Fastest fall (dB/s) of a smoothed RSSI; rises are immediate (a drop is usually a body).
-    max_fall_db_s: float = 1.0
+    max_fall_db_s: float = 3.0
     #: Path-loss exponent used to turn RSSI into metres (2 = free space, 2.5-3.5 indoors).
     path_loss_exponent: float = 2.5
     #: RSSI at 1 m for beacons that neither advertise it nor are calibrated in the rooms file.
     default_rssi_at_1m: int = -59
     #: Radius (m) of rooms that do not set their own.
     default_radius_m: float = 3.0
-    #: Leaving a room needs the beacon this many dB weaker than at the entry radius.
-    exit_hysteresis_db: float = 4.0
-    #: A nearer room must beat the current one by this many dB before it takes over...
-    switch_margin_db: float = 2.0
-    #: ...and must itself have risen this many dB over its median in ``rise_window_s``...
-    rise_db: float = 8.0
-    #: ...while the current room fell this many dB under its own median (the appliance moved)...
+    #: Soft-maximum temperature (dB) combining the beacons of one room: the strongest counts, a
+    #: second one that agrees adds up to ``combine_db * ln 2``.
+    combine_db: float = 3.0
+    #: "No room" explains a room's beacons as well as the room itself once they read this many dB
+    #: weaker than at the room's radius.
+    none_margin_db: float = 8.0
+    #: A room (or "no room") within this many dB of the best one gets no evidence against it.
+    evidence_margin_db: float = 4.0
+    #: The same margin for a room the beacons show a move towards.
+    moving_margin_db: float = 1.0
+    #: dB of further lag per nat/s of evidence against a room.
+    evidence_db: float = 2.0
+    #: Most evidence (nats/s) against one room per second.
+    evidence_cap: float = 3.0
+    #: Score (dB under "no room") of a room whose beacons are all silent (a single missing beacon
+    #: of a room whose other beacon is heard costs nothing).
+    silent_db: float = 8.0
+    #: Rate (1/s) of entering a room while the beacons show no move towards it: so small that only
+    #: a lead held for long switches (a person in front of a beacon for 20 s does not).
+    hazard_still_per_s: float = 1e-40
+    #: Rate (1/s) of entering a room the beacons show a move towards (and "no room" once the
+    #: current room's beacons went silent).
+    hazard_moving_per_s: float = 0.1
+    #: A move towards a room: its level rose this many dB over the high end of its recent levels...
+    rise_db: float = 6.0
+    #: ...the high end being this quantile of its levels in ``motion_window_s``...
+    rise_quantile: float = 0.9
+    #: ...while the current room fell this many dB under its own median (or went silent); a room
+    #: that rose ``surge_db`` needs no fall.
     fall_db: float = 4.0
-    #: Seconds over which that rise and fall are measured.
-    rise_window_s: float = 30.0
-    #: Seconds such a rise-and-fall counts as evidence of a move while the lead builds up.
+    #: Rise (dB over the high end of its recent levels) that is a move on its own.
+    surge_db: float = 6.0
+    #: Seconds of level history that rise and fall are measured against...
+    motion_window_s: float = 45.0
+    #: ...leaving out the last seconds for the rise (they hold the rise itself).
+    motion_lag_s: float = 5.0
+    #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
-    #: A room that rose like that while the current one did not fall may still take over at once
-    #: when it leads by this many dB.
-    rise_only_margin_db: float = 4.0
-    #: ...otherwise (only the current room faded: a body, a closed door) the lead must be this big...
-    ambiguous_margin_db: float = 6.0
-    #: ...and last this long.
-    ambiguous_dwell_s: float = 20.0
-    #: Seconds a new room must stay the best candidate before the switch happens.
-    dwell_s: float = 2.0
-    #: Seconds the current room's beacons must stay weak (but heard) before switching to "no room"
-    #: (long: a weak beacon is more often a body in the way than the appliance carried off).
-    leave_dwell_s: float = 30.0
+    #: Posterior probability a new room (or "no room") must reach to become active...
+    switch_posterior: float = 0.9
+    #: ...and hold for this many seconds.
+    dwell_s: float = 1.0
+    #: Longest step (s) the posterior is advanced by at once (after a stall, a late tick).
+    max_step_s: float = 2.0
     #: A beacon unheard for this many seconds counts as gone.
     silence_timeout_s: float = 10.0
     #: Most beacons tracked at once (known ones always are; unknown ones are evicted LRU).
@@ -97,29 +117,39 @@ class PresenceSettings:
             "silence_timeout_s": self.silence_timeout_s,
             "beacons_seen_interval_s": self.beacons_seen_interval_s,
             "tick_s": self.tick_s,
-            "rise_window_s": self.rise_window_s,
             "retry_initial_s": self.retry_initial_s,
+            "combine_db": self.combine_db,
+            "evidence_db": self.evidence_db,
+            "evidence_cap": self.evidence_cap,
+            "hazard_still_per_s": self.hazard_still_per_s,
+            "hazard_moving_per_s": self.hazard_moving_per_s,
+            "motion_window_s": self.motion_window_s,
+            "max_step_s": self.max_step_s,
         }
         for key, value in positive.items():
             if not value > 0:
                 raise ConfigError(f"presence.{key}: must be > 0, got {value}")
         non_negative = {
             "trace_speed": self.trace_speed,
-            "exit_hysteresis_db": self.exit_hysteresis_db,
-            "switch_margin_db": self.switch_margin_db,
+            "none_margin_db": self.none_margin_db,
+            "silent_db": self.silent_db,
+            "evidence_margin_db": self.evidence_margin_db,
             "rise_db": self.rise_db,
             "fall_db": self.fall_db,
-            "rise_only_margin_db": self.rise_only_margin_db,
+            "surge_db": self.surge_db,
+            "moving_margin_db": self.moving_margin_db,
             "move_memory_s": self.move_memory_s,
-            "ambiguous_margin_db": self.ambiguous_margin_db,
-            "ambiguous_dwell_s": self.ambiguous_dwell_s,
+            "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
-            "leave_dwell_s": self.leave_dwell_s,
             "stall_timeout_s": self.stall_timeout_s,
         }
         for key, value in non_negative.items():
             if value < 0:
                 raise ConfigError(f"presence.{key}: must be >= 0, got {value}")
+        if not 0.5 < self.switch_posterior < 1.0:
+            raise ConfigError("presence.switch_posterior: must be between 0.5 and 1 (exclusive)")
+        if not 0.0 <= self.rise_quantile <= 1.0:
+            raise ConfigError("presence.rise_quantile: must be between 0 and 1")
         if not -127 <= self.default_rssi_at_1m <= 20:
             raise ConfigError("presence.default_rssi_at_1m: must be between -127 and 20 dBm")
         if self.jump_confirm < 1:
