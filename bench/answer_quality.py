@@ -8,14 +8,18 @@ Modes, reported separately:
   extractive  no model: the best title-block field or line, quoted
   llm         SmolLM2-135M in the sandboxed worker, every answer checked against its citations and
               replaced by the extractive answer when the check fails ("kept" counts the ones that passed);
-              the raw model text is scored too, to show what the check removes.
+              the raw model text is scored too, to show what the check removes. Uses the configured
+              answer.llm_format (default in appliance/answer/settings.py).
+  llm:FORMAT  the same with answer.llm_format = FORMAT: free (prompt only), grammar (GBNF forces a
+              sentence and [n]), fewshot (grammar plus one worked example), extract (the model picks a
+              source and copies one of its lines under a grammar).
 
 Scores: exact = an expected form appears as a whole token in the answer's claim (the quoted value for
 extractive answers, the text without citation markers for model answers; the source label is not
 counted, or a drawing-number question would score itself); cited = the first citation is the expected
 file; abstained = declined. Answerable and unanswerable questions are counted apart.
 
-    .venv/bin/python bench/answer_quality.py [--modes extractive,llm] [--limit N] [--index-dir DIR] [-v]
+    .venv/bin/python bench/answer_quality.py [--modes extractive,llm,llm:free,llm:extract] [--limit N] [--index-dir DIR] [-v]
 """
 
 from __future__ import annotations
@@ -98,7 +102,12 @@ def build_index(config: Config, log: bool) -> float:
 
 async def run_mode(mode: str, config: Config, questions: list[dict[str, Any]]) -> list[Result]:
     worker: AnswerWorker | None = None
-    if mode == "llm":
+    if mode.startswith("llm:"):
+        # llm:<format>: the same worker and check, with answer.llm_format set to <format>.
+        fmt = mode.split(":", 1)[1]
+        config = replace(config, answer=replace(config.answer, llm_format=fmt))
+        config.answer.validate()
+    if mode.startswith("llm"):
         worker = AnswerWorker(config.answer, models_dir=config.paths.models_dir)
         await worker.start()
     results = []
@@ -168,7 +177,7 @@ def report(mode: str, results: list[Result], verbose: bool) -> None:
         f"  unanswerable: {len(unanswerable)}; declined {declined}/{len(unanswerable)} = "
         f"{declined / max(len(unanswerable), 1):.2f}"
     )
-    if mode == "llm":
+    if mode.startswith("llm"):
         kept = sum(r.answer.mode == "llm" for r in results)
         raw_exact = sum(r.raw_exact for r in answerable)
         kept_exact = sum(r.exact for r in answerable if r.answer.mode == "llm")

@@ -23,10 +23,10 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from appliance.answer import extractive, verify
+from appliance.answer import extractive, grammar, verify
 from appliance.answer.context import HitLike, Source, build_sources
 from appliance.answer.errors import QuestionError
-from appliance.answer.prompts import render_messages
+from appliance.answer.prompts import format_messages
 from appliance.errors import AnswerError, public_name
 
 if TYPE_CHECKING:
@@ -412,7 +412,9 @@ async def stream_answer(
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer)
         return
-    messages = render_messages(role or settings.role, p.question, p.sources)
+    fmt = settings.llm_format
+    messages = format_messages(fmt, role or settings.role, p.question, p.sources)
+    rules = _grammar_for(fmt, p.sources)
     texts = {s.number: f"{s.label()}\n{s.text}" for s in p.sources}
     released: list[str] = []
     pending: list[str] = []
@@ -426,8 +428,9 @@ async def stream_answer(
     cited_so_far: list[int] = []
     try:
         async with contextlib.aclosing(
-            worker.generate(messages, max_tokens=settings.max_answer_tokens)
-        ) as tokens:
+            worker.generate(messages, max_tokens=settings.max_answer_tokens, grammar=rules)
+        ) as generated:
+            tokens = _as_cited_sentence(generated) if fmt == "extract" else generated
             async for piece in tokens:
                 if first_token is None:
                     first_token = time.perf_counter() - t0
@@ -474,6 +477,33 @@ async def stream_answer(
         yield _final(answer)
         return
     yield _final(_llm_answer(p, " ".join(released), config, failure, raw, unsupported))
+
+
+def _grammar_for(fmt: str, sources: Sequence[Source]) -> str | None:
+    """The GBNF grammar of an answer format, built for this request's sources (None: unconstrained)."""
+    if fmt in ("grammar", "fewshot"):
+        return grammar.citation_grammar([s.number for s in sources])
+    if fmt == "extract":
+        return grammar.extraction_grammar(sources)
+    return None
+
+
+_PICKED = re.compile(r"^\s*\[(\d{1,2})\]\s*(.+?)\s*$", re.S)
+
+
+async def _as_cited_sentence(pieces: AsyncIterator[str]) -> AsyncIterator[str]:
+    """Format ``extract``: the model's "[n] copied line" rewritten as one sentence "line [n]."
+
+    The whole pick is collected first (it is one short line); the rewritten sentence then goes
+    through the same claim check as any model sentence.
+    """
+    raw = "".join([piece async for piece in pieces])
+    match = _PICKED.match(raw)
+    if match is None:
+        yield raw
+        return
+    line = match.group(2).rstrip(".")
+    yield f"{line} [{match.group(1)}]."
 
 
 def _check_sentence(

@@ -55,3 +55,39 @@ def render_messages(role: str, question: str, sources: Sequence[Source]) -> list
         text = "".join(render(template.new_context(values))).strip()
         turns.append({"role": block, "content": text})
     return turns
+
+
+#: One worked example shown before the real question (format ``fewshot``): the answer's shape matters
+#: more to a small model than the rules in the system turn. The drawing is invented, so no real figure
+#: can leak from the example into an answer.
+_EXAMPLE_QUESTION = (
+    "Sources:\n[1] drawing X-100, revision B, page 1\nMaterial: steel S235\nScale: 1:5\n\n"
+    "[2] drawing Y-7, page 1\nBore Ø12 H7\n\nQuestion: What is the scale of drawing X-100?"
+)
+_EXAMPLE_ANSWERS = {"fewshot": "The scale is 1:5 [1].", "extract": "[1] Scale: 1:5"}
+
+#: System turn of format ``extract``: the model only chooses, the grammar makes it copy.
+_EXTRACT_SYSTEM = (
+    "You find answers in numbered sources. Reply with the number of the source that answers the "
+    "question in square brackets, then copy the one line of that source that holds the answer."
+)
+
+
+def format_messages(
+    fmt: str, role: str, question: str, sources: Sequence[Source]
+) -> list[dict[str, str]]:
+    """The chat turns for an answer format (see ``AnswerSettings.llm_format``)."""
+    turns = render_messages(role, question, sources)
+    if fmt in ("free", "grammar"):
+        return turns
+    system, user = turns
+    if fmt == "extract":
+        system = {"role": "system", "content": _EXTRACT_SYSTEM}
+    example = [
+        {"role": "user", "content": _EXAMPLE_QUESTION},
+        {
+            "role": "assistant",
+            "content": _EXAMPLE_ANSWERS["extract" if fmt == "extract" else "fewshot"],
+        },
+    ]
+    return [system, *example, user]

@@ -7,7 +7,8 @@ before it allocates: a length above :data:`MAX_FRAME_BYTES` is refused before an
 
 Parent to worker:
   ``start``     model name, models dir, manifest path, context size, threads, limits (first message)
-  ``generate``  ``id``, ``messages`` (chat turns), ``max_tokens``, ``temperature``, ``stop``
+  ``generate``  ``id``, ``messages`` (chat turns), ``max_tokens``, ``temperature``, ``stop``, and an
+                optional ``grammar`` (llama.cpp GBNF text the answer must match; compiled by the worker)
   ``cancel``    ``id`` of the running request (the worker stops after the current token)
   ``shutdown``  exit cleanly
 Worker to parent:
@@ -33,6 +34,9 @@ HEADER_BYTES = _HEADER.size
 PARENT_TYPES = frozenset({"start", "generate", "cancel", "shutdown"})
 #: Message types the worker may send.
 WORKER_TYPES = frozenset({"ready", "token", "done", "error", "fatal"})
+#: Longest grammar text a request may carry. The grammars the appliance builds are a few hundred
+#: characters; the limit keeps a malformed request from making the worker's parser chew on megabytes.
+MAX_GRAMMAR_CHARS = 16_384
 #: Roles a chat turn may have.
 CHAT_ROLES = frozenset({"system", "user", "assistant"})
 
@@ -114,10 +118,23 @@ def check_generate(message: dict[str, Any]) -> dict[str, Any]:
         or len(stop) > 8
     ):
         raise ProtocolViolation("bad_field", "field 'stop' must be a list of up to 8 strings")
+    grammar = message.get("grammar")
+    if grammar is not None:
+        if not isinstance(grammar, str) or not grammar.strip():
+            raise ProtocolViolation("bad_grammar", "field 'grammar' must be non-empty GBNF text")
+        if len(grammar) > MAX_GRAMMAR_CHARS:
+            raise ProtocolViolation(
+                "grammar_too_large",
+                f"grammar of {len(grammar)} characters exceeds {MAX_GRAMMAR_CHARS}",
+            )
+        if "\x00" in grammar:
+            # llama.cpp reads the grammar as a C string: a NUL would silently cut it.
+            raise ProtocolViolation("bad_grammar", "field 'grammar' contains a NUL character")
     return {
         "id": request_id,
         "messages": [{"role": t["role"], "content": t["content"]} for t in messages],
         "max_tokens": max_tokens,
         "temperature": temperature,
         "stop": stop,
+        "grammar": grammar,
     }

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 
 from appliance.errors import ConfigError
 
+#: How the model is asked to answer (see docs/answer.md, "Making the model cite"):
+#: ``free`` the role's prompt alone; ``grammar`` plus a GBNF grammar forcing a sentence and ``[n]``;
+#: ``fewshot`` the grammar plus one worked example; ``extract`` the model picks a source and copies one
+#: of its lines, under a grammar that allows nothing else.
+LLM_FORMATS = ("free", "grammar", "fewshot", "extract")
 _ROLE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 
 
@@ -28,6 +33,8 @@ class AnswerSettings:
     context_budget_tokens: int = 900
     #: Most tokens generated per answer.
     max_answer_tokens: int = 160
+    #: How the model is asked to answer: one of ``LLM_FORMATS``.
+    llm_format: str = "grammar"
     #: Sampling temperature (0 = greedy, reproducible).
     temperature: float = 0.0
     #: Threads llama.cpp computes with. One by default: llama.cpp's threads spin while they wait for each
@@ -72,6 +79,8 @@ class AnswerSettings:
                 "answer.context_budget_tokens: budget + max_answer_tokens + 200 must fit in "
                 "answer.context_tokens"
             )
+        if self.llm_format not in LLM_FORMATS:
+            raise ConfigError(f"answer.llm_format: must be one of {', '.join(LLM_FORMATS)}")
         if not 0.0 <= self.temperature <= 2.0:
             raise ConfigError("answer.temperature: must be between 0 and 2")
         if self.threads < 1:

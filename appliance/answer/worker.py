@@ -433,8 +433,12 @@ class AnswerWorker:
         max_tokens: int,
         temperature: float | None = None,
         stop: Sequence[str] = (),
+        grammar: str | None = None,
     ) -> AsyncGenerator[str, None]:
         """Stream the answer to chat ``messages`` piece by piece.
+
+        ``grammar`` (llama.cpp GBNF, at most :data:`protocol.MAX_GRAMMAR_CHARS`) constrains what the
+        model may write; one that does not parse is refused with code ``grammar_invalid``.
 
         Raises :class:`WorkerUnavailable` when the worker is not ready, :class:`WorkerTimeout` when it
         takes longer than ``answer.timeout_s`` of waiting (it is killed and restarted),
@@ -459,6 +463,8 @@ class AnswerWorker:
                 ),
                 "stop": list(stop),
             }
+            if grammar is not None:
+                request["grammar"] = grammar
             self._set(WorkerState.BUSY)
             finished = False
             try:

@@ -30,7 +30,8 @@ from typing import Any, NoReturn
 
 # Step 1 of the boot sequence: llama_cpp pulls in numpy, jinja2 (chat templates) and its shared
 # libraries here, at import time, while opening files is still allowed.
-from llama_cpp import Llama
+import llama_cpp
+from llama_cpp import Llama, LlamaGrammar
 
 from appliance.answer import protocol, sandbox
 from appliance.answer.protocol import ProtocolViolation
@@ -205,6 +206,22 @@ def _prompt_tokens(model: LoadedModel, messages: list[dict[str, str]]) -> int:
     return len(model.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
 
+def compile_grammar(model: LoadedModel, text: str) -> LlamaGrammar | None:
+    """The request's GBNF grammar, checked by llama.cpp's own parser; None when it does not parse.
+
+    llama-cpp-python hands the grammar text to llama.cpp only when sampling starts, and a grammar that
+    fails to parse there yields a null sampler that would crash the chain. So the worker parses it
+    first, through the same llama.cpp call, and frees the trial sampler.
+    """
+    trial = llama_cpp.llama_sampler_init_grammar(
+        model.llm._model.vocab, text.encode("utf-8"), b"root"
+    )
+    if not trial:
+        return None
+    llama_cpp.llama_sampler_free(trial)
+    return LlamaGrammar.from_string(text, verbose=False)
+
+
 def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_s: int) -> None:
     """Serve one ``generate`` request: stream tokens, then ``done`` (or ``error``)."""
     request_id = request["id"]
@@ -222,11 +239,25 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
         )
         return
     sandbox.set_request_cpu_limit(cpu_s)
+    grammar = None
+    if request.get("grammar"):
+        grammar = compile_grammar(model, request["grammar"])
+        if grammar is None:
+            channel.send(
+                {
+                    "type": "error",
+                    "id": request_id,
+                    "code": "grammar_invalid",
+                    "message": "the grammar does not parse as llama.cpp GBNF with a 'root' rule",
+                }
+            )
+            return
     stream = model.llm.create_chat_completion(
         messages=request["messages"],
         max_tokens=request["max_tokens"],
         temperature=request["temperature"],
         stop=request["stop"] or None,
+        grammar=grammar,
         stream=True,
     )
     tokens = 0
