@@ -12,7 +12,8 @@ Figures printed:
   3. seconds per page, capture to indexed (folder camera -> gate -> OCR -> real index write), for a
      12 MP photo, and for a 300-dpi A4 scanned-PDF page (image-only PDF -> render -> OCR -> index).
 
-Usage: .venv/bin/python bench/vision_degrade.py [--drawings N] [--skip-textlayer] [--skip-timing]
+Usage: .venv/bin/python bench/vision_degrade.py [--drawings N] [--skip-dimensions] [--skip-textlayer]
+       [--skip-timing]
 """
 
 from __future__ import annotations
@@ -222,9 +223,11 @@ def main() -> None:
     parser.add_argument("--drawings", type=int, default=3, help="first N drawings (default 3 of 7)")
     parser.add_argument("--skip-textlayer", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--skip-dimensions", action="store_true")
     args = parser.parse_args()
     config = Config()
-    bench_dimensions(args.drawings, config)
+    if not args.skip_dimensions:
+        bench_dimensions(args.drawings, config)
     if not args.skip_textlayer:
         bench_textlayer(config)
     if not args.skip_timing:

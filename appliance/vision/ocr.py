@@ -34,6 +34,11 @@ PSM_LINE = 7
 _JUNK = frozenset("|_—–-~'\"`.,:;!¦[](){}/\\<>*^=«»“”‘’")
 
 
+#: Confidence a line of the grey-page reading needs where the prepared reading saw nothing (there,
+#: the grey page's ruling lines and hatching are often read as letters).
+_ALONE_CONF = 60
+
+
 @dataclass(frozen=True)
 class OcrWord:
     """One word, normalised, with its box in the coordinates of the page given to :func:`read_page`."""
@@ -223,17 +228,34 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
             layout = "drawing" if prepared.line_ink_share > 0.12 else "text"
     page = OcrPage(layout=layout, scale=prepared.scale)
     psm = {"drawing": PSM_SPARSE, "line": PSM_LINE}.get(layout, PSM_AUTO)
+    drawing = layout == "drawing"
     turned_future: Future[list[RawWord]] | None = None
+    grey_future: Future[list[RawWord]] | None = None
     with ThreadPoolExecutor(max_workers=2) as pool:
-        # The two passes are independent Tesseract processes: run them side by side.
-        if layout == "drawing" and settings.read_vertical_text:
+        # The passes are independent Tesseract processes: run them side by side.
+        if drawing and settings.read_vertical_text:
             turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
             turned_future = pool.submit(
                 run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
             )
-        source = prepared.image if layout == "drawing" else prepared.gray
+        if drawing:
+            # The grey page with its lines kept, read as Tesseract would read it unaided: text
+            # touching a ruling line or set in a boxed cell loses strokes in the prepared image,
+            # so this reading wins there, and the page is never read worse than plain Tesseract.
+            grey_future = pool.submit(
+                run_tesseract, prepared.gray, psm=PSM_SPARSE, settings=settings
+            )
+        source = prepared.image if drawing else prepared.gray
         upright = run_tesseract(source, psm=psm, settings=settings)
-        lines = _lines(upright, prepared.scale, "upright", None, drawing=layout == "drawing")
+        lines = _lines(upright, prepared.scale, "upright", None, drawing=drawing)
+        if grey_future is not None:
+            try:
+                grey = grey_future.result()
+            except OcrError as err:
+                page.warnings.append(f"grey-page pass not read: {err.code}")
+                log.warning("grey-page pass skipped: %s", err)
+            else:
+                lines = merge_readings(lines, _lines(grey, prepared.scale, "upright", None))
         if turned_future is not None:
             try:
                 turned = turned_future.result()
@@ -371,6 +393,69 @@ def _overlap(a: Box, b: Box) -> float:
 
 def _weight(line: OcrLine) -> float:
     return line.conf * sum(ch.isalnum() for ch in line.text)
+
+
+def merge_readings(first: list[OcrLine], second: list[OcrLine]) -> list[OcrLine]:
+    """Two readings of the same page merged word by word, by place: the more confident word wins.
+
+    A word of ``second`` that overlaps words of ``first`` replaces them (in their line) when its
+    weight (confidence x letters and digits) beats theirs together, so a confident fragment does
+    not replace a whole word and one word read across two does not replace both; a word that
+    overlaps nothing is added, on a line of its own reading, when it is confident.
+    """
+    placed = [[(w.box.x0, w) for w in line.words] for line in first]
+    removed: set[tuple[int, int]] = set()
+    extra_lines: list[OcrLine] = []
+    for line in second:
+        alone = []
+        for word in line.words:
+            rivals = [
+                (li, wi)
+                for li, other in enumerate(first)
+                if _overlap(word.box, other.box) > 0
+                for wi, rival in enumerate(other.words)
+                if _overlap(word.box, rival.box) > 0.3
+            ]
+            if not rivals:
+                if word.conf >= _ALONE_CONF:
+                    alone.append(word)
+            elif any(_alnum(first[li].words[wi].text) == _alnum(word.text) for li, wi in rivals):
+                # The same letters and digits: the first reading stays unless this one adds an
+                # engineering symbol it missed (a ⌀ or ± lost with the ruling lines around it).
+                if len(rivals) == 1 and _symbols(word) > _symbols(
+                    first[rivals[0][0]].words[rivals[0][1]]
+                ):
+                    removed.update(rivals)
+                    placed[rivals[0][0]].append((word.box.x0, word))
+            elif _word_weight(word) > sum(_word_weight(first[li].words[wi]) for li, wi in rivals):
+                removed.update(rivals)
+                placed[rivals[0][0]].append((word.box.x0, word))
+        if alone:
+            extra_lines.append(OcrLine(words=tuple(alone), block=line.block, source_pass="grey"))
+    merged = []
+    for li, line in enumerate(first):
+        keep = [
+            (x, w)
+            for wi, (x, w) in enumerate(placed[li])
+            if wi >= len(line.words) or (li, wi) not in removed
+        ]
+        if keep:
+            keep.sort(key=lambda item: item[0])
+            words = tuple(w for _, w in keep)
+            merged.append(OcrLine(words=words, block=line.block, source_pass=line.source_pass))
+    return merged + [line for line in extra_lines if not _is_noise(line)]
+
+
+def _word_weight(word: OcrWord) -> float:
+    return word.conf * len(_alnum(word.text))
+
+
+def _symbols(word: OcrWord) -> set[str]:
+    return set(word.text) & set("⌀±°")
+
+
+def _alnum(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum())
 
 
 def _merge(upright: list[OcrLine], turned: list[OcrLine]) -> list[OcrLine]:

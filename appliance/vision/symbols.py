@@ -81,7 +81,8 @@ def normalise_dimension_line(text: str) -> str:
     text = _FOUR_AS_A.sub("4", text)  # "AX ⌀3.2": a hole count read as a letter
     if "-" not in text and "±" not in text:
         # "⌀21.5+0.1", "3 #0.02": a single closing deviation without its partner is a ± (ISO 129).
-        text = _PLUS_AS_PLUS_MINUS.sub("±", text)
+        # Written with a space, as ISO 129 does: value and tolerance are separate search terms.
+        text = _PLUS_AS_PLUS_MINUS.sub(" ±", text)
     match = _LONE_PLUS_TOLERANCE.match(text)
     if match and "-" not in match.group("head") and "±" not in match.group("head"):
         return f"{match.group('head')} ±{match.group('tol')}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytesseract
+from PIL import Image
 
 from appliance.vision.errors import OcrError
 from appliance.vision.settings import VisionSettings
@@ -63,7 +64,7 @@ def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> l
     pytesseract.pytesseract.tesseract_cmd = settings.tesseract_cmd
     try:
         data = pytesseract.image_to_data(
-            image,
+            _uncompressed(image),
             lang=settings.ocr_languages,
             config=tesseract_options(psm),
             timeout=settings.ocr_timeout_s,
@@ -102,6 +103,18 @@ def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> l
             f"tesseract --version failed ({_first_line(str(err))})", code="ocr_crashed"
         ) from None
     return _words(data)
+
+
+def _uncompressed(image: np.ndarray) -> Image.Image:
+    """The image as a PIL image that pytesseract hands over as PGM/PPM.
+
+    pytesseract writes the image to a temporary file in its ``format``, PNG by default; compressing
+    a page-sized PNG costs more CPU than Tesseract's reading of small pages, an uncompressed file
+    almost nothing.
+    """
+    picture = Image.fromarray(image)
+    picture.format = "PPM"
+    return picture
 
 
 def _words(data: dict[str, list]) -> list[RawWord]:

@@ -48,8 +48,8 @@ def test_edge_junk() -> None:
 
 
 def test_lost_minus_bar_of_plus_minus() -> None:
-    assert normalise_dimension_line("⌀70.50 +0.05") == "⌀70.50±0.05"
-    assert normalise_dimension_line("⌀21.5+0.1") == "⌀21.5±0.1"
+    assert normalise_dimension_line("⌀70.50 +0.05") == "⌀70.50 ±0.05"
+    assert normalise_dimension_line("⌀21.5+0.1") == "⌀21.5 ±0.1"
     assert normalise_dimension_line("2x D19.9") == "2x⌀19.9"
     assert normalise_dimension_line("50.6 +0.02 0") == "50.6 +0.02 0"  # a real one-sided tolerance
 
