@@ -19,14 +19,15 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 debian_packages=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-deu
-  espeak-ng sox libportaudio2 libsndfile1
-  chromium chromium-driver fonts-dejavu-core
+  espeak-ng sox libportaudio2 libsndfile1 fonts-dejavu-core
   python3-venv python3-dev build-essential cmake git
 )
+# Only the tests need a browser (the status page is checked in headless Chromium).
+test_packages=(chromium chromium-driver)
 
 install_debian_packages() {
   local missing=()
-  for pkg in "${debian_packages[@]}"; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -74,7 +75,7 @@ install_llama_cpp() {
 }
 
 setup() {
-  install_debian_packages
+  install_debian_packages "${debian_packages[@]}"
   local python
   python=$(pick_python)
   [ -x "$venv/bin/python" ] || { say "creating $venv"; "$python" -m venv "$venv"; }
@@ -98,6 +99,7 @@ case "${1:-demo}" in
   setup) setup ;;
   demo) setup; shift || true; exec "$venv/bin/openclaw" demo "$@" ;;
   test)
+    install_debian_packages "${test_packages[@]}"
     setup
     say "ruff"
     "$venv/bin/ruff" check appliance tests bench
