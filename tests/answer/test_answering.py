@@ -406,3 +406,39 @@ def test_names_are_claims() -> None:
     ]
     assert verify.supported(["PLA"], "Title: Stahl Adapterplatte") == ["PLA"]
     assert verify.supported(["Gripper"], "TITLE: Weird_Gripper_Cam_Adapter") == []
+
+
+@pytest.mark.parametrize(
+    ("picked", "mode", "text"),
+    [
+        # The model's pick "[n] line" becomes the sentence "line [n]." and passes the same check.
+        ("[1] The M8 bolts take 25 N·m", "llm", "The M8 bolts take 25 N·m [1]."),
+        # A pick whose number no source has is still refused (the grammar would not allow it, but the
+        # check does not rely on the grammar).
+        ("[1] The M8 bolts take 99 N·m", "extractive", ""),
+        ("[9] The M8 bolts take 25 N·m", "extractive", ""),
+    ],
+)
+async def test_extract_format_rewrites_the_pick_and_checks_it(
+    store: IndexStore, config: Config, picked: str, mode: str, text: str
+) -> None:
+    extract = replace(config, answer=replace(config.answer, llm_format="extract"))
+    worker = await _with_fixed_worker(extract, picked)
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=extract, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == mode
+    if text:
+        assert answer.text == text and answer.citations[0].source == "bracket.md"
+    else:
+        assert answer.fallback_reason in ("unsupported_claim", "bad_citation")
+        assert "25 N·m" in answer.text
+
+
+def test_unknown_answer_format_is_refused() -> None:
+    with pytest.raises(Exception) as err:
+        AnswerSettings(llm_format="poetry").validate()
+    assert "answer.llm_format" in str(err.value)
