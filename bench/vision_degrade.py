@@ -13,12 +13,13 @@ Figures printed:
      12 MP photo, and for a 300-dpi A4 scanned-PDF page (image-only PDF -> render -> OCR -> index).
 
 Usage: .venv/bin/python bench/vision_degrade.py [--drawings N] [--skip-dimensions] [--skip-textlayer]
-       [--skip-timing]
+       [--skip-timing] [--no-grey-page]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import resource
 import sys
 import tempfile
@@ -155,7 +156,7 @@ def _cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def bench_timing() -> None:
+def bench_timing(grey_page: bool = True) -> None:
     import pymupdf
 
     from appliance.index.store import IndexStore
@@ -167,6 +168,10 @@ def bench_timing() -> None:
     print("== seconds per page, capture to indexed (real index, embedder loaded beforehand)")
     with tempfile.TemporaryDirectory() as tmp:
         config = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(Path(tmp) / "data")})
+        config = dataclasses.replace(
+            config, vision=dataclasses.replace(config.vision, read_grey_page=grey_page)
+        )
+        print(f"  vision.read_grey_page = {grey_page}")
         camera_dir = Path(tmp) / "camera"
         camera_dir.mkdir()
         sample = drawings()[2]  # Candle_holder
@@ -224,6 +229,9 @@ def main() -> None:
     parser.add_argument("--skip-textlayer", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
     parser.add_argument("--skip-dimensions", action="store_true")
+    parser.add_argument(
+        "--no-grey-page", action="store_true", help="time with vision.read_grey_page off"
+    )
     args = parser.parse_args()
     config = Config()
     if not args.skip_dimensions:
@@ -231,7 +239,7 @@ def main() -> None:
     if not args.skip_textlayer:
         bench_textlayer(config)
     if not args.skip_timing:
-        bench_timing()
+        bench_timing(grey_page=not args.no_grey_page)
 
 
 if __name__ == "__main__":

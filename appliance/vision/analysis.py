@@ -21,7 +21,7 @@ from appliance.vision.page import CorrectedPage, correct_page
 from appliance.vision.quality import QualityReport, assess
 from appliance.vision.settings import VisionSettings
 from appliance.vision.slicing import build_slices
-from appliance.vision.titleblock import TitleBlock, read_title_block
+from appliance.vision.titleblock import TitleBlock, fill_from_page, read_title_block
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,11 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
         block_future = pool.submit(read_title_block, page.gray, settings)
         ocr = read_page(page.gray, settings)
         title_block = block_future.result()
-    return ocr, (title_block if ocr.layout == "drawing" else None)
+    if ocr.layout != "drawing":
+        return ocr, None
+    if title_block is not None:
+        fill_from_page(title_block, ocr.lines)
+    return ocr, title_block
 
 
 def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) -> Analysis:

@@ -238,7 +238,7 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
             turned_future = pool.submit(
                 run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
             )
-        if drawing:
+        if drawing and settings.read_grey_page:
             # The grey page with its lines kept, read as Tesseract would read it unaided: text
             # touching a ruling line or set in a boxed cell loses strokes in the prepared image,
             # so this reading wins there, and the page is never read worse than plain Tesseract.

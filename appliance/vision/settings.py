@@ -39,6 +39,9 @@ class VisionSettings:
     low_confidence: float = 60.0
     #: Also OCR the page turned by 90 degrees to read vertical dimension text.
     read_vertical_text: bool = True
+    #: Also OCR a drawing's grey page with its ruling lines kept (text touching lines, boxed cells)
+    #: and keep the stronger reading of each word: better recall for one more Tesseract run.
+    read_grey_page: bool = True
     #: Height in pixels that text is scaled to before OCR (Tesseract reads 20-30 px text best).
     ocr_text_height_px: int = 22
     #: Largest image accepted, in pixels (width x height), checked before decoding.

@@ -432,12 +432,44 @@ def _below(i: int, per_cell: list[tuple[Cell, list[OcrWord]]], label_cells: set[
     return " ".join(w.raw_text for w in per_cell[j][1])
 
 
+_SCALE = re.compile(r"\d+(?:[.,]\d+)?[:/]\d+(?:[.,]\d+)?")
+#: "SCALE 1:2", "SCALE:2:1", "Maßstab 1:5" anywhere in a line.
+_SCALE_IN_TEXT = re.compile(
+    r"(?:scale|massstab|maßstab|skala)\s*[:.]?\s*(\d+(?:[.,]\d+)?\s?[:/]\s?\d+(?:[.,]\d+)?)",
+    re.IGNORECASE,
+)
+
+
+def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
+    """Fields the title-block pass missed, taken from the whole-page reading of the same area.
+
+    The two passes see the block at different scales and with different preparation; a labelled
+    scale the crop misread is often read correctly on the page (and the reverse).
+    """
+    if "scale" in block.fields:
+        return
+    for line in page_lines:
+        box = line.box
+        inside = (
+            box.x0 >= block.box.x0 - 2
+            and box.y0 >= block.box.y0 - 2
+            and box.x1 <= block.box.x1 + 2
+            and box.y1 <= block.box.y1 + 2
+        )
+        match = _SCALE_IN_TEXT.search(line.text) if inside else None
+        if match:
+            block.fields["scale"] = re.sub(r"\s+", "", match.group(1))
+            return
+
+
 def _clean_value(name: str, value: str) -> str:
     value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
     if name == "drawing_number" and len(value.split()) <= 2:
         value = value.replace(" ", "")
     if name == "scale":
         value = value.replace(" ", "").replace(";", ":")
+        # A scale is a ratio; anything else is a misreading, and no value is better than a wrong one.
+        value = value if _SCALE.fullmatch(value) else ""
     if name == "size":
         match = re.search(r"\bA[0-4]\b", value)
         value = match.group(0) if match else value
