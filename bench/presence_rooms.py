@@ -257,9 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     started = time.perf_counter()
     print(
-        f"settings: window {settings.window_s} s, tau {settings.smoothing_tau_s} s, dwell {settings.dwell_s} s, "
-        f"leave dwell {settings.leave_dwell_s} s, margin {settings.switch_margin_db} dB, "
-        f"exit hysteresis {settings.exit_hysteresis_db} dB, seeds {seeds.start}..{seeds.stop - 1}"
+        f"settings: window {settings.window_s} s, tau {settings.smoothing_tau_s} s, "
+        f"fall {settings.max_fall_db_s} dB/s, posterior {settings.switch_posterior} for "
+        f"{settings.dwell_s} s, margin {settings.evidence_margin_db} dB "
+        f"({settings.moving_margin_db} dB moving), hazard still {settings.hazard_still_per_s:g}/s, "
+        f"moving {settings.hazard_moving_per_s:g}/s, seeds {seeds.start}..{seeds.stop - 1}"
     )
     walk(seeds, settings)
     print()

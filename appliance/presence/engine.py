@@ -334,7 +334,7 @@ class RoomEngine:
         mine = score[current]
         rates: dict[str | None, float] = {}
         for key, value in score.items():
-            margin = s.moving_margin_db if key in self.state.moving else s.evidence_margin_db
+            margin = self._margin(key, current, score)
             rates[key] = 0.0 if key == current else (value - mine - margin) / s.evidence_db
         # Cap the fastest rival at evidence_cap, shifting the others with it so they keep their
         # order (two rooms both far better than "no room" must not tie at the cap).
@@ -343,6 +343,25 @@ class RoomEngine:
             key: 0.0 if key == current else max(-s.evidence_cap, rate - excess)
             for key, rate in rates.items()
         }
+
+    def _margin(
+        self, key: str | None, current: str | None, score: dict[str | None, float]
+    ) -> float:
+        """dB by which ``key`` must out-score the current state before it gains evidence.
+
+        Hysteresis: a room is entered from "no room" only ``enter_margin_db`` nearer than where
+        it is left for "no room" (``none_margin_db`` beyond its radius); between rooms the margin
+        is ``evidence_margin_db``, or ``moving_margin_db`` towards a room the beacons show a move
+        to. "No room" must also out-score every other heard room: with a room near, a weak
+        current beacon is a reason to go there, not nowhere.
+        """
+        s = self.settings
+        if current is None:
+            return s.enter_margin_db
+        if key is None:
+            others = [v for k, v in score.items() if k is not None and k != current]
+            return max(0.0, *others)
+        return s.moving_margin_db if key in self.state.moving else s.evidence_margin_db
 
     def _hazards(
         self, levels: dict[str, _RoomLevel], current: str | None, now: float

@@ -50,10 +50,12 @@ class PresenceSettings:
     #: "No room" explains a room's beacons as well as the room itself once they read this many dB
     #: weaker than at the room's radius.
     none_margin_db: float = 8.0
+    #: A room is entered from "no room" once it reads this many dB stronger than that level.
+    enter_margin_db: float = 4.0
     #: A room (or "no room") within this many dB of the best one gets no evidence against it.
-    evidence_margin_db: float = 4.0
+    evidence_margin_db: float = 6.0
     #: The same margin for a room the beacons show a move towards.
-    moving_margin_db: float = 1.0
+    moving_margin_db: float = 0.0
     #: dB of further lag per nat/s of evidence against a room.
     evidence_db: float = 2.0
     #: Most evidence (nats/s) against one room per second.
@@ -66,7 +68,7 @@ class PresenceSettings:
     hazard_still_per_s: float = 1e-40
     #: Rate (1/s) of entering a room the beacons show a move towards (and "no room" once the
     #: current room's beacons went silent).
-    hazard_moving_per_s: float = 0.1
+    hazard_moving_per_s: float = 0.5
     #: A move towards a room: its level rose this many dB over the high end of its recent levels...
     rise_db: float = 6.0
     #: ...the high end being this quantile of its levels in ``motion_window_s``...
@@ -85,7 +87,7 @@ class PresenceSettings:
     #: Posterior probability a new room (or "no room") must reach to become active...
     switch_posterior: float = 0.9
     #: ...and hold for this many seconds.
-    dwell_s: float = 1.0
+    dwell_s: float = 0.5
     #: Longest step (s) the posterior is advanced by at once (after a stall, a late tick).
     max_step_s: float = 2.0
     #: A beacon unheard for this many seconds counts as gone.
@@ -132,6 +134,7 @@ class PresenceSettings:
         non_negative = {
             "trace_speed": self.trace_speed,
             "none_margin_db": self.none_margin_db,
+            "enter_margin_db": self.enter_margin_db,
             "silent_db": self.silent_db,
             "evidence_margin_db": self.evidence_margin_db,
             "rise_db": self.rise_db,
