@@ -43,9 +43,16 @@ def plan() -> RoomsPlan:
 class Drive:
     """Feeds readings at 2 Hz and evaluates at every step, on a clock the test owns."""
 
-    def __init__(self, settings: PresenceSettings | None = None, seed: int = 1) -> None:
+    def __init__(
+        self,
+        settings: PresenceSettings | None = None,
+        seed: int = 1,
+        rooms: RoomsPlan | None = None,
+    ) -> None:
         self.now = 0.0
-        self.engine = RoomEngine(plan(), settings or PresenceSettings(), clock=lambda: self.now)
+        self.engine = RoomEngine(
+            rooms or plan(), settings or PresenceSettings(), clock=lambda: self.now
+        )
         self.switches: list[RoomSwitch] = []
         self.rng = random.Random(seed)
 
@@ -280,3 +287,67 @@ def test_a_rival_recovering_from_a_blockage_is_not_a_move() -> None:
     drive.run(5.0, {SHOP: -64, LAB: -65})  # they step away: the lab "rises"...
     drive.run(60.0, {SHOP: -64, LAB: -65})  # ...but the shop never faded
     assert drive.rooms == ["shop"]
+
+
+LAB_2 = "eddystone-uid:0123456789abcdef0123:0000000000a2"
+
+
+def two_beacon_lab() -> RoomsPlan:
+    return parse_rooms(
+        {
+            "rooms": {
+                "shop": {"namespaces": ["shop"], "radius_m": 4.0, "beacons": [{"id": SHOP}]},
+                "lab": {
+                    "namespaces": ["electronics"],
+                    "radius_m": 4.0,
+                    "beacons": [{"id": LAB, "rssi_at_1m": -59}, {"id": LAB_2, "rssi_at_1m": -59}],
+                },
+            }
+        },
+        known_namespaces=None,
+    )
+
+
+def test_a_switch_records_the_posterior_and_why() -> None:
+    drive = Drive()
+    drive.run(30.0, {SHOP: -62, LAB: -85})
+    drive.run(30.0, {SHOP: -85, LAB: -62})
+    entered, moved = drive.switches
+    assert entered.posterior is not None and entered.posterior >= 0.9
+    assert moved.moving is True and "moving" in moved.detail and "posterior" in moved.detail
+    payload = moved.to_json()
+    assert payload["posterior"] >= 0.9 and payload["moving"] is True
+    state = drive.engine.state
+    assert sum(state.posterior.values()) == pytest.approx(1.0, abs=0.01)
+    assert state.posterior["lab"] > 0.9
+
+
+def test_a_long_blockage_at_a_boundary_does_not_switch() -> None:
+    # Two rooms' beacons nearly equal; someone stands in front of the current one for as long
+    # as the simulator's longest blockage, 14 dB deep.
+    drive = Drive(seed=2)
+    drive.run(90.0, {SHOP: -66, LAB: -68}, noise=2.0)
+    assert drive.rooms == ["shop"]
+    drive.run(LONGEST_BLOCKAGE_S, {SHOP: -80, LAB: -68}, noise=2.0)
+    drive.run(90.0, {SHOP: -66, LAB: -68}, noise=2.0)
+    assert drive.rooms == ["shop"]
+
+
+def test_a_dying_beacon_of_a_two_beacon_room_keeps_the_room() -> None:
+    drive = Drive(rooms=two_beacon_lab())
+    drive.run(60.0, {LAB: -64, LAB_2: -66, SHOP: -82})
+    assert drive.rooms == ["lab"]
+    for loss in range(0, 24, 2):  # the second beacon weakens, then stops
+        drive.run(10.0, {LAB: -64, LAB_2: -66 - loss, SHOP: -82})
+    drive.run(120.0, {LAB: -64, SHOP: -82})
+    assert drive.rooms == ["lab"]
+    silent = [r for r in drive.engine.readings() if r.beacon_id == LAB_2]
+    assert silent and silent[0].silent
+
+
+def test_a_weak_current_room_with_another_room_near_goes_there_not_nowhere() -> None:
+    drive = Drive()
+    drive.run(60.0, {SHOP: -62, LAB: -70})
+    assert drive.rooms == ["shop"]
+    drive.run(150.0, {SHOP: -88, LAB: -70})
+    assert drive.rooms == ["shop", "lab"]
