@@ -266,6 +266,8 @@ class PresenceMonitor:
             if state.candidate_since is None
             else round(now - state.candidate_since, 1),
             "proximity_db": dict(state.proximity),
+            "posterior": dict(state.posterior),
+            "moving": [room or "" for room in state.moving],
             "switches": state.switches,
             "beacons": known,
             "strangers": [r.to_json() for r in strangers[:STRANGERS_SHOWN]],
