@@ -8,17 +8,21 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
 -7.5 dB = 2 m with path-loss exponent 2.5). The decision is an online hidden Markov model
 (:class:`~appliance.presence.posterior.RoomPosterior`) over the rooms and "no room":
 
-* **evidence**: each room's level against the level at which "no room" explains its beacons as well
-  (``none_margin_db`` beyond its radius), ``evidence_db`` dB per nat/s, capped at
-  ``evidence_cap``; a room whose beacons are all silent gets ``-silent_evidence``. A beacon missing
-  while another of its room is heard costs nothing (a dying battery, a body);
-* **transitions** are sticky: while the appliance stands still a room is entered with the hazard
+* **evidence**: a state's score is its room's level minus the level at which "no room" explains
+  its beacons as well (``none_margin_db`` beyond its radius); "no room" scores 0, a room whose
+  beacons are all silent ``-silent_db``. A rival gains ``(its score - the current's - margin) /
+  evidence_db`` nats/s (at most ``evidence_cap``), so a lead under the margin *loses* evidence and
+  permanent shadowing never piles up (``_margin``: hysteresis between rooms, towards a room being
+  moved to, into and out of "no room"). A beacon missing while another of its room is heard costs
+  nothing (a dying battery, a body);
+* **transitions** are sticky: while the appliance stands still a state is entered with the hazard
   ``hazard_still_per_s`` (so tiny that only a lead held for a long time switches: a person in front
   of a beacon is not enough); once the beacons show a *move* towards a room -- that room rose
-  ``rise_db`` over the highest it read in ``motion_window_s`` while the current room fell
-  ``fall_db`` under its median (remembered for ``move_memory_s``) -- the hazard into it is
-  ``hazard_moving_per_s`` and the evidence decides within seconds. "No room" is entered quickly only
-  when the current room's beacons all went silent;
+  ``rise_db`` over the high end of its earlier levels in ``motion_window_s`` while the current room
+  fell ``fall_db`` under its median, or rose ``surge_db`` on its own (each remembered for
+  ``move_memory_s``) -- the hazard into it is ``hazard_moving_per_s`` and the evidence decides
+  within seconds. "No room" is entered quickly only when the current room's beacons all went
+  silent;
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
 

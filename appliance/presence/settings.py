@@ -52,13 +52,14 @@ class PresenceSettings:
     none_margin_db: float = 8.0
     #: A room is entered from "no room" once it reads this many dB stronger than that level.
     enter_margin_db: float = 4.0
-    #: A room (or "no room") within this many dB of the best one gets no evidence against it.
+    #: Hysteresis between rooms: a rival gains evidence only for the part of its lead over the
+    #: current room beyond this many dB (a smaller lead loses evidence).
     evidence_margin_db: float = 6.0
     #: The same margin for a room the beacons show a move towards.
     moving_margin_db: float = 0.0
-    #: dB of further lag per nat/s of evidence against a room.
+    #: dB of lead (beyond the margin) per nat/s of evidence.
     evidence_db: float = 2.0
-    #: Most evidence (nats/s) against one room per second.
+    #: Most evidence (nats/s) a rival gains or loses per second.
     evidence_cap: float = 3.0
     #: Score (dB under "no room") of a room whose beacons are all silent (a single missing beacon
     #: of a room whose other beacon is heard costs nothing).
@@ -76,7 +77,9 @@ class PresenceSettings:
     #: ...while the current room fell this many dB under its own median (or went silent); a room
     #: that rose ``surge_db`` needs no fall.
     fall_db: float = 4.0
-    #: Rise (dB over the high end of its recent levels) that is a move on its own.
+    #: Rise (dB over the high end of its recent levels) that is a move on its own (with the
+    #: default equal to ``rise_db``, a rise alone decides and ``fall_db`` matters only when this
+    #: is set higher).
     surge_db: float = 6.0
     #: Seconds of level history that rise and fall are measured against...
     motion_window_s: float = 45.0
