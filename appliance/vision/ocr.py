@@ -398,9 +398,10 @@ def _weight(line: OcrLine) -> float:
 def merge_readings(first: list[OcrLine], second: list[OcrLine]) -> list[OcrLine]:
     """Two readings of the same page merged word by word, by place: the more confident word wins.
 
-    A word of ``second`` that overlaps words of ``first`` replaces them (in their line) when its
-    weight (confidence x letters and digits) beats theirs together, so a confident fragment does
-    not replace a whole word and one word read across two does not replace both; a word that
+    A word of ``second`` that overlaps words of ``first`` replaces them (in their line) when it is
+    more confident than each of them and its weight (confidence x letters and digits) beats theirs
+    together, so a confident fragment does not replace a whole word, one word read across two does
+    not replace both, and letters guessed at low confidence do not replace a number; a word that
     overlaps nothing is added, on a line of its own reading, when it is confident.
     """
     placed = [[(w.box.x0, w) for w in line.words] for line in first]
@@ -427,7 +428,9 @@ def merge_readings(first: list[OcrLine], second: list[OcrLine]) -> list[OcrLine]
                 ):
                     removed.update(rivals)
                     placed[rivals[0][0]].append((word.box.x0, word))
-            elif _word_weight(word) > sum(_word_weight(first[li].words[wi]) for li, wi in rivals):
+            elif all(word.conf > first[li].words[wi].conf for li, wi in rivals) and _word_weight(
+                word
+            ) > sum(_word_weight(first[li].words[wi]) for li, wi in rivals):
                 removed.update(rivals)
                 placed[rivals[0][0]].append((word.box.x0, word))
         if alone:

@@ -67,3 +67,9 @@ def test_scale_must_be_a_ratio_and_is_taken_from_the_page_when_the_block_misread
     block.fields["scale"] = "2:1"
     fill_from_page(block, [inside])
     assert block.fields["scale"] == "2:1"
+
+
+def test_letters_guessed_at_lower_confidence_do_not_replace_a_number() -> None:
+    first = [_line(_word("⌀15", 26, 341, 418))]
+    second = [_line(_word("Di5", 22, 341, 418))]
+    assert _texts(merge_readings(first, second)) == ["⌀15"]
