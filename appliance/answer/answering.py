@@ -412,6 +412,17 @@ async def stream_answer(
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer)
         return
+    agree_with: str | None = None
+    if settings.llm_must_agree:
+        found = extractive.find_extract(p.question, p.sources)
+        if found is None:
+            # Nothing in the sources answers by the extractive evidence: the model is not asked (a
+            # small model cites someone else's true number rather than say it does not know).
+            answer = _fallback(p, config, "no_evidence")
+            yield AnswerEvent("sentence", text=answer.spoken)
+            yield _final(answer)
+            return
+        agree_with = found.quote
     fmt = settings.llm_format
     messages = format_messages(fmt, role or settings.role, p.question, p.sources)
     rules = _grammar_for(fmt, p.sources)
@@ -439,7 +450,7 @@ async def stream_answer(
                 sentences, buffer = _split_sentences(buffer)
                 for sentence in sentences:
                     failure, unsupported = _check_sentence(
-                        sentence, texts, cited_so_far, p.question
+                        sentence, texts, cited_so_far, p.question, agree_with
                     )
                     if failure:
                         break
@@ -458,7 +469,9 @@ async def stream_answer(
                     break
         if not failure and buffer.strip():
             last = buffer.strip()
-            failure, unsupported = _check_sentence(last, texts, cited_so_far, p.question)
+            failure, unsupported = _check_sentence(
+                last, texts, cited_so_far, p.question, agree_with
+            )
             informative = informative or _adds_information(last, p.question)
             if not failure and cited_so_far and informative:
                 for ready in [*pending, last]:
@@ -507,7 +520,11 @@ async def _as_cited_sentence(pieces: AsyncIterator[str]) -> AsyncIterator[str]:
 
 
 def _check_sentence(
-    sentence: str, texts: dict[int, str], cited_so_far: list[int], question: str
+    sentence: str,
+    texts: dict[int, str],
+    cited_so_far: list[int],
+    question: str,
+    agree_with: str | None = None,
 ) -> tuple[str, tuple[str, ...]]:
     """(reason, unsupported claims): reason "" when the sentence may be spoken.
 
@@ -532,6 +549,12 @@ def _check_sentence(
     missing = verify.supported(stated, "\n".join(texts[n] for n in cited_so_far))
     if missing:
         return "unsupported_claim", tuple(missing)
+    if agree_with is not None:
+        # Stricter than support: the claim must be the extractive evidence itself, so a cited number
+        # of another field of the same drawing is refused too.
+        missing = verify.supported(stated, agree_with)
+        if missing:
+            return "disagrees_with_evidence", tuple(missing)
     return "", ()
 
 

@@ -52,7 +52,7 @@ def citation_grammar(numbers: Sequence[int]) -> str:
     """A short sentence followed by ``[n]`` markers, ``n`` among ``numbers``."""
     return "\n".join(
         [
-            'root ::= claim "."? " [" src "]" ("[" src "]")* "."?',
+            'root ::= claim "."? " [" src "]" ("[" src "]"){0,2} "."?',
             f"claim ::= [^.\\[\\]\\n] (char){{0,{SENTENCE_MAX_CHARS - 1}}}",
             'char ::= [^.\\[\\]\\n] | "." [0-9]',
             _numbers_rule(numbers),

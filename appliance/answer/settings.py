@@ -35,6 +35,12 @@ class AnswerSettings:
     max_answer_tokens: int = 160
     #: How the model is asked to answer: one of ``LLM_FORMATS``.
     llm_format: str = "grammar"
+    #: Use a model answer only when it agrees with the extractive evidence: the question must have an
+    #: extractive answer (else the model is not asked), and every claim the model states must be in
+    #: that quoted field or line, not merely somewhere in a cited source. Measured on SmolLM2-135M: the
+    #: grammar makes it cite, and without this it cited true numbers of the wrong field or drawing
+    #: (docs/decisions/0011-answer-checking.md).
+    llm_must_agree: bool = True
     #: Sampling temperature (0 = greedy, reproducible).
     temperature: float = 0.0
     #: Threads llama.cpp computes with. One by default: llama.cpp's threads spin while they wait for each

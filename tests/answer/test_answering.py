@@ -442,3 +442,26 @@ def test_unknown_answer_format_is_refused() -> None:
     with pytest.raises(Exception) as err:
         AnswerSettings(llm_format="poetry").validate()
     assert "answer.llm_format" in str(err.value)
+
+
+@pytest.mark.parametrize(("must_agree", "mode"), [(True, "extractive"), (False, "llm")])
+async def test_cited_number_of_another_line_must_agree_with_the_evidence(
+    store: IndexStore, config: Config, must_agree: bool, mode: str
+) -> None:
+    # 7035 is in the cited note (the RAL colour), so the support check alone lets it through; the
+    # extractive evidence for the torque question is the 25 N·m line, which does not contain it.
+    strict = replace(config, answer=replace(config.answer, llm_must_agree=must_agree))
+    worker = await _with_fixed_worker(strict, "The M8 bolts take 7035 N·m [1].")
+    try:
+        answer = await answer_question(
+            TORQUE_Q, store=store, config=strict, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == mode
+    if must_agree:
+        assert (answer.fallback_reason, answer.unsupported) == (
+            "disagrees_with_evidence",
+            ("7035",),
+        )
+        assert "25 N·m" in answer.text
