@@ -34,7 +34,7 @@ class AnswerSettings:
     #: Most tokens generated per answer.
     max_answer_tokens: int = 160
     #: How the model is asked to answer: one of ``LLM_FORMATS``.
-    llm_format: str = "fewshot"
+    llm_format: str = "extract"
     #: Use a model answer only when it agrees with the extractive evidence: the question must have an
     #: extractive answer (else the model is not asked), and every claim the model states must be in
     #: that quoted field or line, not merely somewhere in a cited source. Measured on SmolLM2-135M: the
