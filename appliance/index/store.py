@@ -187,20 +187,26 @@ class IndexStore:
         """Open an index file directly (tests and benchmarks)."""
         db = dbmod.connect(path)
         try:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-            )
-            meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
             wanted = {
                 "embedding_model": embedder.name,
                 "dimensions": str(embedder.dimensions),
                 "vector_type": vector_type,
             }
-            if not meta:
-                db.executemany(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", wanted.items()
+            # One transaction: another connection opening the index at the same moment must see
+            # either no meta at all or all of it, never a half-written set.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
                 )
                 meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+                if not meta:
+                    db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", wanted.items())
+                    meta = dict(wanted)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
             for key in ("embedding_model", "dimensions", "vector_type"):
                 if meta.get(key) != wanted[key]:
                     raise IndexStoreError(

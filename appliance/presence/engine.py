@@ -230,7 +230,11 @@ class RoomEngine:
         self.state.override = room
         self.state.override_active = True
         name = self._name(room)
-        return self._switch_to(room, "override", f"switched to {name} by hand ({by})", by=by)
+        # Holding the room it is already in is still a decision (the beacons no longer decide),
+        # so it is recorded and announced like any other switch.
+        return self._switch_to(
+            room, "override", f"switched to {name} by hand ({by})", by=by, force=True
+        )
 
     def clear_override(self, *, by: str = "manual") -> RoomSwitch | None:
         """Return to the automatic decision."""
@@ -519,9 +523,10 @@ class RoomEngine:
         by: str | None = None,
         posterior: float | None = None,
         moving: bool = False,
+        force: bool = False,
     ) -> RoomSwitch | None:
         previous = self.state.room
-        if target == previous:
+        if target == previous and not force:
             return None
         self.state.room = target
         self.state.switches += 1

@@ -115,3 +115,26 @@ def test_model_mismatch_is_refused(config, embedder, store: IndexStore) -> None:
             config.data_path("index.sqlite3"), embedder=embedder, vector_type="int8"
         )
     assert err.value.code == "index_model_mismatch"
+
+
+def test_concurrent_first_opens_see_a_whole_index(tmp_path, embedder) -> None:  # type: ignore[no-untyped-def]
+    """Two connections creating the same new index at once: both open it, neither sees half of it."""
+    import threading
+
+    path = tmp_path / "race.sqlite3"
+    errors: list[BaseException] = []
+
+    def open_and_close() -> None:
+        try:
+            IndexStore.open_path(path, embedder=embedder).close()
+        except BaseException as err:  # collected and asserted below
+            errors.append(err)
+
+    for _ in range(5):
+        path.unlink(missing_ok=True)
+        threads = [threading.Thread(target=open_and_close) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []

@@ -351,3 +351,13 @@ def test_a_weak_current_room_with_another_room_near_goes_there_not_nowhere() -> 
     assert drive.rooms == ["shop"]
     drive.run(150.0, {SHOP: -88, LAB: -70})
     assert drive.rooms == ["shop", "lab"]
+
+
+def test_holding_the_current_room_by_hand_is_recorded() -> None:
+    """Pinning the room it is already in changes who decides, so it is a recorded switch."""
+    drive = Drive()
+    drive.run(40.0, {SHOP: -60, LAB: -80})
+    assert drive.rooms == ["shop"]
+    switch = drive.engine.set_override("shop", by="test")
+    assert switch is not None and switch.reason == "override"
+    assert switch.from_room == switch.to_room == "shop"
