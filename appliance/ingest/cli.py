@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from appliance.cli import AppContext, echo_json, pass_app
-from appliance.errors import ExitCode, OpenClawError
+from appliance.errors import ExitCode
 
 
 @click.command("index")
@@ -60,6 +60,3 @@ def index_command(
         click.echo(f"{indexed} indexed, {len(results) - indexed} unchanged, {len(failures)} failed")
     if failures:
         raise SystemExit(int(ExitCode.INPUT))
-
-
-__all__ = ["OpenClawError", "index_command"]

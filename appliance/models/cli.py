@@ -99,6 +99,3 @@ def fetch_command(app: AppContext, names: tuple[str, ...]) -> None:
     for name in names:
         path = fetch_model(manifest.get(name), app.config.paths.models_dir, echo=click.echo)
         click.echo(f"fetched {name} -> {path}")
-
-
-__all__ = ["echo_json", "models_group"]
