@@ -6,6 +6,7 @@ appliance does not depend on whether the system or pyenv Python can load extensi
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,13 +57,26 @@ def connect(path: Path | str, *, read_only: bool = False) -> Connection:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA foreign_keys = ON")
         if not memory and not read_only:
-            db.execute("PRAGMA journal_mode = WAL")
+            _enable_wal(db)
             db.execute("PRAGMA synchronous = NORMAL")
     except sqlean.DatabaseError as err:
         raise IndexStoreError(
             f"index database {public_name(path)} cannot be opened ({err})", code="index_open_failed"
         ) from err
     return db
+
+
+def _enable_wal(db: Connection) -> None:
+    """Switch to WAL; retried, because SQLite does not wait on its busy handler for this switch
+    while another connection is creating the same database."""
+    for attempt in range(100):
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlean.OperationalError as err:
+            if "locked" not in str(err) or attempt == 99:
+                raise
+            time.sleep(0.05)
 
 
 def sqlite_versions() -> tuple[str, str]:

@@ -139,6 +139,10 @@ def migrate(db: Connection, meta: dict[str, str]) -> list[str]:
             continue
         db.execute("BEGIN IMMEDIATE")
         try:
+            # Another connection may have applied it since `done` was read: check under the lock.
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
+                db.execute("COMMIT")
+                continue
             migration(db, meta)
             db.execute(
                 "INSERT INTO migrations (name, applied_at) VALUES (?, unixepoch('subsec'))", (name,)
