@@ -12,13 +12,3 @@ from appliance.presence.trace import SAMPLE_ROOMS_NAME, package_data
 def sample_plan() -> RoomsPlan:
     """The rooms file shipped with the package (matches the development trace)."""
     return load_rooms(package_data(SAMPLE_ROOMS_NAME), known_namespaces=None)
-
-
-@pytest.fixture(scope="session")
-def embedder():  # type: ignore[no-untyped-def]
-    """The real development embedding model (all-MiniLM-L6-v2 int8), verified by checksum."""
-    from pathlib import Path
-
-    from appliance.index.embedder import Embedder
-
-    return Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent-models-dir"))

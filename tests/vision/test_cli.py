@@ -19,11 +19,6 @@ from appliance.index.store import IndexStore
 pytestmark = pytest.mark.slow  # real Tesseract on full drawings
 
 
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent-models-dir"))
-
-
 def test_ocr_json_and_boxes(
     config_file: Path, drawings: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

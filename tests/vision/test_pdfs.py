@@ -17,11 +17,6 @@ from appliance.ingest.pipeline import build_document, ingest_path
 pytestmark = pytest.mark.slow  # real Tesseract on full drawings
 
 
-@pytest.fixture(scope="module")
-def embedder() -> Embedder:
-    return Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent-models-dir"))
-
-
 def _scanned_pdf(path: Path, image: Path, pages: int = 1) -> Path:
     """An image-only PDF (no text layer), like a scanner makes."""
     with pymupdf.open() as pdf:
