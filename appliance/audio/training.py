@@ -1,0 +1,636 @@
+"""Training the "open claw" keyword head from synthetic speech (reproducible, deterministic seeds).
+
+    .venv/bin/python -m appliance.audio.training --out models/kws-open-claw/open-claw-head.npz
+
+Data (all made here, nothing recorded; docs/decisions/0031-audio-kws-wake-model.md):
+
+* positives: espeak-ng says "open claw" with the TRAINING voices only (accents x variants below),
+  random rate and pitch, alone, after leading speech, or followed by a question in one breath;
+* negatives: espeak-ng reading sentences of the retrieval abstracts (``../shared/data/retrieval``)
+  with English and other languages' voices, this module's own near-miss phrases (none of them is one
+  the benchmark tests), noise and silence;
+* every clip gets a random gain, and most get noise (white, pink, brown, hum, synthetic babble) at
+  0-25 dB SNR, some a synthetic room reverb and a microphone-like band limit.
+
+Never used: ``../shared/data/speech`` (the false-accept test set), the benchmark's near-miss phrases
+and the HELD_OUT voices, which ``bench/audio_wake.py`` uses for its positives. Generated clips are
+reduced to embeddings and cached under ``~/.cache/openclaw/kws`` (not in git).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
+from appliance.audio.wake_model import KeywordHead
+from appliance.audio.wavio import resample, to_int16
+
+Floats = npt.NDArray[np.float32]
+
+#: English accents whose voices make training data.
+TRAIN_ACCENTS = ("en-us", "en-gb", "en-gb-x-rp", "en-gb-scotland", "en-029")
+#: espeak-ng voice variants used for training (None = the accent's own voice).
+TRAIN_VARIANTS = (
+    None, "m1", "m2", "m4", "m5", "m6", "m8", "f1", "f2", "f4", "croak", "klatt", "klatt2",
+    "klatt5", "whisper", "Alex", "Andy", "Gene", "Lee", "Michael", "Mike", "adam", "anika",
+    "aunty", "belinda", "benjamin", "boris", "caleb", "david", "ed", "edward", "iven", "john",
+    "linda", "max", "norbert", "paul", "quincy", "rob", "robert", "shelby", "victor", "zac",
+)  # fmt: skip
+#: Training variants kept out of fitting and used to pick the epoch and threshold.
+VALIDATION_VARIANTS = ("m6", "f4", "klatt5", "linda", "victor")
+#: Accents no training clip uses: the benchmark's positives come from these...
+HELD_OUT_ACCENTS = ("en-us-nyc", "en-gb-x-gbclan", "en-gb-x-gbcwmd")
+#: ... and from these variants, which no training clip uses either.
+HELD_OUT_VARIANTS = ("m3", "m7", "f3", "f5", "klatt3", "grandpa", "Annie", "steph", "travis")
+#: Other languages' voices reading English text: more kinds of speech among the negatives.
+FOREIGN_VOICES = ("de", "fr-fr", "es", "it", "nl", "pl", "pt", "sv", "cs", "hu", "fi", "ro")
+
+#: Near-miss phrases of the training negatives (the benchmark tests a different list).
+NEAR_MISSES = (
+    "open clan", "open cloud", "open class", "open claim", "open clay", "open close",
+    "open glow", "open crawl", "open straw", "open jaw", "open saw", "oven claw", "open lock",
+    "open call", "open collar", "open clue", "open clip", "golden claw", "open clot",
+    "open caller", "claw open", "the claw", "a lobster claw", "open it", "open the claw",
+    "hammer claw", "open cola", "open glaze", "over claw", "open colour", "open clamp",
+    "open cough", "open claude", "oakland", "open plan", "opal claw", "open coal", "clothes",
+    "open", "claw", "open a clause", "local law", "open climb", "hopeful claw", "open clown",
+)  # fmt: skip
+#: Questions said after the phrase in one breath (the benchmark uses other ones).
+QUESTIONS = (
+    "how many teeth does the small gear have",
+    "where is the spare drill chuck",
+    "show me drawing B 2210",
+    "what is the clearance on the shaft",
+    "switch to the machine shop",
+    "repeat",
+    "stop",
+    "remember that the lathe is booked on friday",
+    "which tolerance applies to the bore",
+    "what grade of steel is the flange",
+    "read the title block",
+    "how hot can the bearing get",
+)
+PHRASE = "open claw"
+
+
+def voice_name(accent: str, variant: str | None) -> str:
+    """espeak-ng's voice argument for an accent and a variant."""
+    return accent if variant is None else f"{accent}+{variant}"
+
+
+def synth(text: str, voice: str, rate: int, pitch: int) -> Samples:
+    """espeak-ng speech as 16 kHz mono int16."""
+    import soundfile as sf
+
+    wav = subprocess.run(
+        ["espeak-ng", "--stdout", "-v", voice, "-s", str(rate), "-p", str(pitch), text],
+        capture_output=True,
+        check=True,
+        timeout=30,
+    ).stdout
+    data, sr = sf.read(io.BytesIO(wav), dtype="float32")
+    return to_int16(resample(np.asarray(data, dtype=np.float32), int(sr), SAMPLE_RATE))
+
+
+def speech_bounds(audio: Samples, threshold_db: float = -40.0) -> tuple[int, int]:
+    """First and one-past-last sample of the 10 ms frames louder than ``threshold_db`` dBFS."""
+    frame = SAMPLE_RATE // 100
+    n = len(audio) // frame
+    x = audio[: n * frame].astype(np.float32).reshape(n, frame) / 32768.0
+    db = 10 * np.log10((x * x).mean(axis=1) + 1e-12)
+    loud = np.nonzero(db > threshold_db)[0]
+    if len(loud) == 0:
+        return 0, 0
+    return int(loud[0] * frame), int((loud[-1] + 1) * frame)
+
+
+# -- augmentation ------------------------------------------------------------------------------
+
+
+def _rms(x: npt.NDArray[np.float64]) -> float:
+    return float(np.sqrt(np.mean(x * x) + 1e-9))
+
+
+def _coloured_noise(rng: np.random.Generator, n: int, kind: str) -> npt.NDArray[np.float64]:
+    white = rng.normal(0.0, 1.0, n)
+    if kind == "white":
+        return white
+    spectrum = np.fft.rfft(white)
+    f = np.maximum(np.fft.rfftfreq(n, 1 / SAMPLE_RATE), 20.0)
+    power = {"pink": 1.0, "brown": 2.0}[kind]
+    return np.fft.irfft(spectrum / f ** (power / 2), n)
+
+
+def _hum(rng: np.random.Generator, n: int) -> npt.NDArray[np.float64]:
+    t = np.arange(n) / SAMPLE_RATE
+    base = rng.choice([50.0, 60.0, 100.0, 120.0])
+    return sum(
+        (rng.uniform(0.2, 1.0) / k) * np.sin(2 * np.pi * base * k * t + rng.uniform(0, 6.3))
+        for k in range(1, 8)
+    ) + 0.05 * rng.normal(0, 1, n)
+
+
+def _babble(rng: np.random.Generator, n: int, texts: list[str]) -> npt.NDArray[np.float64]:
+    out = np.zeros(n)
+    for _ in range(int(rng.integers(2, 5))):
+        voice = voice_name(
+            str(rng.choice(TRAIN_ACCENTS + FOREIGN_VOICES)),
+            None if rng.random() < 0.5 else str(rng.choice(_named_variants())),
+        )
+        speech = synth(str(rng.choice(texts)), voice, int(rng.integers(120, 220)), 50)
+        s = speech.astype(np.float64)
+        if len(s) < n:
+            s = np.tile(s, n // max(1, len(s)) + 1)
+        start = int(rng.integers(0, max(1, len(s) - n)))
+        out += s[start : start + n] / (_rms(s) + 1e-9)
+    return out
+
+
+def _reverb(rng: np.random.Generator, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    rt60 = rng.uniform(0.15, 0.7)
+    length = int(rt60 * SAMPLE_RATE)
+    t = np.arange(length) / SAMPLE_RATE
+    ir = rng.normal(0, 1, length) * np.exp(-6.9 * t / rt60)
+    ir[0] = 1.0 / rng.uniform(0.05, 0.4)  # direct path stronger than the tail
+    ir /= np.sqrt(np.sum(ir * ir))
+    size = 1 << int(np.ceil(np.log2(len(x) + length)))
+    wet = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(ir, size), size)[: len(x)]
+    return wet * (_rms(x) / (_rms(wet) + 1e-9))
+
+
+def _band_limit(rng: np.random.Generator, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    spectrum = np.fft.rfft(x)
+    f = np.fft.rfftfreq(len(x), 1 / SAMPLE_RATE)
+    low, high = rng.uniform(80, 400), rng.uniform(3000, 7500)
+    gain = 1 / np.sqrt(1 + (low / np.maximum(f, 1.0)) ** 4) / np.sqrt(1 + (f / high) ** 4)
+    return np.fft.irfft(spectrum * gain, len(x))
+
+
+def augment(
+    rng: np.random.Generator,
+    audio: Samples,
+    texts: list[str],
+    ref: tuple[int, int] | None = None,
+) -> Samples:
+    """Reverb, band limit, noise at 0-25 dB SNR and a random level, each with some probability."""
+    x = audio.astype(np.float64)
+    s, e = ref if ref is not None else speech_bounds(audio)
+    level = _rms(x[s:e]) if e > s else _rms(x)
+    if rng.random() < 0.3:
+        x = _reverb(rng, x)
+    if rng.random() < 0.3:
+        x = _band_limit(rng, x)
+    if rng.random() < 0.75:
+        kind = str(rng.choice(["white", "pink", "brown", "hum", "babble", "babble"]))
+        if kind == "hum":
+            noise = _hum(rng, len(x))
+        elif kind == "babble":
+            noise = _babble(rng, len(x), texts)
+        else:
+            noise = _coloured_noise(rng, len(x), kind)
+        snr = rng.uniform(0.0, 25.0)
+        x = x + noise * (level / (10 ** (snr / 20)) / (_rms(noise) + 1e-9))
+    target = 32768.0 * 10 ** (rng.uniform(-40.0, -8.0) / 20)  # speech level -40..-8 dBFS
+    x = x * (target / (level + 1e-9))
+    return np.clip(np.round(x), -32768, 32767).astype(np.int16)
+
+
+# -- clips -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClipSpec:
+    """One training clip to make: what kind, and the seed that decides everything else."""
+
+    #: "positive", "sentence", "near-miss" or "noise".
+    kind: str
+    #: Index within its kind (part of the seed).
+    index: int
+    #: True for validation clips (validation variants only).
+    validation: bool
+
+
+def _fit_variants() -> tuple[str | None, ...]:
+    return tuple(v for v in TRAIN_VARIANTS if v not in VALIDATION_VARIANTS)
+
+
+def _named_variants() -> list[str]:
+    return [v for v in _fit_variants() if v is not None]
+
+
+def _voice(rng: np.random.Generator, validation: bool) -> tuple[str, int, int]:
+    variants = VALIDATION_VARIANTS if validation else _fit_variants()
+    accent = str(rng.choice(TRAIN_ACCENTS))
+    variant = variants[int(rng.integers(len(variants)))]
+    return (
+        voice_name(accent, None if variant is None else str(variant)),
+        int(rng.integers(105, 235)),
+        int(rng.integers(20, 85)),
+    )
+
+
+def _silence(rng: np.random.Generator, lo: float, hi: float) -> Samples:
+    return np.zeros(int(rng.uniform(lo, hi) * SAMPLE_RATE), dtype=np.int16)
+
+
+def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
+    words = str(rng.choice(texts)).split()
+    n = int(rng.integers(lo, hi))
+    start = int(rng.integers(0, max(1, len(words) - n)))
+    return " ".join(words[start : start + n])
+
+
+def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int, int]:
+    """The audio of one clip and, for positives, the phrase's start and end sample (else -1)."""
+    kinds = ("positive", "sentence", "near-miss", "noise")
+    rng = np.random.default_rng([seed, kinds.index(spec.kind), spec.index])
+    voice, rate, pitch = _voice(rng, spec.validation)
+    parts: list[Samples] = [_silence(rng, 0.2, 1.2)]
+    if spec.kind == "noise":
+        n = int(rng.uniform(2.0, 6.0) * SAMPLE_RATE)
+        kind = str(rng.choice(["white", "pink", "brown", "hum", "babble", "silence"]))
+        if kind == "silence":
+            return np.zeros(n, dtype=np.int16), -1, -1
+        if kind == "hum":
+            noise = _hum(rng, n)
+        elif kind == "babble":
+            noise = _babble(rng, n, texts)
+        else:
+            noise = _coloured_noise(rng, n, kind)
+        level = 32768.0 * 10 ** (rng.uniform(-70.0, -15.0) / 20)
+        x = np.clip(np.round(noise * level / (_rms(noise) + 1e-9)), -32768, 32767)
+        return x.astype(np.int16), -1, -1
+    if spec.kind == "sentence":
+        parts.append(synth(_words(rng, texts, 6, 22), voice, rate, pitch))
+        parts.append(_silence(rng, 0.3, 1.0))
+        audio = np.concatenate(parts)
+        return augment(rng, audio, texts), -1, -1
+    if spec.kind == "near-miss":
+        phrase_text = NEAR_MISSES[spec.index % len(NEAR_MISSES)]
+    else:
+        phrase_text = PHRASE + str(rng.choice(["", "", ",", "!", "?", "."]))
+    if rng.random() < 0.3:
+        lead = synth(_words(rng, texts, 2, 8), voice, rate, pitch)
+        ls, le = speech_bounds(lead)
+        parts += [lead[ls:le], _silence(rng, 0.15, 0.8)]
+    phrase = synth(phrase_text, voice, rate, pitch)
+    ps, pe = speech_bounds(phrase)
+    start = sum(len(p) for p in parts)
+    parts.append(phrase[ps:pe])
+    end = start + (pe - ps)
+    if rng.random() < 0.45:
+        q = synth(str(rng.choice(QUESTIONS)), voice, rate, pitch)
+        qs, qe = speech_bounds(q)
+        parts += [_silence(rng, 0.0, 0.2), q[qs:qe]]
+    parts.append(_silence(rng, 0.5, 1.5))
+    audio = augment(rng, np.concatenate(parts), texts, ref=(start, end))
+    if spec.kind == "near-miss":
+        return audio, -1, -1
+    return audio, start, end
+
+
+# -- embedding the clips (cached) ----------------------------------------------------------------
+
+_features: SpeechEmbedding | None = None
+
+
+def _worker_init(models_dir: str) -> None:
+    global _features
+    _features = SpeechEmbedding.from_manifest(Path(models_dir))
+
+
+def _embed_clip(args: tuple[ClipSpec, list[str], int]) -> tuple[Floats, int, int, float]:
+    spec, texts, seed = args
+    assert _features is not None
+    audio, start, end = make_clip(spec, texts, seed)
+    return _features.clip(audio), start, end, len(audio) / SAMPLE_RATE
+
+
+def load_texts(retrieval: Path, limit: int = 400) -> list[str]:
+    """Sentences of the Cranfield and SciFact abstracts (the negatives' reading material)."""
+    texts: list[str] = []
+    for name in ("cranfield", "scifact_beir"):
+        with (retrieval / name / "corpus.jsonl").open(encoding="utf-8") as fh:
+            for i, line in enumerate(fh):
+                if i >= limit // 2:
+                    break
+                text = json.loads(line)["text"]
+                texts += [s.strip() for s in text.split(" . ") if len(s.split()) >= 6]
+    return [t for t in texts if "claw" not in t.lower()]
+
+
+@dataclass
+class Dataset:
+    """Embeddings of every clip, concatenated, with what each clip is."""
+
+    #: All embeddings ``[N, 96]``.
+    embeddings: Floats
+    #: Per clip: first row in ``embeddings``.
+    offsets: npt.NDArray[np.int64]
+    #: Per clip: number of rows.
+    lengths: npt.NDArray[np.int64]
+    #: Per clip: phrase start/end sample (-1 for negatives).
+    phrase: npt.NDArray[np.int64]
+    #: Per clip: kind index (0 positive, 1 sentence, 2 near-miss, 3 noise).
+    kinds: npt.NDArray[np.int64]
+    #: Per clip: validation clip or not.
+    validation: npt.NDArray[np.bool_]
+    #: Seconds of audio per clip.
+    seconds: Floats
+
+
+def build_dataset(
+    counts: dict[str, int], seed: int, models_dir: Path, retrieval: Path, workers: int
+) -> Dataset:
+    """Make (or load from the cache) the embeddings of every training clip."""
+    key = json.dumps(
+        {"counts": counts, "seed": seed, "version": 3, "train": TRAIN_VARIANTS}, sort_keys=True
+    )
+    cache = Path.home() / ".cache" / "openclaw" / "kws"
+    path = cache / f"dataset-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
+    if path.is_file():
+        with np.load(path) as d:
+            return Dataset(**{k: d[k] for k in Dataset.__dataclass_fields__})
+    texts = load_texts(retrieval)
+    specs: list[ClipSpec] = []
+    for kind, n in counts.items():
+        n_val = n // 8
+        specs += [ClipSpec(kind, i, i < n_val) for i in range(n)]
+    t0 = time.time()
+    ctx = get_context("fork")
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
+        results = pool.map(_embed_clip, [(s, texts, seed) for s in specs], chunksize=8)
+    print(f"made {len(specs)} clips in {time.time() - t0:.0f} s")
+    lengths = np.array([len(r[0]) for r in results], dtype=np.int64)
+    kinds = ("positive", "sentence", "near-miss", "noise")
+    data = Dataset(
+        embeddings=np.concatenate([r[0] for r in results]).astype(np.float32),
+        offsets=np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
+        lengths=lengths,
+        phrase=np.array([[r[1], r[2]] for r in results], dtype=np.int64),
+        kinds=np.array([kinds.index(s.kind) for s in specs], dtype=np.int64),
+        validation=np.array([s.validation for s in specs], dtype=bool),
+        seconds=np.array([r[3] for r in results], dtype=np.float32),
+    )
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **{k: getattr(data, k) for k in Dataset.__dataclass_fields__})
+    return data
+
+
+# -- windows and labels ------------------------------------------------------------------------
+
+#: A window is positive when the phrase ended between these many seconds before its end...
+POSITIVE_FROM_S, POSITIVE_TO_S = -0.08, 0.26
+#: ... and it is negative when it ends this long before the phrase ends (the phrase unfinished).
+NEGATIVE_BEFORE_S = 0.2
+#: After this long past the phrase end the phrase is out of view: negative again.
+NEGATIVE_AFTER_S = 2.0
+
+
+def embedding_end(j: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Clip sample just past the audio the ``j``-th embedding saw (as EmbeddingStream reports)."""
+    return 1280 * j + 1632
+
+
+def windows(data: Dataset, clips: npt.NDArray[np.int64]) -> tuple[Any, Any, Any]:
+    """(row index of each window's last embedding, label 0/1, clip) for the given clips."""
+    rows, labels, owner = [], [], []
+    for c in clips:
+        j = np.arange(data.lengths[c])
+        label = np.zeros(len(j), dtype=np.int8)
+        start, end = data.phrase[c]
+        if start >= 0:
+            since = (embedding_end(j) - end) / SAMPLE_RATE
+            label[:] = -1
+            label[since < -NEGATIVE_BEFORE_S] = 0
+            label[(since >= POSITIVE_FROM_S) & (since <= POSITIVE_TO_S)] = 1
+            label[since > NEGATIVE_AFTER_S] = 0
+        keep = label >= 0
+        rows.append(data.offsets[c] + j[keep])
+        labels.append(label[keep])
+        owner.append(np.full(int(keep.sum()), c))
+    return np.concatenate(rows), np.concatenate(labels), np.concatenate(owner)
+
+
+class WindowSource:
+    """Gathers ``[n, window * 96]`` inputs from the embedding table (silence before a clip's start)."""
+
+    def __init__(self, data: Dataset, silent: Floats, window: int) -> None:
+        self.window = window
+        self.table = np.concatenate([data.embeddings, silent[None]]).astype(np.float32)
+        self.silent_row = len(self.table) - 1
+        self.clip_start = np.zeros(len(data.embeddings), dtype=np.int64)
+        for off, n in zip(data.offsets, data.lengths, strict=True):
+            self.clip_start[off : off + n] = off
+
+    def gather(self, rows: npt.NDArray[np.int64]) -> Floats:
+        """Flattened windows ending at ``rows``."""
+        idx = rows[:, None] - np.arange(self.window - 1, -1, -1)[None, :]
+        idx = np.where(idx >= self.clip_start[rows][:, None], idx, self.silent_row)
+        return self.table[idx].reshape(len(rows), -1)
+
+
+# -- the MLP -----------------------------------------------------------------------------------
+
+
+def train_head(
+    source: WindowSource,
+    rows: npt.NDArray[np.int64],
+    labels: npt.NDArray[np.int8],
+    *,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    pos_fraction: float = 0.25,
+    batch: int = 512,
+    lr: float = 1e-3,
+    l2: float = 1e-4,
+) -> KeywordHead:
+    """Adam on the cross-entropy, batches with a fixed share of positives; deterministic."""
+    rng = np.random.default_rng(seed)
+    sample = source.gather(rng.choice(rows, size=min(len(rows), 20_000), replace=False))
+    mean = sample.mean(axis=0)
+    std = sample.std(axis=0) + 1e-3
+    n_in = source.window * EMBED_DIM
+    params = {
+        "w1": rng.normal(0, np.sqrt(2 / n_in), (n_in, hidden)).astype(np.float32),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": rng.normal(0, np.sqrt(1 / hidden), hidden).astype(np.float32),
+        "b2": np.zeros(1, np.float32),
+    }
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v = {k: np.zeros_like(p) for k, p in params.items()}
+    pos, neg = rows[labels == 1], rows[labels == 0]
+    steps_per_epoch = len(rows) // batch
+    n_pos = int(batch * pos_fraction)
+    step = 0
+    for epoch in range(epochs):
+        t0, total = time.time(), 0.0
+        for _ in range(steps_per_epoch):
+            pick = np.concatenate(
+                [rng.choice(pos, n_pos), rng.choice(neg, batch - n_pos)]
+            )
+            y = np.concatenate([np.ones(n_pos), np.zeros(batch - n_pos)]).astype(np.float32)
+            x = (source.gather(pick) - mean) / std
+            # Input dropout and a little noise: the head must not lean on one embedding dimension.
+            x = x * (rng.random(x.shape) > 0.1) + rng.normal(0, 0.1, x.shape).astype(np.float32)
+            h_pre = x @ params["w1"] + params["b1"]
+            h = np.maximum(h_pre, 0.0)
+            z = h @ params["w2"] + params["b2"]
+            p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
+            total += float(
+                -np.mean(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7))
+            )
+            dz = (p - y) / batch
+            grads = {
+                "w2": h.T @ dz + l2 * params["w2"],
+                "b2": np.array([dz.sum()], np.float32),
+            }
+            dh = np.outer(dz, params["w2"]) * (h_pre > 0)
+            grads["w1"] = x.T @ dh + l2 * params["w1"]
+            grads["b1"] = dh.sum(axis=0)
+            step += 1
+            rate = lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0)
+            for k in params:
+                m[k] = 0.9 * m[k] + 0.1 * grads[k]
+                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
+                m_hat = m[k] / (1 - 0.9**step)
+                v_hat = v[k] / (1 - 0.999**step)
+                params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(
+                    np.float32
+                )
+        print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps_per_epoch):.4f} "
+            f"({time.time() - t0:.0f} s)"
+        )
+    return KeywordHead(
+        params["w1"], params["b1"], params["w2"], params["b2"], mean, std, {"window": source.window}
+    )
+
+
+def clip_scores(
+    head: KeywordHead, source: WindowSource, data: Dataset, c: int
+) -> tuple[Floats, npt.NDArray[np.int64]]:
+    """The score of every embedding step of one clip, and each step's end sample."""
+    j = np.arange(data.lengths[c])
+    scores = head.scores(source.gather(data.offsets[c] + j))
+    return scores, embedding_end(j)
+
+
+def evaluate(
+    head: KeywordHead, source: WindowSource, data: Dataset, clips: npt.NDArray[np.int64]
+) -> tuple[list[float], list[float], list[float], float]:
+    """Per positive: best score near the phrase end and the lag of each threshold crossing;
+    per negative: the best score; and the hours of negative audio."""
+    pos_best, neg_best, lags, hours = [], [], [], 0.0
+    for c in clips:
+        scores, ends = clip_scores(head, source, data, c)
+        start, end = data.phrase[c]
+        if start >= 0:
+            since = (ends - end) / SAMPLE_RATE
+            near = (since >= -0.3) & (since <= 1.0)
+            pos_best.append(float(scores[near].max()) if near.any() else 0.0)
+            over = np.nonzero(near & (scores >= 0.5))[0]
+            if len(over):
+                lags.append(float(since[over[0]]))
+            early = since < -NEGATIVE_BEFORE_S - 0.3
+            neg_best.append(float(scores[early].max()) if early.any() else 0.0)
+        else:
+            neg_best.append(float(scores.max()) if len(scores) else 0.0)
+            hours += float(data.seconds[c]) / 3600
+    return pos_best, neg_best, lags, hours
+
+
+def main() -> None:
+    """Make the data, train, pick the threshold on the validation voices, write the head."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--out", type=Path, default=Path("models/kws-open-claw/open-claw-head.npz"))
+    parser.add_argument("--positives", type=int, default=1600)
+    parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--near-miss", type=int, default=1350)
+    parser.add_argument("--noise", type=int, default=200)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--window", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--models-dir", type=Path, default=Path("var/models"))
+    parser.add_argument(
+        "--retrieval", type=Path, default=Path(__file__).resolve().parents[3] / "shared/data/retrieval"
+    )
+    args = parser.parse_args()
+    counts = {
+        "positive": args.positives,
+        "sentence": args.sentences,
+        "near-miss": args.near_miss,
+        "noise": args.noise,
+    }
+    data = build_dataset(counts, args.seed, args.models_dir, args.retrieval, args.workers)
+    features = SpeechEmbedding.from_manifest(args.models_dir)
+    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    source = WindowSource(data, silent, args.window)
+    all_clips = np.arange(len(data.lengths))
+    fit, val = all_clips[~data.validation], all_clips[data.validation]
+    rows, labels, _ = windows(data, fit)
+    print(
+        f"clips {len(all_clips)} ({len(val)} validation), audio {data.seconds.sum() / 3600:.2f} h, "
+        f"windows {len(rows)} ({int((labels == 1).sum())} positive)"
+    )
+    head = train_head(
+        source, rows, labels, hidden=args.hidden, epochs=args.epochs, seed=args.seed
+    )
+    pos_best, neg_best, lags, hours = evaluate(head, source, data, val)
+    pos, neg = np.array(pos_best), np.array(neg_best)
+    print(f"validation: {len(pos)} positives, {len(neg)} negative items ({hours:.2f} h)")
+    print("threshold  false-reject  false accepts")
+    for thr in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99):
+        print(f"  {thr:.2f}     {np.mean(pos < thr):.3f}        {int(np.sum(neg >= thr))}")
+    # The threshold: the lowest that accepts no validation negative, but never below 0.5.
+    threshold = float(max(0.5, min(0.99, (neg.max() if len(neg) else 0.0) + 0.01)))
+    lag = float(np.median(lags)) if lags else 0.16
+    head = KeywordHead(
+        head.w1,
+        head.b1,
+        head.w2,
+        head.b2,
+        head.mean,
+        head.std,
+        {
+            "window": args.window,
+            "phrase": PHRASE,
+            "lag_s": round(max(0.0, lag), 3),
+            "phrase_s": 0.8,
+            "threshold": round(threshold, 3),
+            "seed": args.seed,
+            "counts": counts,
+            "epochs": args.epochs,
+            "hidden": args.hidden,
+            "validation_false_reject": round(float(np.mean(pos < threshold)), 4),
+            "train_accents": list(TRAIN_ACCENTS),
+            "held_out_accents": list(HELD_OUT_ACCENTS),
+            "held_out_variants": list(HELD_OUT_VARIANTS),
+        },
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    head.save(args.out)
+    digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
+    print(f"threshold {threshold:.3f}, lag {lag * 1000:.0f} ms; wrote {args.out}")
+    print(f"size = {args.out.stat().st_size}\nsha256 = \"{digest}\"")
+
+
+if __name__ == "__main__":
+    main()

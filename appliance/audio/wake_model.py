@@ -1,0 +1,222 @@
+"""A trained keyword model for the wake phrase: speech embeddings → a small numpy MLP head.
+
+The feature extractor (:mod:`appliance.audio.engines.speech_embedding`) turns the stream into a 96-d
+embedding every 80 ms. The head looks at the last ``window`` embeddings (16: about 2 s of audio),
+flattened and standardised, through one hidden ReLU layer to a sigmoid score: "the wake phrase has
+just ended". The head is trained by ``models/training/train_wake_head.py`` on synthetic speech only
+(docs/decisions/0031-audio-kws-wake-model.md) and shipped as a small ``.npz`` in ``models/``, described
+in the manifest with its sha256 and verified before it is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection
+from appliance.audio.engines.speech_embedding import (
+    EMBED_DIM,
+    EmbeddingStream,
+    SpeechEmbedding,
+)
+from appliance.audio.errors import SpeechModelError
+from appliance.errors import ModelError
+from appliance.models.manifest import REPO_MANIFEST, ModelSpec, load_manifest
+from appliance.models.store import check_file, locate
+
+#: Manifest name of the trained head for "open claw".
+HEAD_MODEL = "kws-open-claw"
+#: The repository's models folder: the committed head lives in ``models/<model>/<path>``.
+REPO_MODELS = REPO_MANIFEST.parent
+
+Floats = npt.NDArray[np.float32]
+_ARRAYS = ("w1", "b1", "w2", "b2", "mean", "std")
+
+
+def locate_head(spec: ModelSpec, models_dir: Path) -> Path:
+    """The verified head file: ``models_dir`` or a carrier first, then the repository's ``models/``.
+
+    The head is small and trained here, so it is committed rather than carried by a wheel; the copy
+    in the repository is checked against the same manifest sha256 as any other model file.
+    """
+    try:
+        return locate(spec, "head", models_dir)
+    except ModelError as err:
+        if err.code != "model_missing":
+            raise
+        f = spec.file("head")
+        committed = REPO_MODELS / spec.name / f.path
+        if not committed.is_file():
+            raise
+        state = check_file(committed, f)
+        if state != "ok":
+            raise ModelError(
+                f"model {spec.name}: file {f.path} fails its manifest check ({state}); refusing "
+                "to load it. Retrain it with models/training/train_wake_head.py or restore it",
+                code="model_checksum",
+            ) from None
+        return committed
+
+
+@dataclass(frozen=True)
+class KeywordHead:
+    """The trained classifier: standardise, one hidden ReLU layer, sigmoid."""
+
+    #: Hidden layer weights ``[window * 96, hidden]``.
+    w1: Floats
+    #: Hidden layer bias ``[hidden]``.
+    b1: Floats
+    #: Output weights ``[hidden]``.
+    w2: Floats
+    #: Output bias (a scalar array).
+    b2: Floats
+    #: Feature means ``[window * 96]`` (training set).
+    mean: Floats
+    #: Feature standard deviations ``[window * 96]``.
+    std: Floats
+    #: Training facts: window, phrase, lag_s, suggested threshold, data summary.
+    meta: dict[str, Any]
+
+    @property
+    def window(self) -> int:
+        """Embeddings the head looks at."""
+        return int(self.meta["window"])
+
+    @property
+    def lag_s(self) -> float:
+        """Typical time from the end of the phrase to the first score over threshold (training)."""
+        return float(self.meta.get("lag_s", 0.16))
+
+    def scores(self, windows: Floats) -> Floats:
+        """Scores 0..1 of windows ``[n, window, 96]`` (or already flat ``[n, window * 96]``)."""
+        x = windows.reshape(len(windows), -1)
+        h = np.maximum((x - self.mean) / self.std @ self.w1 + self.b1, 0.0)
+        z = h @ self.w2 + self.b2
+        return (1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))).astype(np.float32)
+
+    def save(self, path: Path) -> None:
+        """Write the head (float32 arrays and the meta as a JSON string; no pickles)."""
+        arrays = {name: np.asarray(getattr(self, name), dtype=np.float32) for name in _ARRAYS}
+        meta = np.array(json.dumps(self.meta, sort_keys=True))
+        with path.open("wb") as fh:
+            np.savez(fh, meta=meta, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: Path) -> KeywordHead:
+        """Read a head file; a SpeechModelError when it is not one."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: np.asarray(data[name], dtype=np.float32) for name in _ARRAYS}
+                meta = json.loads(str(data["meta"]))
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            raise SpeechModelError(f"wake head {path.name}: not a head file ({err})") from None
+        window = int(meta.get("window", 0))
+        n_in = window * EMBED_DIM
+        hidden = arrays["b1"].shape
+        if (
+            window <= 0
+            or arrays["w1"].shape != (n_in, *hidden)
+            or arrays["w2"].shape != hidden
+            or arrays["mean"].shape != (n_in,)
+            or arrays["std"].shape != (n_in,)
+        ):
+            raise SpeechModelError(f"wake head {path.name}: arrays do not fit together")
+        return cls(meta=meta, **arrays)
+
+    @classmethod
+    def from_manifest(cls, models_dir: Path, name: str = HEAD_MODEL) -> KeywordHead:
+        """The verified head named in the manifest."""
+        return cls.load(locate_head(load_manifest().get(name), models_dir))
+
+
+class KeywordModelWakeDetector:
+    """The trained keyword model on the stream: a score every 80 ms, a detection over threshold.
+
+    Cheap enough to run on every chunk (no VAD gate is needed: CPU real-time factor ~0.02 with one
+    thread). A detection fires on the first score at or over ``threshold``; the question starts
+    where the phrase ended, estimated as the detection point minus the head's typical lag, so
+    "open claw what is ..." said in one breath is captured from "what". For ``refractory_s`` after a
+    detection nothing fires again (the same phrase stays in view for up to two seconds).
+    """
+
+    name = "kws"
+
+    def __init__(
+        self,
+        features: SpeechEmbedding,
+        head: KeywordHead,
+        phrase: str = "open claw",
+        *,
+        threshold: float = 0.5,
+        refractory_s: float = 2.0,
+    ) -> None:
+        self.features = features
+        self.head = head
+        self.phrase = phrase
+        self.threshold = threshold
+        self._refractory = int(refractory_s * SAMPLE_RATE)
+        self._stream = EmbeddingStream(features)
+        self._window: deque[Floats] = deque(maxlen=head.window)
+        self._quiet_until = -1
+        self._started = False
+        #: The last score computed (diagnostics and the bench's threshold sweep).
+        self.last_score = 0.0
+        #: Highest score since the last reset.
+        self.max_score = 0.0
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the stream: the next chunk starts from silence."""
+        self._started = False
+        self._window.clear()
+        silent = self._silent_embedding()
+        for _ in range(self.head.window):
+            self._window.append(silent)
+        self._quiet_until = -1
+        self.max_score = 0.0
+
+    def _silent_embedding(self) -> Floats:
+        if not hasattr(self, "_silent"):
+            frames = np.tile(self.features.silent_frame, (76, 1))
+            self._silent = self.features.embed(frames[None])[0]
+        return self._silent
+
+    def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
+        """Feed a chunk; a detection when the score reaches the threshold."""
+        if not self._started:
+            self._stream.reset(end_sample - len(chunk))
+            self._started = True
+        embeddings, ends = self._stream.feed(chunk)
+        detection: WakeDetection | None = None
+        for embedding, end in zip(embeddings, ends, strict=True):
+            self._window.append(embedding)
+            score = float(self.head.scores(np.stack(self._window)[None])[0])
+            self.last_score = score
+            if end <= self._quiet_until:
+                continue
+            self.max_score = max(self.max_score, score)
+            if score >= self.threshold and detection is None:
+                detection = self._detection(score, end)
+                self._quiet_until = end + self._refractory
+        return detection
+
+    def _detection(self, score: float, at: int) -> WakeDetection:
+        phrase_end = max(0, at - int(self.head.lag_s * SAMPLE_RATE))
+        phrase_s = float(self.head.meta.get("phrase_s", 0.8))
+        return WakeDetection(
+            phrase=self.phrase,
+            score=score,
+            detector=self.name,
+            start_sample=max(0, phrase_end - int(phrase_s * SAMPLE_RATE)),
+            end_sample=phrase_end,
+            detected_at_sample=at,
+            monotonic=time.monotonic(),
+        )
