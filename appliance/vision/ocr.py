@@ -267,10 +267,92 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                     turned, prepared.scale, "turned", prepared.image.shape[:2], drawing=True
                 )
                 lines = _merge(lines, turned_lines)
+    if drawing:
+        lines = _with_tolerance_stacks(prepared, lines, settings, page)
     if layout == "drawing" and settings.read_vertical_text:
         lines += _slanted_lines(prepared, lines, settings, page)
     page.lines = lines
     return page
+
+
+def _with_tolerance_stacks(
+    prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
+) -> list[OcrLine]:
+    """Deviation stacks after the numbers of dimension lines, read apart (see :mod:`tolerances`)."""
+    from appliance.vision.tolerances import find_stack, read_stacks
+
+    s = prepared.scale
+    height = prepared.image.shape[0]
+    upright_ink = cv2.bitwise_not(prepared.image)
+    frames: dict[bool, tuple[np.ndarray, np.ndarray]] = {False: (prepared.image, upright_ink)}
+
+    def to_frame(box: Box, turned: bool) -> Box:
+        b = Box(box.x0 * s, box.y0 * s, box.x1 * s, box.y1 * s)
+        return Box(height - b.y1, b.x0, height - b.y0, b.x1) if turned else b
+
+    def to_page(box: Box, turned: bool) -> Box:
+        if turned:
+            box = Box(box.y0, height - box.x1, box.y1, height - box.x0)
+        return Box(box.x0 / s, box.y0 / s, box.x1 / s, box.y1 / s)
+
+    found: list[tuple[int, int, bool]] = []
+    spots = []
+    for li, line in enumerate(lines):
+        if line.source_pass == "slanted" or not _numeric(line.text):
+            continue
+        for wi, word in enumerate(line.words):
+            if not word.text[-1:].isdigit():
+                continue
+            turned = word.vertical
+            if turned not in frames:
+                image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
+                frames[turned] = (image, cv2.bitwise_not(image))
+            image, ink = frames[turned]
+            spot = find_stack(ink, to_frame(word.box, turned))
+            if spot is not None:
+                found.append((li, wi, turned))
+                spots.append((image, spot))
+                break
+    if not spots:
+        return lines
+    try:
+        stacks = read_stacks(spots, settings)
+    except OcrError as err:
+        page.warnings.append(f"tolerance stacks not read: {err.code}")
+        log.warning("tolerance-stack pass skipped: %s", err)
+        return lines
+    replaced: dict[int, OcrLine] = {}
+    taken: list[tuple[int, Box]] = []
+    for (li, wi, turned), stack in zip(found, stacks, strict=False):
+        if stack is None:
+            continue
+        line = lines[li]
+        area = to_page(stack.spot.box, turned)
+        tail = [w for w in line.words[wi + 1 :] if _overlap(w.box, area) < 0.5]
+        added = tuple(
+            OcrWord(
+                text=normalise_word(raw),
+                raw_text=raw,
+                conf=stack.conf,
+                box=to_page(box, turned),
+                vertical=turned,
+            )
+            for raw, box in ((stack.upper, stack.spot.upper), (stack.lower, stack.spot.lower))
+        )
+        words = (*line.words[: wi + 1], *added, *tail)
+        replaced[li] = OcrLine(words=words, block=line.block, source_pass=line.source_pass)
+        taken.append((li, area))
+    result = []
+    for li, line in enumerate(lines):
+        if li in replaced:
+            result.append(replaced[li])
+            continue
+        b = line.box
+        cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
+        if any(a.x0 <= cx <= a.x1 and a.y0 <= cy <= a.y1 for _, a in taken):
+            continue  # a fragment of a stack now read whole
+        result.append(line)
+    return result
 
 
 def _slanted_lines(
@@ -359,15 +441,41 @@ def _fix_dimension_line(line: OcrLine) -> OcrLine:
             for t, w in zip(tokens, words, strict=True)
         )
     else:
-        merged = OcrWord(
-            text=fixed,
-            raw_text=" ".join(w.raw_text for w in words),
-            conf=min(w.conf for w in words),
-            box=line.box,
-            vertical=words[0].vertical,
-        )
-        new_words = (merged,)
+        new_words = _realigned(tokens, fixed, line)
     return OcrLine(words=new_words, block=line.block, source_pass=line.source_pass)
+
+
+def _realigned(tokens: list[str], fixed: str, line: OcrLine) -> tuple[OcrWord, ...]:
+    """Words for rewritten tokens ("D 16.5" became "⌀16.5"): each takes the boxes of the words
+    under the same share of the line's characters, so later passes still see where each value ends.
+    """
+    spans = []
+    start = 0
+    for word in line.words:
+        spans.append((start, start + len(word.text)))
+        start += len(word.text) + 1
+    ratio = max(1, start - 1) / max(1, len(fixed))
+    result = []
+    position = 0
+    for token in tokens:
+        begin = fixed.index(token, position)
+        position = begin + len(token)
+        lo, hi = begin * ratio, position * ratio
+        under = [w for w, (a, b) in zip(line.words, spans, strict=True) if a < hi and b > lo]
+        under = under or [line.words[-1]]
+        box = under[0].box
+        for word in under[1:]:
+            box = box.union(word.box)
+        result.append(
+            OcrWord(
+                text=token,
+                raw_text=" ".join(w.raw_text for w in under),
+                conf=min(w.conf for w in under),
+                box=box,
+                vertical=under[0].vertical,
+            )
+        )
+    return tuple(result)
 
 
 def _is_noise(line: OcrLine) -> bool:

@@ -49,15 +49,23 @@ class RawWord:
     line_key: tuple[int, int, int]
 
 
-def tesseract_options(psm: int) -> str:
+def tesseract_options(psm: int, whitelist: str = "") -> str:
     """The explicit option string of every call (same options in the product and the benchmarks)."""
     # LSTM engine only; no inverted-text retry (drawings are dark on light after our binarisation and
     # the retry doubles the time of pages with little text).
-    return f"--oem 1 --psm {psm} -c tessedit_do_invert=0"
+    options = f"--oem 1 --psm {psm} -c tessedit_do_invert=0"
+    if whitelist:
+        options += f" -c tessedit_char_whitelist={whitelist}"
+    return options
 
 
-def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> list[RawWord]:
-    """OCR one greyscale or RGB image; words with boxes and confidences, empty words dropped."""
+def run_tesseract(
+    image: np.ndarray, *, psm: int, settings: VisionSettings, whitelist: str = ""
+) -> list[RawWord]:
+    """OCR one greyscale or RGB image; words with boxes and confidences, empty words dropped.
+
+    ``whitelist`` limits the characters Tesseract may read (digits and signs of a tolerance).
+    """
     # One OpenMP thread: Tesseract's own threading is slower on small boards than running
     # single-threaded, and the appliance runs other work beside OCR.
     os.environ["OMP_THREAD_LIMIT"] = "1"
@@ -66,7 +74,7 @@ def run_tesseract(image: np.ndarray, *, psm: int, settings: VisionSettings) -> l
         data = pytesseract.image_to_data(
             _uncompressed(image),
             lang=settings.ocr_languages,
-            config=tesseract_options(psm),
+            config=tesseract_options(psm, whitelist),
             timeout=settings.ocr_timeout_s,
             output_type=pytesseract.Output.DICT,
         )

@@ -1,0 +1,206 @@
+"""Tolerance stacks: the two deviations written one over the other right after a nominal value.
+
+ISO 129 / ISO 286 write limit deviations as a stack beside the value, ``16,5`` followed by ``+0,1``
+over ``0``, usually in smaller type. Whole-page sparse-text OCR reads such a stack as one garbled
+word (``*o``, ``9``, ``po``) or as a lone fragment, because two short lines share the height of one.
+
+This pass looks, for every number of a dimension line, at the ink just after it in reading
+direction: when that ink splits into two rows, one above and one below the value's middle, each
+row is cut out, enlarged and read on its own (all rows of a page in one Tesseract call, digits and
+signs only). The reading is kept only when it has the form of a deviation pair: two numbers, at
+least one of them signed, the other signed or zero. The value then reads ``⌀16.5 +0.1 0`` (value,
+upper, lower), and whatever the page passes had read in the stack's place is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from appliance.index.slices import Box
+from appliance.vision.settings import VisionSettings
+from appliance.vision.symbols import normalise
+from appliance.vision.tesseract import run_tesseract
+
+#: Most stacks read per page (bounds the mosaic on a page full of numbers).
+MAX_STACKS = 60
+#: Height rows are enlarged to before reading (small type reads poorly at page scale).
+_ROW_HEIGHT = 32
+#: Characters a deviation is written with.
+WHITELIST = "0123456789+-.,"
+_DEVIATION = re.compile(r"[+\-]?\d+(?:[.,]\d+)?")
+
+
+@dataclass(frozen=True)
+class StackSpot:
+    """Where a stack was found, in the frame it was looked for in (text upright)."""
+
+    #: The whole stack.
+    box: Box
+    #: The upper row.
+    upper: Box
+    #: The lower row.
+    lower: Box
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A read tolerance stack."""
+
+    #: Upper deviation as read ("+0,1").
+    upper: str
+    #: Lower deviation as read ("0").
+    lower: str
+    #: Mean Tesseract confidence of the two rows.
+    conf: float
+    #: Where it is.
+    spot: StackSpot
+
+
+def find_stack(ink: np.ndarray, value: Box) -> StackSpot | None:
+    """A two-row stack of characters right after ``value`` (ink 255 on 0, text upright), or None."""
+    h = value.y1 - value.y0
+    if h < 6:
+        return None
+    mid = (value.y0 + value.y1) / 2
+    x0 = int(max(0, value.x1 - 0.1 * h))
+    x1 = int(min(ink.shape[1], value.x1 + 6 * h))
+    y0 = int(max(0, value.y0 - 1.0 * h))
+    y1 = int(min(ink.shape[0], value.y1 + 1.0 * h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink[y0:y1, x0:x1], connectivity=8)
+    comps = sorted(
+        (
+            (int(s[0]) + x0, int(s[1]) + y0, int(s[2]), int(s[3]))
+            for s in stats[1:count]
+            if s[cv2.CC_STAT_AREA] >= 2
+        ),
+        key=lambda c: c[0],
+    )
+    right = value.x1
+    chosen: list[tuple[int, int, int, int]] = []
+    for cx, cy, cw, ch in comps:
+        if cx < value.x1 - 0.1 * h:
+            continue  # part of the value itself
+        if cx > right + (1.2 if not chosen else 0.8) * h:
+            break
+        centre = cy + ch / 2
+        if not value.y0 - 0.9 * h <= centre <= value.y1 + 0.9 * h:
+            continue
+        if ch > 1.1 * h or cw > 1.5 * h or (cw > 0.6 * h and cw > 2 * ch):
+            if cy < value.y1 and cy + ch > value.y0:
+                break  # a drawing stroke, an arrow head or a big glyph beside the value ends it
+            continue  # a stroke above or below (another dimension's line) is not part of it
+        chosen.append((cx, cy, cw, ch))
+        right = max(right, cx + cw)
+    # A row is a run of glyph-sized blobs (signs, points and commas ride along).
+    glyphs = [c for c in chosen if c[3] >= 0.3 * h and c[2] <= 1.2 * c[3]]
+    upper = [c for c in glyphs if c[1] + c[3] / 2 < mid]
+    lower = [c for c in glyphs if c[1] + c[3] / 2 >= mid]
+    if not upper or not lower:
+        return None
+    up_box = _union(upper)
+    low_box = _union(lower)
+    if up_box.y1 > low_box.y0 + 0.25 * h:
+        return None  # the rows overlap: one line of text, not a stack
+    if abs(up_box.x0 - low_box.x0) > 1.5 * h:
+        return None  # deviations are written left-aligned under each other
+    # Small marks (points, signs) join the row whose band they sit in.
+    for c in chosen:
+        if c in glyphs:
+            continue
+        centre = c[1] + c[3] / 2
+        if up_box.y0 - 0.2 * h <= centre <= up_box.y1 + 0.1 * h:
+            up_box = up_box.union(_box(c))
+        elif low_box.y0 - 0.1 * h <= centre <= low_box.y1 + 0.2 * h:
+            low_box = low_box.union(_box(c))
+    return StackSpot(box=up_box.union(low_box), upper=up_box, lower=low_box)
+
+
+def read_stacks(
+    spots: list[tuple[np.ndarray, StackSpot]], settings: VisionSettings
+) -> list[Stack | None]:
+    """Read the rows of every spot in one Tesseract call; None where no deviation pair was read.
+
+    Each spot comes with the frame it was found in (black text on white, text upright).
+    """
+    spots = spots[:MAX_STACKS]
+    if not spots:
+        return []
+    rows: list[np.ndarray] = []
+    for image, spot in spots:
+        for box in (spot.upper, spot.lower):
+            rows.append(_row_image(image, box))
+    gap = _ROW_HEIGHT
+    width = max(r.shape[1] for r in rows) + 2 * gap
+    parts = [np.full((gap, width), 255, np.uint8)]
+    spans = []
+    top = gap
+    for row in rows:
+        band = np.full((row.shape[0] + gap, width), 255, np.uint8)
+        band[: row.shape[0], gap : gap + row.shape[1]] = row
+        parts.append(band)
+        spans.append((top, top + row.shape[0]))
+        top += band.shape[0]
+    mosaic = np.vstack(parts)
+    words = run_tesseract(mosaic, psm=6, settings=settings, whitelist=WHITELIST)
+    texts: list[list[tuple[int, str, float]]] = [[] for _ in rows]
+    for word in words:
+        middle = word.top + word.height / 2
+        for index, (start, end) in enumerate(spans):
+            if start - gap / 2 <= middle <= end + gap / 2:
+                texts[index].append((word.left, word.text, word.conf))
+                break
+    results: list[Stack | None] = []
+    for index, (_, spot) in enumerate(spots):
+        found = sorted(texts[2 * index]), sorted(texts[2 * index + 1])
+        upper, lower = ("".join(t for _, t, _ in row) for row in found)
+        confs = [c for row in found for _, _, c in row]
+        if is_deviation_pair(upper, lower):
+            results.append(Stack(upper, lower, float(np.mean(confs)), spot))
+        else:
+            results.append(None)
+    return results
+
+
+def is_deviation_pair(upper: str, lower: str) -> bool:
+    """Two numbers, at least one signed, the other signed or zero (``+0,1``/``0``, ``0``/``-0,1``)."""
+    if not (_DEVIATION.fullmatch(upper) and _DEVIATION.fullmatch(lower)):
+        return False
+
+    def signed(text: str) -> bool:
+        return text[0] in "+-"
+
+    def zero(text: str) -> bool:
+        return float(normalise(text).lstrip("+-")) == 0
+
+    if not (signed(upper) or signed(lower)):
+        return False
+    return (signed(upper) or zero(upper)) and (signed(lower) or zero(lower))
+
+
+def _row_image(image: np.ndarray, box: Box) -> np.ndarray:
+    pad = max(2, int(0.25 * (box.y1 - box.y0)))
+    crop = image[
+        max(0, int(box.y0) - pad) : int(box.y1) + pad, max(0, int(box.x0) - pad) : int(box.x1) + pad
+    ]
+    scale = _ROW_HEIGHT / max(1.0, box.y1 - box.y0)
+    if abs(scale - 1) > 0.1:
+        interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation)
+    return crop
+
+
+def _box(c: tuple[int, int, int, int]) -> Box:
+    return Box(float(c[0]), float(c[1]), float(c[0] + c[2]), float(c[1] + c[3]))
+
+
+def _union(comps: list[tuple[int, int, int, int]]) -> Box:
+    box = _box(comps[0])
+    for c in comps[1:]:
+        box = box.union(_box(c))
+    return box
