@@ -11,8 +11,10 @@ Everything here works in the coordinates of the image it is given; callers map b
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -297,9 +299,11 @@ def _with_tolerance_stacks(
 
     found: list[tuple[int, int, bool]] = []
     spots = []
+    lines = list(lines)
     for li, line in enumerate(lines):
         if line.source_pass == "slanted" or not _numeric(line.text):
             continue
+        lines[li] = line = _with_degree_signs(line, frames, to_frame, prepared.image)
         for wi, word in enumerate(line.words):
             if not word.text[-1:].isdigit():
                 continue
@@ -355,6 +359,43 @@ def _with_tolerance_stacks(
     return result
 
 
+_ANGLE_WORD = re.compile(r"\d{1,3}(?:[.,]\d)?")
+
+
+def _with_degree_signs(
+    line: OcrLine,
+    frames: dict[bool, tuple[np.ndarray, np.ndarray]],
+    to_frame: Callable[[Box, bool], Box],
+    image: np.ndarray,
+) -> OcrLine:
+    """Numbers whose last mark is a small raised ring end in a degree sign ("459" -> "45°")."""
+    from appliance.vision.tolerances import degree_mark
+
+    words = list(line.words)
+    changed = False
+    for wi, word in enumerate(words):
+        text = word.text
+        if "°" in text or not text[-1:].isalnum():
+            continue
+        turned = word.vertical
+        if turned not in frames:
+            turned_image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+            frames[turned] = (turned_image, cv2.bitwise_not(turned_image))
+        where = new_text = ""
+        if _ANGLE_WORD.fullmatch(text[:-1]) and text[-1] in "9oO0":
+            where = degree_mark(frames[turned][1], to_frame(word.box, turned))
+            new_text = text[:-1] + "°" if where == "inside" else ""
+        elif _ANGLE_WORD.fullmatch(text):
+            where = degree_mark(frames[turned][1], to_frame(word.box, turned))
+            new_text = text + "°" if where == "after" else ""
+        if where and new_text:
+            words[wi] = dataclasses.replace(word, text=new_text)
+            changed = True
+    if not changed:
+        return line
+    return OcrLine(words=tuple(words), block=line.block, source_pass=line.source_pass)
+
+
 def _slanted_lines(
     prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
 ) -> list[OcrLine]:
@@ -400,10 +441,21 @@ def _lines(
     *,
     drawing: bool = True,
 ) -> list[OcrLine]:
-    grouped: dict[tuple[int, int, int], list[OcrWord]] = {}
+    grouped: dict[tuple[int, int, int, int], list[OcrWord]] = {}
+    previous: dict[tuple[int, int, int], tuple[RawWord, int]] = {}
     for raw in words:
         if len(raw.text) == 1 and raw.text in _JUNK:
             continue  # lone punctuation: arrow heads, hatching, leader ends
+        # On a drawing, words of one Tesseract line far apart are separate callouts (two
+        # dimensions side by side, a value and the next dimension's number): a gap of more than
+        # two character heights starts a new line.
+        part = 0
+        if raw.line_key in previous:
+            last, part = previous[raw.line_key]
+            gap = raw.left - (last.left + last.width)
+            if drawing and gap > 2 * min(raw.height, last.height):
+                part += 1
+        previous[raw.line_key] = (raw, part)
         word = OcrWord(
             text=normalise_word(raw.text) if drawing else normalise(raw.text),
             raw_text=raw.text,
@@ -411,7 +463,7 @@ def _lines(
             box=_to_page_box(raw, scale, turned_from),
             vertical=turned_from is not None,
         )
-        grouped.setdefault(raw.line_key, []).append(word)
+        grouped.setdefault((*raw.line_key, part), []).append(word)
     lines = []
     for key, line_words in grouped.items():
         line = OcrLine(words=tuple(line_words), block=key[0], source_pass=source_pass)

@@ -54,14 +54,18 @@ def _stacked(upper: OcrLine, lower: OcrLine) -> bool:
 def stack_dimensions(lines: list[OcrLine]) -> list[list[OcrLine]]:
     """Group dimension lines stacked on each other (upper/lower limits) into one dimension each."""
 
+    def direction(line: OcrLine) -> str:
+        # Upright, grey-page and slanted readings all run left to right; only turned text differs.
+        return "turned" if line.source_pass == "turned" else "upright"
+
     def reading_key(line: OcrLine) -> tuple[str, float]:
         box = line.box
-        return (line.source_pass, box.x0 if line.source_pass == "turned" else box.y0)
+        return (direction(line), box.x0 if line.source_pass == "turned" else box.y0)
 
     stacks: list[list[OcrLine]] = []
     for line in sorted(lines, key=reading_key):
         for stack in stacks:
-            if stack[-1].source_pass == line.source_pass and _stacked(stack[-1], line):
+            if direction(stack[-1]) == direction(line) and _stacked(stack[-1], line):
                 stack.append(line)
                 break
         else:

@@ -67,9 +67,11 @@ def normalise_decimals(text: str) -> str:
 # Drawing-only rules (a line of a drawing made of numbers): the diameter sign read as a letter after a
 # count ("2x D19.9") or before a decimal number ("D 16.5", "B60"), and 1 read as i/l ("Bi5").
 _DIAMETER_LETTER_AFTER_COUNT = re.compile(r"(?<=\d[x×X])\s?[BDO@©®]\s?(?=\d)")
-_DIAMETER_LETTER_LEADING = re.compile(r"^[BD]\s?(?=\d+[.,]\d)|^B(?=[i1l]?\d{1,3}(?:\s|$))")
+_DIAMETER_LETTER_LEADING = re.compile(
+    r"^[BD]\s?(?=\d+[.,]\d)|^B(?=[i1l]?\d{1,3}(?:\s|$))|^B(?=[i1l|]\s\d{1,2}(?:\s|$))"
+)
 _FOUR_AS_A = re.compile(r"^A(?=[xX]\s?[⌀\d])")
-_ONE_AS_LETTER = re.compile(r"(?<=[⌀\d])[iIl](?=\d)")
+_ONE_AS_LETTER = re.compile(r"(?<=[⌀\d])[iIl](?=\d)|(?<=⌀)[iIl|]\s(?=\d)")
 _PLUS_AS_PLUS_MINUS = re.compile(r"(?<=\d)\s?[+#](?=\d+(?:\.\d+)?$)")
 
 

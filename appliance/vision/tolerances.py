@@ -204,3 +204,65 @@ def _union(comps: list[tuple[int, int, int, int]]) -> Box:
     for c in comps[1:]:
         box = box.union(_box(c))
     return box
+
+
+def degree_mark(ink: np.ndarray, value: Box) -> str:
+    """Whether a number ends in a degree sign, judged by the shape of its last mark.
+
+    A degree sign is a small ring raised to the top of the digits (ISO 129 angles). OCR reads it
+    as ``9``, ``o`` or ``0`` glued to the number, or drops it. Returns ``"inside"`` when the word's
+    own last mark is such a ring (its last character is the sign), ``"after"`` when the ring
+    follows the word directly, and ``""`` otherwise.
+    """
+    h = value.y1 - value.y0
+    if h < 8:
+        return ""
+    x0 = int(max(0, value.x0))
+    x1 = int(min(ink.shape[1], value.x1 + 0.8 * h))
+    y0 = int(max(0, value.y0 - 0.2 * h))
+    y1 = int(min(ink.shape[0], value.y1 + 0.1 * h))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return ""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink[y0:y1, x0:x1], connectivity=8)
+    marks = sorted(
+        (
+            (int(s[0]) + x0, int(s[1]) + y0, int(s[2]), int(s[3]), int(s[4]))
+            for s in stats[1:count]
+            if s[cv2.CC_STAT_HEIGHT] >= 0.15 * h
+        ),
+        key=lambda m: m[0],
+    )
+    inside = [m for m in marks if m[0] + m[2] / 2 <= value.x1]
+    after = [m for m in marks if m[0] + m[2] / 2 > value.x1 and m[0] <= value.x1 + 0.5 * h]
+    if after and _is_ring(after[0], value, ink):
+        ring = after[0]
+        below = [
+            m for m in after[1:] if m[0] < ring[0] + ring[2] + 0.3 * h and m[1] >= ring[1] + ring[3]
+        ]
+        # A raised ring with a mark under it is the upper row of a deviation stack ("+0" over "0").
+        return "" if below else "after"
+    if len(inside) >= 2 and _is_ring(inside[-1], value, ink):
+        return "inside"
+    return ""
+
+
+def _is_ring(mark: tuple[int, int, int, int, int], value: Box, ink: np.ndarray) -> bool:
+    x, y, w, hh, _area = mark
+    h = value.y1 - value.y0
+    if not (
+        0.18 * h <= hh <= 0.55 * h
+        and 0.6 * hh <= w <= 1.6 * hh
+        and y + hh <= value.y0 + 0.6 * h  # raised: it ends above the digits' middle
+    ):
+        return False
+    # Hollow and closed: the centre is paper, with ink on all four sides of it (a "+" or a
+    # comma is not).
+    cx, cy = x + w // 2, y + hh // 2
+    row, column = ink[cy, x : x + w], ink[y : y + hh, cx]
+    return bool(
+        ink[cy, cx] == 0
+        and row[: w // 2].any()
+        and row[w // 2 :].any()
+        and column[: hh // 2].any()
+        and column[hh // 2 :].any()
+    )
