@@ -114,10 +114,74 @@ def m002_vectors(db: Connection, meta: dict[str, str]) -> None:
     )
 
 
+#: The FTS5 token naming a namespace: ``ns`` + hex of the name + ``0``. Hex keeps ``-`` and ``_``
+#: from splitting the name into several tokens (``shop-a`` and ``shop_a`` would both become
+#: ``shop a``), and the trailing digit keeps the Porter stemmer from touching it. The same SQL
+#: expression builds the query side (:func:`appliance.index.keyword.namespace_token`).
+NAMESPACE_TOKEN_SQL = "'ns' || lower(hex(namespace)) || '0'"
+
+_M003 = [
+    "DROP TRIGGER slices_ai",
+    "DROP TRIGGER slices_ad",
+    "DROP TABLE slices_fts",
+    "DROP TABLE slices_trigram",
+    f"ALTER TABLE slices ADD COLUMN ns_token TEXT GENERATED ALWAYS AS ({NAMESPACE_TOKEN_SQL}) VIRTUAL",
+    """
+    CREATE VIRTUAL TABLE slices_fts USING fts5 (
+    text, section, ns_token, content='slices', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    CREATE VIRTUAL TABLE slices_trigram USING fts5 (
+    text, ns_token, content='slices', content_rowid='id', tokenize='trigram'
+    )
+    """,
+    """
+    CREATE TRIGGER slices_ai AFTER INSERT ON slices BEGIN
+    INSERT INTO slices_fts (rowid, text, section, ns_token)
+    VALUES (new.id, new.text, new.section, new.ns_token);
+    INSERT INTO slices_trigram (rowid, text, ns_token) VALUES (new.id, new.text, new.ns_token);
+    END
+    """,
+    """
+    CREATE TRIGGER slices_ad AFTER DELETE ON slices BEGIN
+    INSERT INTO slices_fts (slices_fts, rowid, text, section, ns_token)
+    VALUES ('delete', old.id, old.text, old.section, old.ns_token);
+    INSERT INTO slices_trigram (slices_trigram, rowid, text, ns_token)
+    VALUES ('delete', old.id, old.text, old.ns_token);
+    END
+    """,
+    # Rebuilt from the slices themselves: nothing a user indexed is lost.
+    "INSERT INTO slices_fts (slices_fts) VALUES ('rebuild')",
+    "INSERT INTO slices_trigram (slices_trigram) VALUES ('rebuild')",
+    """
+    CREATE TABLE namespace_generations (
+    namespace TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL
+    )
+    """,
+    "INSERT INTO namespace_generations SELECT DISTINCT namespace, 1 FROM sources",
+]
+
+
+def m003_scoped_keywords(db: Connection, meta: dict[str, str]) -> None:
+    """The namespace inside both FTS5 indexes, and a write generation per namespace.
+
+    A search restricted to some namespaces then filters inside FTS5 (``ns_token : (...) AND ...``)
+    instead of joining every match to ``slices``. The generation of a namespace is bumped in the
+    same transaction as every replace or delete in it, so an in-memory copy of its vectors can tell
+    whether it is still current (:mod:`appliance.index.matrix`).
+    """
+    for statement in _M003:
+        db.execute(statement)
+
+
 #: Every migration in order. Append only; never edit or reorder one that has shipped.
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("m001_initial", m001_initial),
     ("m002_vectors", m002_vectors),
+    ("m003_scoped_keywords", m003_scoped_keywords),
 ]
 
 

@@ -1,16 +1,15 @@
 """Hybrid search: a vector channel and a keyword channel, fused into one explainable ranking.
 
-All search SQL lives in this module. The keyword channel is itself two FTS5 indexes: ``unicode61`` with the Porter stemmer
-words (BM25) for ordinary text, and trigrams for identifiers such as ``A-1024`` or ``UR10_29.20``
-and for Chinese, which ``unicode61`` does not segment. FTS5's ``bm25()`` is *negative* (lower is
-better); it is negated before any normalisation, so a strong keyword-only hit scores high and
-survives ``min_score`` (the bug that made OpenClaw's hybrid search silently vector-only).
+The vector channel ranks by cosine similarity: exactly, from the namespace's in-memory vectors
+(:mod:`appliance.index.matrix`) when they are loaded, else through sqlite-vec's KNN. The keyword
+channel (:mod:`appliance.index.keyword`) is BM25 over words and trigrams; its scores are negated
+``bm25()`` values, so a strong keyword-only hit scores high and survives ``min_score`` (the bug
+that made OpenClaw's hybrid search silently vector-only).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from appliance.index.keyword import keyword_channel
 from appliance.index.settings import IndexSettings
 from appliance.index.store import (
     GLOBAL_NAMESPACE,
@@ -25,57 +25,6 @@ from appliance.index.store import (
     IndexStore,
     StoredSlice,
     slice_from_row,
-)
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-# An identifier: letters/digits joined by - _ . / and containing at least one digit.
-_IDENT = re.compile(r"[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)*")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "of",
-        "on",
-        "or",
-        "please",
-        "show",
-        "tell",
-        "that",
-        "the",
-        "their",
-        "there",
-        "these",
-        "this",
-        "to",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-    ]
 )
 
 
@@ -163,6 +112,9 @@ class SearchOptions:
     current_only: bool = True
     #: Which channels run ("vector", "keyword"); benchmarks switch one off.
     channels: tuple[str, ...] = ("vector", "keyword")
+    #: Rows the keyword channel may score for a query's rare words before the common words only
+    #: re-rank them (0: score every matching row).
+    keyword_budget_rows: int = 4000
 
     @classmethod
     def from_settings(cls, s: IndexSettings, **overrides: Any) -> SearchOptions:
@@ -176,6 +128,7 @@ class SearchOptions:
             recency_weight=s.recency_weight,
             recency_half_life_days=s.recency_half_life_days,
             candidates=s.candidates,
+            keyword_budget_rows=s.keyword_budget_rows,
         )
         return replace(base, **{k: v for k, v in overrides.items() if v is not None})
 
@@ -186,24 +139,6 @@ def scope(namespaces: Iterable[str] | None, *, include_global: bool = True) -> l
     if include_global and GLOBAL_NAMESPACE not in out:
         out.append(GLOBAL_NAMESPACE)
     return out
-
-
-def words_query(text: str) -> str:
-    """An FTS5 query OR-ing the query's quoted content words (quoting defuses FTS5 syntax)."""
-    words = [
-        w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS and not _CJK.fullmatch(w)
-    ]
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
-
-
-def trigram_query(text: str) -> str:
-    """An FTS5 trigram query: identifiers with a digit as exact phrases, Chinese as trigrams."""
-    terms = [m for m in _IDENT.findall(text) if any(c.isdigit() for c in m) and len(m) >= 3]
-    for run in _CJK.findall(text):
-        if len(run) >= 3:
-            terms.extend(run[i : i + 3] for i in range(len(run) - 2))
-    terms = [t.replace('"', '""') for t in dict.fromkeys(terms)]
-    return " OR ".join(f'"{t}"' for t in terms)
 
 
 def _placeholders(n: int) -> str:
@@ -217,24 +152,38 @@ RESCORE_FACTOR = 4
 def vector_channel(
     store: IndexStore, query: str, namespaces: Sequence[str], k: int
 ) -> list[tuple[int, float]]:
-    """(slice id, cosine similarity) best first; one partition-key KNN per namespace, merged."""
+    """(slice id, cosine similarity) best first, per namespace then merged.
+
+    A namespace whose vectors are in memory is ranked exactly by numpy; any other goes through
+    one partition-key KNN in sqlite-vec (:func:`sqlite_vec_knn`).
+    """
     vector = store.embedder.embed_query(query)
-    blob = store.codec.encode(vector)
-    wrap = store.codec.sql_wrap("?")
-    first_pass = k * RESCORE_FACTOR if store.codec.rescored else k
     found: list[tuple[int, float]] = []
     for ns in namespaces:
-        rows = store.db.execute(
-            f"SELECT slice_id, distance FROM slice_vectors"
-            f" WHERE embedding MATCH {wrap} AND k = ? AND namespace = ?",
-            (blob, first_pass, ns),
-        ).fetchall()
-        if store.codec.rescored:
-            found.extend(_rescore(store, [int(r[0]) for r in rows], vector))
+        matrix = store.vectors.matrix(ns)
+        if matrix is not None:
+            found.extend(matrix.top_k(vector, k))
         else:
-            found.extend((int(r[0]), store.codec.similarity(float(r[1]))) for r in rows)
-    found.sort(key=lambda x: -x[1])
+            found.extend(sqlite_vec_knn(store, vector, ns, k))
+    found.sort(key=lambda x: (-x[1], x[0]))
     return found[:k]
+
+
+def sqlite_vec_knn(
+    store: IndexStore, vector: np.ndarray, namespace: str, k: int
+) -> list[tuple[int, float]]:
+    """(slice id, cosine similarity) of one namespace from sqlite-vec's KNN; int8 and bit first
+    passes are rescored from the full float32 vectors."""
+    wrap = store.codec.sql_wrap("?")
+    first_pass = k * RESCORE_FACTOR if store.codec.rescored else k
+    rows = store.db.execute(
+        f"SELECT slice_id, distance FROM slice_vectors"
+        f" WHERE embedding MATCH {wrap} AND k = ? AND namespace = ?",
+        (store.codec.encode(vector), first_pass, namespace),
+    ).fetchall()
+    if store.codec.rescored:
+        return _rescore(store, [int(r[0]) for r in rows], vector)
+    return [(int(r[0]), store.codec.similarity(float(r[1]))) for r in rows]
 
 
 def _rescore(store: IndexStore, ids: list[int], query: np.ndarray) -> list[tuple[int, float]]:
@@ -249,71 +198,6 @@ def _rescore(store: IndexStore, ids: list[int], query: np.ndarray) -> list[tuple
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     sims = np.clip(matrix @ query, 0.0, 1.0)
     return [(int(r[0]), float(s)) for r, s in zip(rows, sims, strict=True)]
-
-
-#: How many more global candidates the keyword channel reads before filtering by namespace.
-SCOPE_OVERFETCH = 8
-
-
-def _fts_channel(
-    store: IndexStore, table: str, match: str, namespaces: Sequence[str], k: int
-) -> list[tuple[int, float]]:
-    """(slice id, negated BM25) of the best keyword matches inside the namespaces, best first.
-
-    Joining every match to ``slices`` to test its namespace costs one row lookup per match, which
-    dominates on a large index. The best matches over the whole index are read first and filtered;
-    only when too few of them are in scope is the joined query run.
-    """
-    if not match:
-        return []
-    wanted = k * SCOPE_OVERFETCH
-    rows = store.db.execute(
-        f"SELECT rowid, bm25({table}) AS rank FROM {table} WHERE {table} MATCH ?"
-        f" ORDER BY rank LIMIT ?",
-        (match, wanted),
-    ).fetchall()
-    if rows:
-        ids = [int(r[0]) for r in rows]
-        in_scope = {
-            int(r[0])
-            for r in store.db.execute(
-                f"SELECT id FROM slices WHERE id IN ({_placeholders(len(ids))})"
-                f" AND namespace IN ({_placeholders(len(namespaces))})",
-                (*ids, *namespaces),
-            )
-        }
-        kept = [r for r in rows if int(r[0]) in in_scope]
-        if len(kept) < k and len(rows) == wanted:
-            kept = store.db.execute(
-                f"SELECT {table}.rowid, bm25({table}) AS rank FROM {table}"
-                f" JOIN slices s ON s.id = {table}.rowid"
-                f" WHERE {table} MATCH ? AND s.namespace IN ({_placeholders(len(namespaces))})"
-                f" ORDER BY rank LIMIT ?",
-                (match, *namespaces, k),
-            ).fetchall()
-        rows = kept[:k]
-    # bm25() is negative, lower is better: negate so higher is better.
-    return [(int(r[0]), -float(r[1])) for r in rows]
-
-
-def keyword_channel(
-    store: IndexStore, query: str, namespaces: Sequence[str], k: int, rrf_k: int
-) -> list[tuple[int, float]]:
-    """(slice id, negated BM25) best first: word and trigram lists merged by reciprocal rank."""
-    words = _fts_channel(store, "slices_fts", words_query(query), namespaces, k)
-    trigrams = _fts_channel(store, "slices_trigram", trigram_query(query), namespaces, k)
-    if not trigrams:
-        return words
-    if not words:
-        return trigrams
-    merged: dict[int, float] = {}
-    raw: dict[int, float] = {}
-    for hits in (words, trigrams):
-        for rank, (sid, score) in enumerate(hits, 1):
-            merged[sid] = merged.get(sid, 0.0) + 1.0 / (rrf_k + rank)
-            raw[sid] = max(raw.get(sid, 0.0), score)
-    order = sorted(merged, key=lambda s: -merged[s])[:k]
-    return [(sid, raw[sid]) for sid in order]
 
 
 def _load(store: IndexStore, ids: Iterable[int]) -> dict[int, StoredSlice]:
@@ -353,7 +237,11 @@ def search(
     spaces = scope(namespaces, include_global=include_global)
     k = opts.candidates
     vec = vector_channel(store, query, spaces, k) if "vector" in opts.channels else []
-    kw = keyword_channel(store, query, spaces, k, opts.rrf_k) if "keyword" in opts.channels else []
+    kw = (
+        keyword_channel(store, query, spaces, k, opts.rrf_k, budget_rows=opts.keyword_budget_rows)
+        if "keyword" in opts.channels
+        else []
+    )
     vec_scores = {sid: ChannelScore(rank, sim, sim) for rank, (sid, sim) in enumerate(vec, 1)}
     top_kw = kw[0][1] if kw else 1.0
     kw_scores = {

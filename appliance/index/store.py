@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from appliance.index.embedder import Embedder
 
 GLOBAL_NAMESPACE = "global"
+#: Memory for in-memory vectors when the caller does not say (IndexSettings.vector_cache_mb).
+DEFAULT_VECTOR_CACHE_MB = 512
 
 
 @dataclass(frozen=True)
@@ -152,14 +154,30 @@ def slice_from_row(row: Sequence[Any]) -> StoredSlice:
 class IndexStore:
     """One SQLite file holding every namespace's sources, slices, vectors and keyword indexes."""
 
-    def __init__(self, db: dbmod.Connection, path: Path | None, embedder: Embedder | None) -> None:
+    def __init__(
+        self,
+        db: dbmod.Connection,
+        path: Path | None,
+        embedder: Embedder | None,
+        *,
+        vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
+    ) -> None:
+        from appliance.index.keyword import KeywordStats
+        from appliance.index.matrix import VectorCache
+
         self.db = db
         self.path = path
         self._embedder = embedder
         self._write_lock = threading.RLock()
+        # Commits made through this connection: PRAGMA data_version only counts other connections'.
+        self._local_commits = 0
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         self.codec = VectorCodec(meta["vector_type"], int(meta["dimensions"]))
         self.embedding_model = meta["embedding_model"]
+        #: In-memory vectors of the namespaces searched recently (exact numpy top-k).
+        self.vectors = VectorCache(self, max_bytes=vector_cache_mb * 1_000_000)
+        #: Row counts the keyword channel plans its queries with, cached per data version.
+        self.keyword_stats = KeywordStats(self)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -178,11 +196,21 @@ class IndexStore:
                 cache_size=s.query_cache_size,
             )
         path = config.data_path(config.index.db_file)
-        return cls.open_path(path, embedder=embedder, vector_type=config.index.vector_type)
+        return cls.open_path(
+            path,
+            embedder=embedder,
+            vector_type=config.index.vector_type,
+            vector_cache_mb=config.index.vector_cache_mb,
+        )
 
     @classmethod
     def open_path(
-        cls, path: Path | str, *, embedder: Embedder, vector_type: str = "float32"
+        cls,
+        path: Path | str,
+        *,
+        embedder: Embedder,
+        vector_type: str = "float32",
+        vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
     ) -> IndexStore:
         """Open an index file directly (tests and benchmarks)."""
         db = dbmod.connect(path)
@@ -223,7 +251,12 @@ class IndexStore:
         except BaseException:
             db.close()
             raise
-        return cls(db, Path(path) if str(path) != ":memory:" else None, embedder)
+        return cls(
+            db,
+            Path(path) if str(path) != ":memory:" else None,
+            embedder,
+            vector_cache_mb=vector_cache_mb,
+        )
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL)."""
@@ -257,6 +290,24 @@ class IndexStore:
                 self.db.execute("ROLLBACK")
                 raise
             self.db.execute("COMMIT")
+            self._local_commits += 1
+
+    def data_version(self) -> tuple[int, int]:
+        """Changes whenever anything was committed to the index since the last call returned.
+
+        ``PRAGMA data_version`` changes when another connection (in this process or another one)
+        commits; commits through this connection are counted here. Cheap enough for every search.
+        """
+        row = self.db.execute("PRAGMA data_version").fetchone()
+        return int(row[0]), self._local_commits
+
+    def _bump_generation(self, namespace: str) -> None:
+        """Mark a namespace as changed; called inside the write transaction that changes it."""
+        self.db.execute(
+            "INSERT INTO namespace_generations (namespace, generation) VALUES (?, 1)"
+            " ON CONFLICT (namespace) DO UPDATE SET generation = generation + 1",
+            (namespace,),
+        )
 
     def current_hash(self, namespace: str, source: str) -> str | None:
         """The content hash stored for a source, or None when it is not indexed."""
@@ -304,6 +355,7 @@ class IndexStore:
             )
             source_id = cur.lastrowid
             self._insert_slices(source_id, doc, vectors)
+            self._bump_generation(doc.namespace)
             for number in {drawing_number, old[1] if old else ""} - {""}:
                 self._update_superseded(doc.namespace, number)
         return ReplaceResult(doc.source, doc.namespace, len(doc.slices), False, embed_seconds)
@@ -375,6 +427,7 @@ class IndexStore:
             if row is None:
                 return False
             self._delete_source_rows(row[0])
+            self._bump_generation(namespace)
             if row[1]:
                 self._update_superseded(namespace, row[1])
         return True

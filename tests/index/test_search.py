@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from appliance.index.search import SearchOptions, search, trigram_query, words_query
+from appliance.index.keyword import trigram_query, words_query
+from appliance.index.search import SearchOptions, search
 from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 
