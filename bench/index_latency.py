@@ -10,8 +10,10 @@ Every index is searched in the same process in three configurations:
 
 - ``sqlite-vec + full BM25``: the baseline, sqlite-vec's KNN and every matching row BM25-scored;
 - ``matrix + full BM25``: the namespace's vectors in memory (numpy top-k), keyword unchanged;
-- ``matrix + budget``: the default, the keyword channel scoring at most ``--budget`` rows for the
-  rare words (see appliance/index/keyword.py).
+- ``matrix + budget``: the keyword channel scoring at most ``--budget`` rows for the rare words
+  (see appliance/index/keyword.py);
+- ``matrix + budget, parallel``: the default, the keyword channel in a worker thread beside the
+  query embedding and the in-memory ranking. Its stage medians are those of the sequential parts.
 
 It prints p50/p95 of whole searches, the median of each stage (query embedding, vector channel
 without embedding, keyword channel), whether the in-memory top 10 equals sqlite-vec's, how often the
@@ -183,9 +185,10 @@ def main() -> None:
     print(f"{len(qs)} distinct SciFact queries; {load_text()}")
     pool(real)
     configs = {
-        "sqlite-vec + full BM25": (False, 0),
-        "matrix + full BM25": (True, 0),
-        f"matrix + budget {args.budget}": (True, args.budget),
+        "sqlite-vec + full BM25": (False, 0, False),
+        "matrix + full BM25": (True, 0, False),
+        f"matrix + budget {args.budget}": (True, args.budget, False),
+        "matrix + budget, parallel": (True, args.budget, True),
     }
     for size in [int(s) for s in args.sizes.split(",")]:
         for namespaces in [int(n) for n in args.namespaces.split(",")]:
@@ -213,9 +216,11 @@ def main() -> None:
                     "   median embed / vector / keyword ms"
                 )
                 cache_bytes = store.vectors.max_bytes
-                for name, (matrix, budget) in configs.items():
+                for name, (matrix, budget, parallel) in configs.items():
                     store.vectors.max_bytes = cache_bytes if matrix else 0
-                    opts = SearchOptions(max_results=10, keyword_budget_rows=budget)
+                    opts = SearchOptions(
+                        max_results=10, keyword_budget_rows=budget, parallel_channels=parallel
+                    )
                     times, _ = timed_searches(store, qs, ns, opts)
                     st = stage_times(store, qs[:50], ns, budget)
                     print(

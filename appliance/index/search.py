@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from appliance.index.keyword import keyword_channel
+from appliance.index.matrix import NamespaceMatrix
 from appliance.index.settings import IndexSettings
 from appliance.index.store import (
     GLOBAL_NAMESPACE,
@@ -112,6 +114,8 @@ class SearchOptions:
     current_only: bool = True
     #: Which channels run ("vector", "keyword"); benchmarks switch one off.
     channels: tuple[str, ...] = ("vector", "keyword")
+    #: Run the keyword channel in a worker thread beside the embedding and in-memory ranking.
+    parallel_channels: bool = True
     #: Rows the keyword channel may score for a query's rare words before the common words only
     #: re-rank them (0: score every matching row).
     keyword_budget_rows: int = 4000
@@ -150,17 +154,23 @@ RESCORE_FACTOR = 4
 
 
 def vector_channel(
-    store: IndexStore, query: str, namespaces: Sequence[str], k: int
+    store: IndexStore,
+    query: str,
+    namespaces: Sequence[str],
+    k: int,
+    *,
+    matrices: Mapping[str, NamespaceMatrix | None] | None = None,
 ) -> list[tuple[int, float]]:
     """(slice id, cosine similarity) best first, per namespace then merged.
 
     A namespace whose vectors are in memory is ranked exactly by numpy; any other goes through
-    one partition-key KNN in sqlite-vec (:func:`sqlite_vec_knn`).
+    one partition-key KNN in sqlite-vec (:func:`sqlite_vec_knn`). ``matrices``: copies fetched by
+    the caller (then no database access happens here when none is None).
     """
     vector = store.embedder.embed_query(query)
     found: list[tuple[int, float]] = []
     for ns in namespaces:
-        matrix = store.vectors.matrix(ns)
+        matrix = matrices[ns] if matrices is not None else store.vectors.matrix(ns)
         if matrix is not None:
             found.extend(matrix.top_k(vector, k))
         else:
@@ -220,6 +230,42 @@ def _why(vec: ChannelScore, kw: ChannelScore) -> str:
     return f"vector only (#{vec.rank}): similar meaning, no shared keywords"
 
 
+#: Runs the keyword channel beside the query embedding and the in-memory vector ranking.
+_KEYWORD_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="index-keyword")
+
+
+def _run_channels(
+    store: IndexStore, query: str, spaces: list[str], opts: SearchOptions
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """(vector hits, keyword hits).
+
+    When every namespace's vectors are in memory, the vector channel needs no database access
+    after the matrices are fetched, so the keyword channel's SQLite work (which releases the GIL)
+    runs in a worker thread while this thread embeds the query (onnxruntime, also GIL-free) and
+    ranks the matrices: the search takes about the longer of the two, not their sum. The
+    connection is used by one thread at a time: the matrices are fetched before the worker starts.
+    """
+    k = opts.candidates
+    want_vec, want_kw = "vector" in opts.channels, "keyword" in opts.channels
+
+    def keywords() -> list[tuple[int, float]]:
+        return keyword_channel(
+            store, query, spaces, k, opts.rrf_k, budget_rows=opts.keyword_budget_rows
+        )
+
+    if want_vec and want_kw and opts.parallel_channels:
+        matrices = {ns: store.vectors.matrix(ns) for ns in spaces}
+        if all(m is not None for m in matrices.values()):
+            pending = _KEYWORD_THREADS.submit(keywords)
+            try:
+                vec = vector_channel(store, query, spaces, k, matrices=matrices)
+            finally:
+                kw = pending.result()
+            return vec, kw
+    vec = vector_channel(store, query, spaces, k) if want_vec else []
+    return vec, keywords() if want_kw else []
+
+
 def search(
     store: IndexStore,
     query: str,
@@ -235,13 +281,7 @@ def search(
     if not query:
         return []
     spaces = scope(namespaces, include_global=include_global)
-    k = opts.candidates
-    vec = vector_channel(store, query, spaces, k) if "vector" in opts.channels else []
-    kw = (
-        keyword_channel(store, query, spaces, k, opts.rrf_k, budget_rows=opts.keyword_budget_rows)
-        if "keyword" in opts.channels
-        else []
-    )
+    vec, kw = _run_channels(store, query, spaces, opts)
     vec_scores = {sid: ChannelScore(rank, sim, sim) for rank, (sid, sim) in enumerate(vec, 1)}
     top_kw = kw[0][1] if kw else 1.0
     kw_scores = {

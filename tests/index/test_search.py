@@ -158,7 +158,7 @@ def test_quantised_vectors_are_rescored_to_the_same_ranking(tmp_path, embedder) 
                 options=SearchOptions(channels=("vector",)),
             )
             rankings[vtype, cache_mb] = [(h.source, round(h.vector.raw or 0, 4)) for h in hits]
-            assert st.vectors.loads == (1 if cache_mb else 0)
+            assert (st.vectors.loads > 0) == (cache_mb > 0)
             assert st.integrity_check() == "ok"
             st.delete_source("shop", "note0.md")
             assert st.integrity_check() == "ok"
