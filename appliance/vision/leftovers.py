@@ -86,7 +86,7 @@ def _flatten(image: np.ndarray, points: np.ndarray, text_height: float) -> np.nd
     (cx, cy), (w, h), angle = cv2.minAreaRect(points)
     if w < h:
         w, h, angle = h, w, angle + 90
-    if w < 1.5 * h or h > 3.2 * text_height:
+    if w < 1.5 * h or h > 5 * text_height:
         return None  # not a line of text (a blob or several lines)
     pad = 0.5 * text_height
     out_w, out_h = int(w + 2 * pad), int(h + 2 * pad)

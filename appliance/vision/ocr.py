@@ -269,7 +269,8 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                     turned, prepared.scale, "turned", prepared.image.shape[:2], drawing=True
                 )
                 lines = _merge(lines, turned_lines)
-    if drawing:
+    if drawing and settings.read_vertical_text:
+        # Whole drawings only (the title block is read without it: it holds no dimensions).
         lines = _with_tolerance_stacks(prepared, lines, settings, page)
     if layout == "drawing" and settings.read_vertical_text:
         lines += _slanted_lines(prepared, lines, settings, page)

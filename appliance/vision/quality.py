@@ -98,17 +98,20 @@ def glare_share(gray: np.ndarray, quad: np.ndarray | None) -> float:
     clipped by design); the light-evened page cannot be used, because evening out the light is exactly
     what hides a glare spot.
     """
+    # Every second pixel each way: a glare spot worth refusing is hundreds of pixels across, and
+    # labelling the blobs of a full 12 MP frame cost a quarter of a second.
+    gray = gray[::2, ::2]
     mask = np.zeros(gray.shape, np.uint8)
     if quad is not None:
-        cv2.fillPoly(mask, [quad.astype(np.int32)], 255)
+        cv2.fillPoly(mask, [(quad / 2).astype(np.int32)], 255)
     else:
         mask[:] = 255
     area = max(1, int(np.count_nonzero(mask)))
-    paper = float(np.median(gray[::4, ::4][mask[::4, ::4] > 0]))
+    paper = float(np.median(gray[::2, ::2][mask[::2, ::2] > 0]))
     if paper >= 235:
         return 0.0
     clipped_raw = ((gray >= 250) & (mask > 0)).astype(np.uint8)
-    clipped = cv2.morphologyEx(clipped_raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    clipped = cv2.morphologyEx(clipped_raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=8)
     if count <= 1:
         return 0.0

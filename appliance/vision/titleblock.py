@@ -190,11 +190,64 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
         if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
     ]
     block.fields = parse_fields(block.lines, cells)
+    for name, value in _reread_big_values(gray, block.lines, cells, settings).items():
+        block.fields[name] = _clean_value(name, value)
     if "revision" not in block.fields:
         revision = _reread_revision(gray, block.lines, cells, settings)
         if revision:
             block.fields["revision"] = revision
     return block
+
+
+#: Fields a title block often prints far bigger than its labels.
+_BIG_FIELDS = ("drawing_number", "title")
+
+
+def _reread_big_values(
+    gray: np.ndarray, lines: list[OcrLine], cells: list[Cell], settings: VisionSettings
+) -> dict[str, str]:
+    """Drawing number and title printed several times the labels' size, read again on their own.
+
+    Sparse-text OCR of the whole block reads lettering four or five times the size of the labels
+    with confidence 0 or loses its stems with the ruling lines (``Halter1`` came out as ``Haer``).
+    The ink of a labelled cell outside its label is cut out, scaled to text size and read as one
+    line. The reading replaces the block's own when it is confident (>= 60). Failures of this extra
+    call leave the fields as they were.
+    """
+    found: dict[str, str] = {}
+    for cell, words in _cell_words(lines, cells):
+        tokens = _tokens(words)
+        match = match_label([t for t, _ in tokens], 0) if tokens else None
+        if not match or match[0] not in _BIG_FIELDS or match[0] in found:
+            continue
+        label_words = {id(w) for _, w in tokens[: match[1]]}
+        label = [w for w in words if id(w) in label_words]
+        label_height = max(w.box.y1 - w.box.y0 for w in label)
+        box = cell.box
+        region = gray[int(box.y0) + 3 : int(box.y1) - 3, int(box.x0) + 3 : int(box.x1) - 3].copy()
+        for w in label:  # the label itself is not part of the value
+            region[
+                max(0, int(w.box.y0 - box.y0) - 5) : int(w.box.y1 - box.y0) + 2,
+                max(0, int(w.box.x0 - box.x0) - 5) : int(w.box.x1 - box.x0) + 5,
+            ] = 255
+        if region.size == 0:
+            continue
+        ys, xs = np.nonzero(region < 128)
+        if len(ys) == 0 or ys.max() - ys.min() < 2 * label_height:
+            continue  # nothing there, or printed at label size (the block's pass read it)
+        glyphs = region[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        factor = 40 / glyphs.shape[0]
+        scaled = cv2.resize(glyphs, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        padded = cv2.copyMakeBorder(scaled, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
+        try:
+            read = run_tesseract(padded, psm=PSM_LINE, settings=settings)
+        except OcrError as err:
+            log.warning("title-block value re-read failed: %s", err)
+            continue
+        text = " ".join(w.text for w in read).strip()
+        if read and min(w.conf for w in read) >= 60 and sum(ch.isalnum() for ch in text) >= 2:
+            found[match[0]] = text
+    return found
 
 
 def _reread_revision(
@@ -463,6 +516,10 @@ def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
 
 
 def _clean_value(name: str, value: str) -> str:
+    if name == "drawing_number" and "[" not in value:
+        # Drawing numbers hold no brackets: an unpaired "]" closing one is a plain "1" (sans-serif
+        # ones without a foot are read so).
+        value = re.sub(r"(?<=[A-Za-z0-9])\](?=\s|$)", "1", value)
     value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
     if name == "drawing_number" and len(value.split()) <= 2:
         value = value.replace(" ", "")

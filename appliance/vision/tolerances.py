@@ -7,8 +7,9 @@ word (``*o``, ``9``, ``po``) or as a lone fragment, because two short lines shar
 This pass looks, for every number of a dimension line, at the ink just after it in reading
 direction: when that ink splits into two rows, one above and one below the value's middle, each
 row is cut out, enlarged and read on its own (all rows of a page in one Tesseract call, digits and
-signs only). The reading is kept only when it has the form of a deviation pair: two numbers, at
-least one of them signed, the other signed or zero. The value then reads ``⌀16.5 +0.1 0`` (value,
+signs, and the letters of ISO 286 classes). The reading is kept only when it has the form of a
+deviation pair (two numbers, at least one of them signed, the other signed or zero) or of a fit
+(hole class over shaft class, ``H7`` over ``k6``). The value then reads ``⌀16.5 +0.1 0`` (value,
 upper, lower), and whatever the page passes had read in the stack's place is dropped.
 """
 
@@ -29,9 +30,13 @@ from appliance.vision.tesseract import run_tesseract
 MAX_STACKS = 60
 #: Height rows are enlarged to before reading (small type reads poorly at page scale).
 _ROW_HEIGHT = 32
-#: Characters a deviation is written with.
-WHITELIST = "0123456789+-.,"
+#: Characters of a deviation and of ISO 286 tolerance classes (which never use I, L, O, Q, W, so
+#: a zero cannot be read as a letter).
+WHITELIST = "0123456789+-.,ABCDEFGHJKMNPRSTUVXYZabcdefghjkmnprstuvxyz"
 _DEVIATION = re.compile(r"[+\-]?\d+(?:[.,]\d+)?")
+#: ISO 286 fit: the hole's class (capital letters) over the shaft's (small letters), "H7" over "k6".
+_HOLE_CLASS = re.compile(r"[A-Z]{1,2}\d{1,2}")
+_SHAFT_CLASS = re.compile(r"[a-z]{1,2}\d{1,2}")
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,20 @@ class Stack:
 
 
 def find_stack(ink: np.ndarray, value: Box) -> StackSpot | None:
-    """A two-row stack of characters right after ``value`` (ink 255 on 0, text upright), or None."""
+    """A two-row stack of characters right after ``value`` (ink 255 on 0, text upright), or None.
+
+    When nothing follows the word box, the value is re-measured from its ink (the box may have
+    taken the stack in) and looked after again.
+    """
+    found = _stack_after(ink, value)
+    if found is None:
+        glyphs = _value_glyphs(ink, value)
+        if glyphs is not None and glyphs.x1 < value.x1 - 2:
+            found = _stack_after(ink, glyphs)
+    return found
+
+
+def _stack_after(ink: np.ndarray, value: Box) -> StackSpot | None:
     h = value.y1 - value.y0
     if h < 6:
         return None
@@ -121,6 +139,42 @@ def find_stack(ink: np.ndarray, value: Box) -> StackSpot | None:
     return StackSpot(box=up_box.union(low_box), upper=up_box, lower=low_box)
 
 
+def _value_glyphs(ink: np.ndarray, word: Box) -> Box | None:
+    """The box of the value's own digits inside an OCR word box.
+
+    A word box often takes in a stack beside the value (Tesseract read it as one more character),
+    so the value is re-measured from the ink: the run of tall glyphs sharing one baseline band,
+    from the left, up to the first gap wider than a digit.
+    """
+    x0, y0 = int(max(0, word.x0)), int(max(0, word.y0))
+    x1, y1 = int(min(ink.shape[1], word.x1)), int(min(ink.shape[0], word.y1))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink[y0:y1, x0:x1], connectivity=8)
+    tall = sorted(
+        (int(s[0]) + x0, int(s[1]) + y0, int(s[2]), int(s[3]))
+        for s in stats[1:count]
+        if s[cv2.CC_STAT_HEIGHT] >= 0.6 * (y1 - y0)
+    )
+    if not tall:
+        return None
+    digit = float(np.median([c[3] for c in tall]))
+    centre = float(np.median([c[1] + c[3] / 2 for c in tall]))
+    run = [tall[0]]
+    for c in tall[1:]:
+        if c[3] < 0.8 * digit or abs(c[1] + c[3] / 2 - centre) > 0.25 * digit:
+            continue  # a glyph of a stack (raised or lowered), not of the value
+        if c[0] - max(r[0] + r[2] for r in run) > digit:
+            break
+        run.append(c)
+    return Box(
+        float(min(c[0] for c in run)),
+        centre - digit / 2,
+        float(max(c[0] + c[2] for c in run)),
+        centre + digit / 2,
+    )
+
+
 def read_stacks(
     spots: list[tuple[np.ndarray, StackSpot]], settings: VisionSettings
 ) -> list[Stack | None]:
@@ -160,7 +214,7 @@ def read_stacks(
         found = sorted(texts[2 * index]), sorted(texts[2 * index + 1])
         upper, lower = ("".join(t for _, t, _ in row) for row in found)
         confs = [c for row in found for _, _, c in row]
-        if is_deviation_pair(upper, lower):
+        if is_deviation_pair(upper, lower) or is_fit_pair(upper, lower):
             results.append(Stack(upper, lower, float(np.mean(confs)), spot))
         else:
             results.append(None)
@@ -181,6 +235,11 @@ def is_deviation_pair(upper: str, lower: str) -> bool:
     if not (signed(upper) or signed(lower)):
         return False
     return (signed(upper) or zero(upper)) and (signed(lower) or zero(lower))
+
+
+def is_fit_pair(upper: str, lower: str) -> bool:
+    """An ISO 286 fit written as a stack: hole class over shaft class (``H7`` over ``k6``)."""
+    return bool(_HOLE_CLASS.fullmatch(upper) and _SHAFT_CLASS.fullmatch(lower))
 
 
 def _row_image(image: np.ndarray, box: Box) -> np.ndarray:
