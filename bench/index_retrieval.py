@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections import defaultdict
@@ -50,8 +51,8 @@ def load(dataset: str) -> tuple[dict[str, str], dict[str, str], dict[str, dict[s
     return corpus, {q: t for q, t in queries.items() if q in qrels}, qrels
 
 
-def build(dataset: str, corpus: dict[str, str], embedder: Embedder) -> IndexStore:
-    path = out_dir("retrieval") / f"{dataset}.sqlite3"
+def build(dataset: str, corpus: dict[str, str], embedder: Embedder, name: str = "") -> IndexStore:
+    path = out_dir("retrieval") / f"{name or dataset}.sqlite3"
     store = IndexStore.open_path(path, embedder=embedder)
     have = store.db.execute("SELECT count(*) FROM sources").fetchone()[0]
     if have == len(corpus):
@@ -84,10 +85,17 @@ def main() -> None:
     parser.add_argument(
         "--limit-queries", type=int, default=0, help="Evaluate only the first N queries."
     )
+    parser.add_argument(
+        "--index-name",
+        default="",
+        help="Cache file name under bench/out/retrieval (a new name builds afresh and prints the"
+        " indexing throughput).",
+    )
     args = parser.parse_args()
     corpus, queries, qrels = load(args.dataset)
     embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
-    store = build(args.dataset, corpus, embedder)
+    store = build(args.dataset, corpus, embedder, args.index_name)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     items = list(queries.items())[: args.limit_queries or None]
     configs = {
         "keyword (BM25, FTS5)": SearchOptions(
