@@ -30,6 +30,9 @@ from appliance.vision.ocr import (
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import run_tesseract
 
+#: Tesseract page segmentation: one uniform block of text (a wrapped title).
+PSM_BLOCK = 6
+
 log = logging.getLogger(__name__)
 
 #: Field name -> labels that introduce it (English, German, Swedish templates), lower case.
@@ -210,8 +213,8 @@ def _reread_big_values(
 
     Sparse-text OCR of the whole block reads lettering four or five times the size of the labels
     with confidence 0 or loses its stems with the ruling lines (``Halter1`` came out as ``Haer``).
-    The ink of a labelled cell outside its label is cut out, scaled to text size and read as one
-    line. The reading replaces the block's own when it is confident (>= 60). Failures of this extra
+    The ink of a labelled cell outside its label is cut out, scaled to text size and read as a
+    block of text. The reading replaces the block's own when it is confident (>= 60). Failures of this extra
     call leave the fields as they were.
     """
     found: dict[str, str] = {}
@@ -236,11 +239,18 @@ def _reread_big_values(
         if len(ys) == 0 or ys.max() - ys.min() < 2 * label_height:
             continue  # nothing there, or printed at label size (the block's pass read it)
         glyphs = region[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        factor = 40 / glyphs.shape[0]
+        # Letters brought to ~32 px (one or two lines of them: a title may wrap).
+        count, _, stats, _ = cv2.connectedComponentsWithStats(
+            (glyphs < 128).astype(np.uint8), connectivity=8
+        )
+        letter = float(np.percentile(stats[1:count, cv2.CC_STAT_HEIGHT], 90)) if count > 1 else 0
+        if letter < 2 * label_height:
+            continue
+        factor = 32 / letter
         scaled = cv2.resize(glyphs, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         padded = cv2.copyMakeBorder(scaled, 20, 20, 20, 20, cv2.BORDER_CONSTANT, value=255)
         try:
-            read = run_tesseract(padded, psm=PSM_LINE, settings=settings)
+            read = run_tesseract(padded, psm=PSM_BLOCK, settings=settings)
         except OcrError as err:
             log.warning("title-block value re-read failed: %s", err)
             continue
@@ -381,6 +391,10 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
         if pos + width > len(tokens):
             continue
         head = " ".join(tokens[pos : pos + width]).lower().strip("|[ ").rstrip(":.;,")
+        if "/" in head and not head.startswith("/"):
+            # A bilingual label read as one word ("Scale/skala", "Description/benämning"): the
+            # first language decides.
+            head = head.split("/")[0].rstrip(":.;, ")
         exact = head == label
         fuzzy = (
             len(label) >= 6
