@@ -17,6 +17,7 @@ import numpy as np
 from appliance.index.slices import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
 from appliance.vision.ocr import OcrPage, read_page
+from appliance.vision.orientation import upright
 from appliance.vision.page import CorrectedPage, correct_page
 from appliance.vision.quality import QualityReport, assess
 from appliance.vision.settings import VisionSettings
@@ -42,6 +43,8 @@ class Analysis:
     slices: list[DocumentSlice]
     #: Seconds spent per stage.
     timings: dict[str, float] = field(default_factory=dict)
+    #: Degrees the page was turned clockwise to stand upright (0, 90, 180 or 270).
+    turned_deg: int = 0
 
     @property
     def fields(self) -> dict[str, str]:
@@ -88,7 +91,11 @@ def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) 
     if (strict and not report.ok) or report.unusable:
         raise PageQualityError(report)
     mark = time.perf_counter()
+    page, turned, orientation_warnings = upright(page, settings)
+    timings["orient"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     ocr, title_block = _read(page, settings)
+    ocr.warnings.extend(orientation_warnings)
     timings["ocr"] = time.perf_counter() - mark
     slices = build_slices(
         ocr,
@@ -107,7 +114,13 @@ def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) 
         raise PageQualityError(empty)
     timings["total"] = time.perf_counter() - start
     return Analysis(
-        page=page, quality=report, ocr=ocr, title_block=title_block, slices=slices, timings=timings
+        page=page,
+        quality=report,
+        ocr=ocr,
+        title_block=title_block,
+        slices=slices,
+        timings=timings,
+        turned_deg=turned,
     )
 
 
@@ -119,7 +132,9 @@ def analyse_render(
     No gate and no sheet finding (a render is the page); an empty page gives no slices.
     """
     page = correct_page(image, find_page=False)
+    page, _, orientation_warnings = upright(page, settings)
     ocr, title_block = _read(page, settings)
+    ocr.warnings.extend(orientation_warnings)
 
     def to_points(box: Box) -> Box:
         b = page.box_to_original(box)

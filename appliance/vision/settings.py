@@ -42,6 +42,12 @@ class VisionSettings:
     #: Also OCR a drawing's grey page with its ruling lines kept (text touching lines, boxed cells)
     #: and keep the stronger reading of each word: better recall for one more Tesseract run.
     read_grey_page: bool = True
+    #: Turn pages photographed sideways or upside down upright first (Tesseract's orientation
+    #: detection; skipped when a title block sits in the bottom-right corner, as on an upright
+    #: drawing).
+    detect_orientation: bool = True
+    #: Smallest orientation confidence of Tesseract's OSD at which a page is turned.
+    min_orientation_confidence: float = 1.0
     #: Height in pixels that text is scaled to before OCR (Tesseract reads 20-30 px text best).
     ocr_text_height_px: int = 22
     #: Largest image accepted, in pixels (width x height), checked before decoding.

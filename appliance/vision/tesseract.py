@@ -12,7 +12,9 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import pytesseract
@@ -20,6 +22,8 @@ from PIL import Image
 
 from appliance.vision.errors import OcrError
 from appliance.vision.settings import VisionSettings
+
+T = TypeVar("T")
 
 #: Oldest Tesseract whose LSTM engine and TSV output this code relies on.
 MIN_VERSION = (4, 1)
@@ -66,18 +70,76 @@ def run_tesseract(
 
     ``whitelist`` limits the characters Tesseract may read (digits and signs of a tolerance).
     """
-    # One OpenMP thread: Tesseract's own threading is slower on small boards than running
-    # single-threaded, and the appliance runs other work beside OCR.
-    os.environ["OMP_THREAD_LIMIT"] = "1"
-    pytesseract.pytesseract.tesseract_cmd = settings.tesseract_cmd
-    try:
-        data = pytesseract.image_to_data(
+    data = _call(
+        lambda: pytesseract.image_to_data(
             _uncompressed(image),
             lang=settings.ocr_languages,
             config=tesseract_options(psm, whitelist),
             timeout=settings.ocr_timeout_s,
             output_type=pytesseract.Output.DICT,
-        )
+        ),
+        settings,
+    )
+    return _words(data)
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """Tesseract's orientation detection (OSD) of a page."""
+
+    #: Degrees the page must be turned clockwise to stand upright: 0, 90, 180 or 270.
+    rotate: int
+    #: Tesseract's orientation confidence (about 1 is a guess, above 5 is sure); 0 when the
+    #: page had too few characters to tell.
+    confidence: float
+
+
+def detect_orientation(image: np.ndarray, settings: VisionSettings) -> Orientation:
+    """Orientation of a page from Tesseract's OSD (``--psm 0``, needs ``osd.traineddata``).
+
+    Too few characters to decide gives ``Orientation(0, 0.0)``; other failures raise
+    :class:`OcrError` like :func:`run_tesseract`.
+    """
+
+    def osd() -> str:
+        try:
+            return str(
+                pytesseract.image_to_osd(
+                    _uncompressed(image), config="--psm 0", timeout=settings.ocr_timeout_s
+                )
+            )
+        except pytesseract.TesseractError as err:
+            if "too few characters" in str(err.message).lower():
+                return ""
+            raise
+
+    try:
+        text = _call(osd, settings)
+    except OcrError as err:
+        if err.code == "ocr_language_missing":
+            raise OcrError(
+                "Tesseract has no orientation data (osd.traineddata); "
+                "sudo apt-get install tesseract-ocr-osd",
+                code="ocr_language_missing",
+            ) from None
+        raise
+    if not text:
+        return Orientation(0, 0.0)
+    rotate = re.search(r"Rotate:\s*(\d+)", str(text))
+    confidence = re.search(r"Orientation confidence:\s*([\d.]+)", str(text))
+    if not rotate or not confidence:
+        raise OcrError("Tesseract printed no orientation", code="ocr_crashed")
+    return Orientation(int(rotate.group(1)) % 360, float(confidence.group(1)))
+
+
+def _call(run: Callable[[], T], settings: VisionSettings) -> T:
+    """Run one pytesseract call with the appliance's environment; failures become :class:`OcrError`."""
+    # One OpenMP thread: Tesseract's own threading is slower on small boards than running
+    # single-threaded, and the appliance runs other work beside OCR.
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    pytesseract.pytesseract.tesseract_cmd = settings.tesseract_cmd
+    try:
+        return run()
     except pytesseract.TesseractNotFoundError:
         raise OcrError(
             f"Tesseract ({os.path.basename(settings.tesseract_cmd)}) is not installed; {INSTALL_HINT}",
@@ -110,7 +172,6 @@ def run_tesseract(
         raise OcrError(
             f"tesseract --version failed ({_first_line(str(err))})", code="ocr_crashed"
         ) from None
-    return _words(data)
 
 
 def _uncompressed(image: np.ndarray) -> Image.Image:

@@ -131,3 +131,23 @@ def test_index_unchanged_when_ocr_fails(
             ("LIU0010.jpg", "ocr_crashed")
         ]
         assert [(s.source, s.content_hash) for s in store.list_sources()] == before
+
+
+def test_orientation_detection_that_crashes_leaves_the_page_as_it_was(
+    on_path: Callable[[str], None],
+) -> None:
+    from appliance.vision.orientation import upright
+    from appliance.vision.page import correct_page
+
+    on_path(CRASHES)
+    page = correct_page(cv2.cvtColor(_page(), cv2.COLOR_GRAY2RGB), find_page=False)
+    fixed, turned, warnings = upright(page, VisionSettings())
+    assert (fixed, turned, warnings) == (page, 0, ["orientation not detected: ocr_crashed"])
+
+
+def test_a_page_with_too_few_letters_for_orientation_detection_stays_as_it_is() -> None:
+    from appliance.vision.tesseract import Orientation, detect_orientation
+
+    blank = np.full((400, 300), 255, np.uint8)
+    cv2.putText(blank, "A", (100, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    assert detect_orientation(blank, VisionSettings()) == Orientation(0, 0.0)
