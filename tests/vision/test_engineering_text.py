@@ -81,14 +81,14 @@ def _digits_with_mark(mark: str) -> tuple[np.ndarray, Box]:
 def test_a_small_raised_ring_after_a_number_is_a_degree_sign() -> None:
     ink, digits = _digits_with_mark("ring")
     assert degree_mark(ink, digits) == "after"
-    ys, xs = np.nonzero(ink)
+    _ys, xs = np.nonzero(ink)
     whole = Box(digits.x0, digits.y0, float(xs.max() + 1), digits.y1)  # OCR read "459"
     assert degree_mark(ink, whole) == "inside"
 
 
 def test_a_full_size_digit_or_nothing_after_a_number_is_not_a_degree_sign() -> None:
     ink, digits = _digits_with_mark("nine")
-    ys, xs = np.nonzero(ink)
+    _ys, xs = np.nonzero(ink)
     whole = Box(digits.x0, digits.y0, float(xs.max() + 1), digits.y1)
     assert degree_mark(ink, whole) == ""
     plain, digits = _digits_with_mark("")
@@ -99,7 +99,9 @@ def test_words_far_apart_on_one_tesseract_line_are_separate_callouts() -> None:
     def word(text: str, left: int) -> RawWord:
         return RawWord(text, 90.0, left, 100, 80, 30, (1, 1, 1))
 
-    lines = _lines([word("⌀70.50", 100), word("±0.05", 190), word("15.50", 400)], 1.0, "upright", None)
+    lines = _lines(
+        [word("⌀70.50", 100), word("±0.05", 190), word("15.50", 400)], 1.0, "upright", None
+    )
     assert [line.text for line in lines] == ["⌀70.50 ±0.05", "15.50"]
     text_page = _lines([word("far", 100), word("apart", 400)], 1.0, "upright", None, drawing=False)
     assert [line.text for line in text_page] == ["far apart"]
