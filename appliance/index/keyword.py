@@ -174,6 +174,12 @@ class KeywordStats:
                 self._cache[key] = value
         return value
 
+    def clear(self) -> None:
+        """Forget every count (benchmarks measure cold plans this way)."""
+        with self._lock:
+            self._cache.clear()
+            self._version = None
+
     def total_rows(self, table: FtsTable) -> int:
         """Rows in the FTS5 table as bm25() counts them: the first varint of its averages record."""
 
