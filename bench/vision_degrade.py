@@ -9,17 +9,20 @@ Figures printed:
   1. dimension recall clean vs camera-like, per drawing and in total (symbol-normalised matching),
      plus the strict gate's verdict on each photo and whether the title-block fields survived;
   2. word recall vs the PDF text layer for photos of the 3 vector-PDF renders;
-  3. seconds per page, capture to indexed (folder camera -> gate -> OCR -> real index write), for a
+  3. page orientation: clean drawings and their photos turned by 90/180/270 degrees, found and
+     undone (and upright pages left alone);
+  4. seconds per page, capture to indexed (folder camera -> gate -> OCR -> real index write), for a
      12 MP photo, and for a 300-dpi A4 scanned-PDF page (image-only PDF -> render -> OCR -> index).
 
 Usage: .venv/bin/python bench/vision_degrade.py [--drawings N] [--skip-dimensions] [--skip-textlayer]
-       [--skip-timing] [--no-grey-page]
+       [--skip-timing] [--skip-orientation] [--no-grey-page]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import resource
 import sys
 import tempfile
@@ -201,14 +204,15 @@ def bench_timing(grey_page: bool = True) -> None:
                 fallback_title="bench",
             )
             packaged = time.perf_counter()
-            store.replace_source(doc)
+            written = store.replace_source(doc)
             done = time.perf_counter()
             cpu = _cpu_seconds() - cpu_start
             stages = {k: round(v, 2) for k, v in capture.analysis.timings.items()}
             print(
                 f"  12 MP photo ({sample.name}): {done - start:.2f} s = read+burst+gate+OCR"
                 f" {analysed - start:.2f} (analysis {stages}) + artifacts {packaged - analysed:.2f}"
-                f" + index write {done - packaged:.2f} ({len(doc.slices)} slices);"
+                f" + index write {done - packaged:.2f} ({len(doc.slices)} slices, of which"
+                f" embedding {written.embed_seconds:.2f} in one batch);"
                 f" CPU {cpu:.2f} s (this process + Tesseract children)"
             )
             cpu_start = _cpu_seconds()
@@ -219,6 +223,38 @@ def bench_timing(grey_page: bool = True) -> None:
             print(
                 f"  300-dpi A4 scanned-PDF page: {pdf_s:.2f} s  (indexed={report.indexed}, failures={len(report.failures)}); CPU {pdf_cpu:.2f} s"
             )
+
+
+def bench_orientation(limit: int | None, config: Config) -> None:
+    """Drawings and photos of them turned by quarter turns: is the turn found and undone?"""
+    from appliance.vision.orientation import upright
+    from appliance.vision.page import correct_page
+
+    print("== page orientation (clean drawings and camera-like photos turned 90/180/270 degrees)")
+    turns = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
+    right = total = 0
+    upright_kept = upright_total = 0
+    for seed, drawing in enumerate(drawings(limit)):
+        clean = load_rgb(drawing.image)
+        photo = load_rgb(photo_path(drawing.name, clean, seed))
+        for kind, image in (("clean", clean), ("photo", photo)):
+            _, turned, _ = upright(correct_page(image), config.vision)
+            upright_kept += turned == 0
+            upright_total += 1
+            found = []
+            for degrees, code in turns.items():
+                start = time.perf_counter()
+                _, turned, _ = upright(correct_page(cv2.rotate(image, code)), config.vision)
+                ok = (turned + degrees) % 360 == 0
+                right += ok
+                total += 1
+                found.append(
+                    f"{degrees}:{'ok' if ok else turned}({time.perf_counter() - start:.1f}s)"
+                )
+            print(f"  {drawing.name:15s} {kind}  " + "  ".join(found))
+    print(
+        f"  turned pages put upright: {right}/{total}; upright pages left alone: {upright_kept}/{upright_total}"
+    )
 
 
 def main() -> None:
@@ -232,14 +268,19 @@ def main() -> None:
     parser.add_argument(
         "--no-grey-page", action="store_true", help="time with vision.read_grey_page off"
     )
+    parser.add_argument("--skip-orientation", action="store_true")
     args = parser.parse_args()
+    print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     config = Config()
     if not args.skip_dimensions:
         bench_dimensions(args.drawings, config)
     if not args.skip_textlayer:
         bench_textlayer(config)
+    if not args.skip_orientation:
+        bench_orientation(args.drawings, config)
     if not args.skip_timing:
         bench_timing(grey_page=not args.no_grey_page)
+    print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":
