@@ -17,6 +17,7 @@ import os
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -91,23 +92,29 @@ def main() -> None:
         help="Cache file name under bench/out/retrieval (a new name builds afresh and prints the"
         " indexing throughput).",
     )
+    parser.add_argument(
+        "--keyword-budget",
+        type=int,
+        default=SearchOptions().keyword_budget_rows,
+        help="index.keyword_budget_rows for every configuration (0: every matching row scored).",
+    )
     args = parser.parse_args()
     corpus, queries, qrels = load(args.dataset)
     embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
     store = build(args.dataset, corpus, embedder, args.index_name)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     items = list(queries.items())[: args.limit_queries or None]
+    base = SearchOptions(candidates=100, max_results=100, keyword_budget_rows=args.keyword_budget)
     configs = {
-        "keyword (BM25, FTS5)": SearchOptions(
-            channels=("keyword",), candidates=100, max_results=100
-        ),
-        "vector (MiniLM int8)": SearchOptions(
-            channels=("vector",), candidates=100, max_results=100
-        ),
-        "hybrid rrf": SearchOptions(fusion="rrf", candidates=100, max_results=100),
-        "hybrid weighted 0.5": SearchOptions(fusion="weighted", candidates=100, max_results=100),
+        "keyword (BM25, FTS5)": replace(base, channels=("keyword",)),
+        "vector (MiniLM int8)": replace(base, channels=("vector",)),
+        "hybrid rrf": replace(base, fusion="rrf"),
+        "hybrid weighted 0.5": replace(base, fusion="weighted"),
     }
-    print(f"{args.dataset}: {len(items)} queries, {len(corpus)} documents")
+    print(
+        f"{args.dataset}: {len(items)} queries, {len(corpus)} documents,"
+        f" keyword budget {args.keyword_budget} rows"
+    )
     print(f"{'channel':<24} {'nDCG@10':>8} {'Recall@100':>11} {'ms/query':>9}")
     for name, opts in configs.items():
         ndcgs, recalls, times = [], [], []

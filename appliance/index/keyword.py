@@ -265,13 +265,15 @@ def ranked(
     def query(part: Sequence[str]) -> str:
         return f"{table.text_columns} : (" + " OR ".join(part) + ")"
 
+    if budget_rows <= 0:
+        return Ranked(_run(store, table, scope + query(phrases), k))
     counts = {p: stats.matching_rows(table, f"{table.text_columns} : {p}") for p in phrases}
     live = [p for p in phrases if counts[p] > 0]
     if not live:
         return Ranked([])
     share = scope_rows / total
     estimate = sum(counts[p] for p in live) * share
-    if budget_rows <= 0 or estimate <= budget_rows:
+    if estimate <= budget_rows:
         return Ranked(_run(store, table, scope + query(live), k), True, round(estimate))
 
     n_rows = max(stats.total_rows(table), 1)
