@@ -2,7 +2,7 @@
 
 An upright drawing has its title block in the bottom-right corner (ISO 7200); when one is found
 there, the page is taken as upright at no cost. Otherwise Tesseract's orientation detection (OSD,
-``--psm 0``) is asked on a reduced copy, and the page is turned by the quarter turns it reports when
+``--psm 0``) is asked on a copy reduced to 10 px characters, and the page is turned by the quarter turns it reports when
 it is confident enough. Boxes still map back to the original image: the turn is composed into the
 page's transform.
 """
@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from appliance.vision.errors import OcrError
+from appliance.vision.ocr import binarise, estimate_text_height
 from appliance.vision.page import CorrectedPage
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import detect_orientation
@@ -23,9 +24,9 @@ from appliance.vision.titleblock import locate
 
 log = logging.getLogger(__name__)
 
-#: Longest side of the copy OSD reads (about half a 300-dpi A4 page: enough letters, a third of
-#: the time).
-OSD_MAX_SIDE = 1800
+#: Character height OSD reads the page at: it is as sure at 10 px as at full size and several
+#: times faster; at 6 px it guesses.
+OSD_TEXT_PX = 10.0
 
 _ROTATIONS = {
     90: cv2.ROTATE_90_CLOCKWISE,
@@ -57,7 +58,9 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
     if not settings.detect_orientation or locate(page.gray) is not None:
         return page, 0, []
     gray = page.gray
-    factor = min(1.0, OSD_MAX_SIDE / max(gray.shape[:2]))
+    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    text_height = 2 * estimate_text_height(binarise(half))
+    factor = float(np.clip(OSD_TEXT_PX / text_height, 0.4, 1.0)) if text_height else 1.0
     if factor < 1:
         gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     try:
