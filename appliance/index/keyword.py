@@ -221,8 +221,8 @@ class Ranked:
     rows: list[tuple[int, float]]
     #: True when the result is provably the full query's top k (or the full query ran).
     exact: bool = True
-    #: Rows FTS5 had to score (estimated from the phrases' row counts).
-    scored_rows: int = 0
+    #: True when the budget applied: only rows matching the rarest phrases were candidates.
+    pruned: bool = False
 
 
 def _run(store: IndexStore, table: FtsTable, match: str, k: int) -> list[tuple[int, float]]:
@@ -274,7 +274,7 @@ def ranked(
     share = scope_rows / total
     estimate = sum(counts[p] for p in live) * share
     if estimate <= budget_rows:
-        return Ranked(_run(store, table, scope + query(live), k), True, round(estimate))
+        return Ranked(_run(store, table, scope + query(live), k))
 
     n_rows = max(stats.total_rows(table), 1)
 
@@ -293,7 +293,7 @@ def ranked(
         touched += counts[p] * share
     rest = order[len(essential) :]
     if not rest:
-        return Ranked(_run(store, table, scope + query(live), k), True, round(estimate))
+        return Ranked(_run(store, table, scope + query(live), k))
     alone = _run(store, table, scope + query(essential), k)
     both = _run(store, table, f"{scope}{query(essential)} AND {query(rest)}", k)
     # Rows matching a common phrase too carry their full score from `both`; rows matching only
@@ -304,7 +304,7 @@ def ranked(
     best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:k]
     bound = sum(idf(p) * (K1 + 1) for p in rest)
     exact = len(best) == k and best[-1][1] > bound
-    return Ranked(best, exact, round(2 * touched))
+    return Ranked(best, exact, pruned=True)
 
 
 def keyword_channel(
