@@ -60,15 +60,19 @@ def build(dataset: str, corpus: dict[str, str], embedder: Embedder, name: str = 
         return store
     started = time.perf_counter()
     n_slices = 0
+    embedding = 0.0
     for i, (doc_id, text) in enumerate(corpus.items()):
         slices = pack(text_blocks(text), target=400, overlap=80)
         result = store.replace_source(SourceDocument(doc_id, "bench", doc_id, tuple(slices)))
         n_slices += result.slices
+        embedding += result.embed_seconds
         if i % 500 == 0:
             print(f"  indexed {i}/{len(corpus)}", file=sys.stderr)
     took = time.perf_counter() - started
     print(
-        f"built {dataset}: {len(corpus)} docs, {n_slices} slices in {took:.0f} s ({n_slices / took:.1f} slices/s)"
+        f"built {dataset}: {len(corpus)} docs, {n_slices} slices in {took:.0f} s"
+        f" ({n_slices / took:.1f} slices/s; embedding {embedding:.0f} s, chunking and writes"
+        f" {took - embedding:.1f} s = {1000 * (took - embedding) / max(1, n_slices):.1f} ms/slice)"
     )
     return store
 
@@ -98,8 +102,16 @@ def main() -> None:
         default=SearchOptions().keyword_budget_rows,
         help="index.keyword_budget_rows for every configuration (0: every matching row scored).",
     )
+    parser.add_argument(
+        "--limit-docs",
+        type=int,
+        default=0,
+        help="Index only the first N documents (with a new --index-name: a quick throughput run).",
+    )
     args = parser.parse_args()
     corpus, queries, qrels = load(args.dataset)
+    if args.limit_docs:
+        corpus = dict(list(corpus.items())[: args.limit_docs])
     embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
     store = build(args.dataset, corpus, embedder, args.index_name)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
