@@ -8,6 +8,7 @@ Received power of one advertisement, in dBm::
                                            over ~2 m moved) plus a slow drift (sigma 1.5 dB, ~20 s)
            + fading                        multipath: Rician-like, sigma 2.5 dB, 4 % deep fades -15 dB
            - body(t)                       a person between appliance and beacon: -8..-14 dB, 3..20 s
+                                           (random per link; scenarios can schedule longer ones)
            - battery(t)                    a dying beacon: power falls, adverts thin out, then none
 
 An advertisement is lost when it falls under the receiver's sensitivity (-97 dBm) or at random
@@ -61,6 +62,9 @@ class SimBeacon:
     battery_db_per_min: float = 0.0
     battery_from_s: float = 0.0
     dies_at_s: float | None = None
+    #: Scheduled blockages (start s, end s, dB): a person standing between it and the appliance,
+    #: on top of the random ones every link gets.
+    blocked: list[tuple[float, float, float]] = field(default_factory=list)
 
     def payload(self) -> tuple[dict[int, bytes], dict[str, bytes]]:
         """Manufacturer and service data of its frame, byte-exact."""
@@ -245,6 +249,7 @@ def simulate(
             p = path(t)
             d = max(0.3, math.dist(p, (beacon.x, beacon.y)))
             walls = floor.walls_between(p, (beacon.x, beacon.y))
+            person = max((db for a, b, db in beacon.blocked if a <= t < b), default=0.0)
             fading = rng.gauss(0.0, 2.5)
             if rng.random() < 0.04:
                 fading -= 15.0
@@ -255,6 +260,7 @@ def simulate(
                 + link.slow(t, p)
                 + fading
                 - battery
+                - person
             )
             margin = rssi - SENSITIVITY_DBM
             loss = 0.05 + (0.35 * max(0.0, 1 - margin / 10.0) if margin < 10 else 0.0)

@@ -46,6 +46,10 @@ from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
 
+#: Seconds of the current room's levels before a lasting fall needed to call it a fall (the
+#: median "before" must rest on more than the first moments of a stay).
+_LASTING_REFERENCE_S = 20.0
+
 
 @dataclass(frozen=True)
 class BeaconReading:
@@ -211,6 +215,8 @@ class RoomEngine:
         self._rose: dict[str, float] = {}
         self._fell: dict[str, float] = {}
         self._surged: dict[str, float] = {}
+        #: Rooms the current room's lasting fall points to at the last evaluation.
+        self._lasting: set[str] = set()
         self._last_t: float | None = None
         self._started: float | None = None
 
@@ -399,6 +405,9 @@ class RoomEngine:
             surged = self._surged.get(key, -1.0)
             if surged >= now:
                 self._moved[key] = max(self._moved.get(key, -1.0), surged)
+        self._lasting = self._lasting_fall(levels, current, now)
+        for key in self._lasting:
+            self._moved[key] = max(self._moved.get(key, -1.0), now)
         moving: list[str | None] = [
             k for k, until in self._moved.items() if until >= now and k != current
         ]
@@ -414,6 +423,46 @@ class RoomEngine:
         if away:
             moving.append(None)
         return hazard
+
+    def _lasting_fall(
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
+    ) -> set[str]:
+        """Rooms the appliance moved to slowly: the current room fell for good, and they rose.
+
+        Shadowing can leave a room's beacons reading barely stronger inside it than they did from
+        next door, so the rise never reaches ``rise_db``; what does show is the old room falling
+        away. A fall alone is also what a person in front of the beacon looks like, so it counts
+        only once every level of the current room in the last ``lasting_fall_s`` (longer than
+        such a blockage) lay ``lasting_fall_db`` under its median before, and only towards a room
+        that now leads it and whose median over that time rose ``lasting_rise_db`` over the upper
+        quartile of its earlier levels (a blocked beacon alone moves no other room's level).
+        """
+        s = self.settings
+        if current is None or current not in levels or s.lasting_fall_s <= 0.0:
+            return set()
+        split = now - s.lasting_fall_s
+        trail = self._trail.get(current)
+        if not trail or trail[0][0] > split - _LASTING_REFERENCE_S:
+            return set()
+        before = [p for t, p in trail if t < split]
+        recent = [p for t, p in trail if t >= split]
+        if not before or not recent:
+            return set()
+        if max(recent) > statistics.median(before) - s.lasting_fall_db:
+            return set()
+        rooms: set[str] = set()
+        for key, level in levels.items():
+            if key == current or level.level_db <= levels[current].level_db:
+                continue
+            rival = self._trail.get(key, ())
+            earlier = sorted(p for t, p in rival if t < split)
+            later = [p for t, p in rival if t >= split]
+            if not earlier or not later:
+                continue
+            upper = earlier[min(len(earlier) - 1, int(0.75 * len(earlier)))]
+            if statistics.median(later) - upper >= s.lasting_rise_db:
+                rooms.add(key)
+        return rooms
 
     def _remember(self, levels: dict[str, _RoomLevel], now: float) -> None:
         horizon = now - self.settings.motion_window_s
@@ -437,14 +486,16 @@ class RoomEngine:
         trail = self._trail.get(room)
         if not trail:
             return math.inf
-        if trail[0][0] > now - s.motion_window_s / 2:
-            # Newly heard: a move towards it -- unless it has been heard since the engine started
-            # (the first seconds of smoothing are no evidence of anything).
-            started = self._started if self._started is not None else now
-            return math.inf if trail[0][0] > started + s.motion_lag_s else -math.inf
-        values = sorted(p for t, p in trail if t <= now - s.motion_lag_s)
+        started = self._started if self._started is not None else now
+        # Heard since the engine started: its first seconds of smoothing are no evidence of
+        # anything, so they are left out of the reference (and there is no rise before it).
+        since_start = trail[0][0] <= started + s.motion_lag_s
+        if not since_start and trail[0][0] > now - s.motion_window_s / 2:
+            return math.inf  # newly heard: a move towards it
+        earliest = started + s.motion_lag_s if since_start else -math.inf
+        values = sorted(p for t, p in trail if earliest <= t <= now - s.motion_lag_s)
         if not values:
-            return math.inf
+            return -math.inf if since_start else math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
         return trail[-1][1] - reference
 
@@ -467,7 +518,7 @@ class RoomEngine:
         moving: bool,
         now: float,
     ) -> RoomSwitch | None:
-        why = "moving" if moving else "held lead"
+        why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
         if target is not None:
             beacon = levels[target].beacon if target in levels else None
             reason = "nearer" if previous is not None else "entered"

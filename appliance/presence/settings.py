@@ -82,9 +82,17 @@ class PresenceSettings:
     #: is set higher).
     surge_db: float = 6.0
     #: Seconds of level history that rise and fall are measured against...
-    motion_window_s: float = 45.0
+    motion_window_s: float = 120.0
     #: ...leaving out the last seconds for the rise (they hold the rise itself).
     motion_lag_s: float = 5.0
+    #: A slow move: the current room's level stayed this many seconds (longer than a person
+    #: stands in front of a beacon; 0 = off)...
+    lasting_fall_s: float = 24.0
+    #: ...at least this many dB under its median before...
+    lasting_fall_db: float = 8.0
+    #: ...while a room now leading it rose this many dB (its median since then over the upper
+    #: quartile of its levels before); then the hazard into that room is raised as for a move.
+    lasting_rise_db: float = 5.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -145,6 +153,9 @@ class PresenceSettings:
             "surge_db": self.surge_db,
             "moving_margin_db": self.moving_margin_db,
             "move_memory_s": self.move_memory_s,
+            "lasting_fall_s": self.lasting_fall_s,
+            "lasting_fall_db": self.lasting_fall_db,
+            "lasting_rise_db": self.lasting_rise_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,

@@ -361,3 +361,37 @@ def test_holding_the_current_room_by_hand_is_recorded() -> None:
     switch = drive.engine.set_override("shop", by="test")
     assert switch is not None and switch.reason == "override"
     assert switch.from_room == switch.to_room == "shop"
+
+
+def test_a_slow_move_shows_as_a_lasting_fall_of_the_old_room() -> None:
+    # Shadowing can leave the new room's beacon only a little stronger inside it than it was
+    # from next door: the rise stays under rise_db (set high here so only the new rule can
+    # see the move) and the lead under the 6 dB standstill margin, but the old room fell away.
+    def drive(settings: PresenceSettings) -> Drive:
+        d = Drive(settings)
+        d.run(120.0, {SHOP: -62, LAB: -80})
+        d.entered = d.now  # type: ignore[attr-defined]
+        d.run(90.0, {SHOP: -78, LAB: -74})  # the lab 6 dB up, the shop 16 dB down: 4 dB lead
+        return d
+
+    quick_rise_off = PresenceSettings(rise_db=10.0, surge_db=10.0)
+    moved = drive(quick_rise_off)
+    assert moved.rooms == ["shop", "lab"]
+    switch = moved.switches[1]
+    waited = switch.at - moved.entered  # type: ignore[attr-defined]
+    assert quick_rise_off.lasting_fall_s <= waited <= quick_rise_off.lasting_fall_s + 10.0
+    assert switch.moving is True and "lasting fall" in switch.detail
+    # Without the rule the same walk never switches: the lead stays under the margin.
+    stuck = drive(PresenceSettings(rise_db=10.0, surge_db=10.0, lasting_fall_s=0.0))
+    assert stuck.rooms == ["shop"]
+
+
+def test_a_long_blockage_of_the_current_beacon_is_no_lasting_fall() -> None:
+    # The current room's beacon 14 dB down for longer than lasting_fall_s, the rival steady:
+    # one link changed, which is a person, not a move.
+    drive = Drive(seed=4)
+    drive.run(120.0, {SHOP: -62, LAB: -72})
+    drive.run(30.0, {SHOP: -76, LAB: -72})
+    drive.run(60.0, {SHOP: -62, LAB: -72})
+    assert drive.rooms == ["shop"]
+    assert "lab" not in drive.engine._lasting
