@@ -9,6 +9,7 @@ Figures printed:
   4. seconds per page for each of the above.
 
 Usage: .venv/bin/python bench/vision_ocr.py [--drawings N] [--lines N] [--skip-cer]
+       [--skip-textlayer] [--skip-dimensions]
 """
 
 from __future__ import annotations
@@ -174,6 +175,9 @@ def main() -> None:
         "--skip-textlayer", action="store_true", help="skip the PDF text-layer recall"
     )
     parser.add_argument(
+        "--skip-dimensions", action="store_true", help="skip the labelled-dimension recall"
+    )
+    parser.add_argument(
         "--text-height", type=int, default=None, help="override vision.ocr_text_height_px"
     )
     args = parser.parse_args()
@@ -183,7 +187,8 @@ def main() -> None:
         config = dataclasses.replace(
             config, vision=dataclasses.replace(config.vision, ocr_text_height_px=args.text_height)
         )
-    bench_dimensions(args.drawings, config.vision)
+    if not args.skip_dimensions:
+        bench_dimensions(args.drawings, config.vision)
     if not args.skip_textlayer:
         bench_textlayer(config)
     if not args.skip_cer:

@@ -33,7 +33,9 @@ _NEWTON_METRE = re.compile(r"(?<=\d)\s?N\s?[.\-*•·x]?\s?m\b")
 _O_IN_NUMBER = re.compile(r"(?<=[\dR.,±+\-⌀])[Oo](?=[\d.,])|(?<=[R⌀±+\-])[Oo](?=[.,]\d)")
 _O_BEFORE_DECIMAL = re.compile(r"(?<![A-Za-z])[Oo](?=[.,]\d)")
 _L_IN_NUMBER = re.compile(r"(?<=\d)[lI|](?=[\d.,])|(?<=[.,])[lI|](?=\d)")
-_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+# Not a thousands separator: "$43,456.78" and "1,234,567" keep their commas (a comma followed by
+# three digits and another separator, or following one).
+_DECIMAL_COMMA = re.compile(r"(?<=\d)(?<!,\d{3}),(?=\d)(?!\d{3}[.,]\d)")
 _SPACE_IN_PLUS_MINUS = re.compile(r"±\s+(?=\d)")
 # A lone "+t" closing a dimension with no lower deviation is a "±t" read without its minus bar:
 # ISO 129 tolerances always give both deviations.

@@ -26,6 +26,8 @@ from appliance.vision.symbols import normalise, normalise_dimension_line, normal
         ("25 Nm", "25 N·m"),
         ("25N.m", "25 N·m"),
         ("12,5", "12.5"),
+        ("$43,456.78", "$43,456.78"),  # a thousands separator stays
+        ("1,234,567", "1,234,567"),
         ("1O0", "100"),
         ("0.5", "0.5"),
     ],
@@ -52,6 +54,11 @@ def test_lost_minus_bar_of_plus_minus() -> None:
     assert normalise_dimension_line("⌀21.5+0.1") == "⌀21.5 ±0.1"
     assert normalise_dimension_line("2x D19.9") == "2x⌀19.9"
     assert normalise_dimension_line("50.6 +0.02 0") == "50.6 +0.02 0"  # a real one-sided tolerance
+
+
+def test_thin_one_beside_a_diameter_read_as_i() -> None:
+    assert normalise_dimension_line("Bi 40") == "⌀140"
+    assert normalise_dimension_line("2 i 40") == "2 i 40"  # no diameter sign: left alone
 
 
 def test_dimension_lines() -> None:
