@@ -74,7 +74,8 @@ def stack_dimensions(lines: list[OcrLine]) -> list[list[OcrLine]]:
 
 
 def title_block_text(fields: dict[str, str]) -> str:
-    """A readable one-paragraph summary of the fields, in a fixed order."""
+    """A readable summary of the fields, one per line in a fixed order (no separator glued to a
+    value, so "2022001" stays a word of its own for search)."""
     names = {
         "drawing_number": "Drawing number",
         "title": "Title",
@@ -85,7 +86,7 @@ def title_block_text(fields: dict[str, str]) -> str:
         "size": "Size",
         "date": "Date",
     }
-    return "; ".join(f"{names[k]}: {fields[k]}" for k in FIELDS if fields.get(k))
+    return "\n".join(f"{names[k]}: {fields[k]}" for k in FIELDS if fields.get(k))
 
 
 def _inside(line: OcrLine, box: Box) -> bool:
@@ -156,7 +157,7 @@ def build_slices(
         ]
         if extra_lines:
             body = body + "\n" + "\n".join(extra_lines)
-        text = f"Title block. {summary}\n{body}".strip() if summary else f"Title block.\n{body}"
+        text = f"Title block.\n{summary}\n{body}".strip() if summary else f"Title block.\n{body}"
         extra: dict[str, object] = {"title_block": dict(fields)}
         if title_block.lines:
             extra.update(_extra(title_block.lines, low_confidence))

@@ -535,8 +535,12 @@ def _clean_value(name: str, value: str) -> str:
         # ones without a foot are read so).
         value = re.sub(r"(?<=[A-Za-z0-9])\](?=\s|$)", "1", value)
     value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
-    if name == "drawing_number" and len(value.split()) <= 2:
-        value = value.replace(" ", "")
+    if name == "drawing_number":
+        # Identifiers have no space beside their joining marks: "Keyence _Lift-12. 19" was read
+        # from "Keyence_Lift-12.19".
+        value = re.sub(r"\s*([_\-.])\s*(?=\w)", r"\1", value)
+        if len(value.split()) <= 2:
+            value = value.replace(" ", "")
     if name == "scale":
         value = value.replace(" ", "").replace(";", ":")
         # A scale is a ratio; anything else is a misreading, and no value is better than a wrong one.

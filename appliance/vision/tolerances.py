@@ -15,6 +15,7 @@ upper, lower), and whatever the page passes had read in the stack's place is dro
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -117,10 +118,16 @@ def _stack_after(ink: np.ndarray, value: Box) -> StackSpot | None:
         right = max(right, cx + cw)
     # A row is a run of glyph-sized blobs (signs, points and commas ride along).
     glyphs = [c for c in chosen if c[3] >= 0.3 * h and c[2] <= 1.2 * c[3]]
-    upper = [c for c in glyphs if c[1] + c[3] / 2 < mid]
-    lower = [c for c in glyphs if c[1] + c[3] / 2 >= mid]
-    if not upper or not lower:
+    if len(glyphs) < 2:
         return None
+    # The two rows split at the widest gap between glyph centres (a fit's shaft class may sit on
+    # the value's own line, so the value's middle is not always between them).
+    centres = sorted(c[1] + c[3] / 2 for c in glyphs)
+    gap, split = max((b - a, (a + b) / 2) for a, b in itertools.pairwise(centres))
+    if gap < 0.3 * h or not centres[0] < mid < centres[-1] + 0.25 * h:
+        return None
+    upper = [c for c in glyphs if c[1] + c[3] / 2 < split]
+    lower = [c for c in glyphs if c[1] + c[3] / 2 >= split]
     up_box = _union(upper)
     low_box = _union(lower)
     if up_box.y1 > low_box.y0 + 0.25 * h:
@@ -143,30 +150,34 @@ def _value_glyphs(ink: np.ndarray, word: Box) -> Box | None:
     """The box of the value's own digits inside an OCR word box.
 
     A word box often takes in a stack beside the value (Tesseract read it as one more character),
-    so the value is re-measured from the ink: the run of tall glyphs sharing one baseline band,
-    from the left, up to the first gap wider than a digit.
+    so the value is re-measured from the ink: the tall glyphs sharing one baseline band, from the
+    left, up to the first gap as wide as a word space (a decimal point bridges its gap).
     """
     x0, y0 = int(max(0, word.x0)), int(max(0, word.y0))
     x1, y1 = int(min(ink.shape[1], word.x1)), int(min(ink.shape[0], word.y1))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return None
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink[y0:y1, x0:x1], connectivity=8)
-    tall = sorted(
+    marks = sorted(
         (int(s[0]) + x0, int(s[1]) + y0, int(s[2]), int(s[3]))
         for s in stats[1:count]
-        if s[cv2.CC_STAT_HEIGHT] >= 0.6 * (y1 - y0)
+        if s[cv2.CC_STAT_AREA] >= 2
     )
+    tall = [c for c in marks if c[3] >= 0.6 * (y1 - y0)]
     if not tall:
         return None
     digit = float(np.median([c[3] for c in tall]))
     centre = float(np.median([c[1] + c[3] / 2 for c in tall]))
     run = [tall[0]]
-    for c in tall[1:]:
-        if c[3] < 0.8 * digit or abs(c[1] + c[3] / 2 - centre) > 0.25 * digit:
-            continue  # a glyph of a stack (raised or lowered), not of the value
-        if c[0] - max(r[0] + r[2] for r in run) > digit:
-            break
-        run.append(c)
+    reach = tall[0][0] + tall[0][2]
+    for c in marks:
+        if c[0] < tall[0][0] or max(c[2], c[3]) < 0.12 * digit:
+            continue  # left of the value, or a speck of noise
+        if c[0] - reach > 0.45 * digit:
+            break  # a word space: what follows is not the value
+        reach = max(reach, c[0] + c[2])
+        if c[3] >= 0.8 * digit and abs(c[1] + c[3] / 2 - centre) <= 0.25 * digit:
+            run.append(c)  # (raised or lowered glyphs are a stack's, not the value's)
     return Box(
         float(min(c[0] for c in run)),
         centre - digit / 2,
