@@ -65,8 +65,9 @@ class PresenceSettings:
     #: of a room whose other beacon is heard costs nothing).
     silent_db: float = 8.0
     #: Rate (1/s) of entering a room while the beacons show no move towards it: so small that only
-    #: a lead held for long switches (a person in front of a beacon for 20 s does not).
-    hazard_still_per_s: float = 1e-40
+    #: a lead held for long switches (~138 nats, 46 s of the strongest evidence: two people in
+    #: front of a beacon one after the other, 40 s, do not).
+    hazard_still_per_s: float = 1e-60
     #: Rate (1/s) of entering a room the beacons show a move towards (and "no room" once the
     #: current room's beacons went silent).
     hazard_moving_per_s: float = 0.5
@@ -81,7 +82,8 @@ class PresenceSettings:
     #: default equal to ``rise_db``, a rise alone decides and ``fall_db`` matters only when this
     #: is set higher).
     surge_db: float = 6.0
-    #: Seconds of level history that rise and fall are measured against...
+    #: Seconds of level history that rise and fall are measured against (longer than two
+    #: blockages back to back, so a beacon coming back from them is not a rise)...
     motion_window_s: float = 120.0
     #: ...leaving out the last seconds for the rise (they hold the rise itself).
     motion_lag_s: float = 5.0

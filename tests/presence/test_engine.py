@@ -395,3 +395,14 @@ def test_a_long_blockage_of_the_current_beacon_is_no_lasting_fall() -> None:
     drive.run(60.0, {SHOP: -62, LAB: -72})
     assert drive.rooms == ["shop"]
     assert "lab" not in drive.engine._lasting
+
+
+def test_two_blockages_back_to_back_at_a_boundary_do_not_switch() -> None:
+    # In the simulator a second person can step in right after the first: 40 s, 14 dB, twice the
+    # longest single blockage, while the rival stays as it was.
+    drive = Drive(seed=5)
+    drive.run(120.0, {SHOP: -66, LAB: -68}, noise=2.0)
+    assert drive.rooms == ["shop"]
+    drive.run(2 * LONGEST_BLOCKAGE_S, {SHOP: -80, LAB: -68}, noise=2.0)
+    drive.run(120.0, {SHOP: -66, LAB: -68}, noise=2.0)
+    assert drive.rooms == ["shop"]
