@@ -1,8 +1,8 @@
 """Pages photographed sideways or upside down are turned upright before they are read.
 
-An upright drawing has its title block in the bottom-right corner (ISO 7200); when one is found
-there, the page is taken as upright at no cost. Otherwise Tesseract's orientation detection (OSD,
-``--psm 0``) is asked on a copy reduced to 10 px characters, and the page is turned by the quarter turns it reports when
+An upright drawing has its title block in the bottom-right corner (ISO 7200), wider than tall;
+when one is found there, the page is taken as upright at no cost. Otherwise Tesseract's orientation detection (OSD,
+``--psm 0``) is asked on the page prepared as for OCR (lines removed, 16 px characters), and the page is turned by the quarter turns it reports when
 it is confident enough. Boxes still map back to the original image: the turn is composed into the
 page's transform.
 """
@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from appliance.vision.errors import OcrError
-from appliance.vision.ocr import binarise, estimate_text_height
+from appliance.vision.ocr import prepare
 from appliance.vision.page import CorrectedPage
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import detect_orientation
@@ -24,9 +24,8 @@ from appliance.vision.titleblock import locate
 
 log = logging.getLogger(__name__)
 
-#: Character height OSD reads the page at: it is as sure at 10 px as at full size and several
-#: times faster; at 6 px it guesses.
-OSD_TEXT_PX = 10.0
+#: Character height OSD reads the prepared page at (smaller is faster; at 6 px it guesses).
+OSD_TEXT_PX = 16
 
 _ROTATIONS = {
     90: cv2.ROTATE_90_CLOCKWISE,
@@ -55,16 +54,18 @@ def turn_page(page: CorrectedPage, rotate: int) -> CorrectedPage:
 
 def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPage, int, list[str]]:
     """The page turned upright, the clockwise turn applied, and warnings of a failed detection."""
-    if not settings.detect_orientation or locate(page.gray) is not None:
+    if not settings.detect_orientation:
         return page, 0, []
-    gray = page.gray
-    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    text_height = 2 * estimate_text_height(binarise(half))
-    factor = float(np.clip(OSD_TEXT_PX / text_height, 0.4, 1.0)) if text_height else 1.0
-    if factor < 1:
-        gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    block = locate(page.gray)
+    if block is not None and block.x1 - block.x0 >= 1.2 * (block.y1 - block.y0):
+        # A title block lies across the bottom-right corner: the page is upright. (A block found
+        # standing on end is a turned page's block.)
+        return page, 0, []
+    # OSD reads the page as OCR would see it (ruling lines and geometry removed, text at a fixed
+    # height): on the grey page the drawing's lines and hatching drown its letters.
+    prepared = prepare(page.gray, dataclasses.replace(settings, ocr_text_height_px=OSD_TEXT_PX))
     try:
-        found = detect_orientation(gray, settings)
+        found = detect_orientation(prepared.image, settings)
     except OcrError as err:
         log.warning("orientation not detected: %s", err)
         return page, 0, [f"orientation not detected: {err.code}"]

@@ -47,7 +47,7 @@ class VisionSettings:
     #: drawing).
     detect_orientation: bool = True
     #: Smallest orientation confidence of Tesseract's OSD at which a page is turned.
-    min_orientation_confidence: float = 1.0
+    min_orientation_confidence: float = 1.5
     #: Height in pixels that text is scaled to before OCR (Tesseract reads 20-30 px text best).
     ocr_text_height_px: int = 22
     #: Largest image accepted, in pixels (width x height), checked before decoding.
