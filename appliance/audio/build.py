@@ -67,6 +67,8 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
 def build_wake_detector(config: Config, recogniser: Recogniser | None = None) -> WakeDetector:
     """The configured wake detector; reuses ``recogniser`` when it is the same engine."""
     s = config.audio
+    if s.wake_engine == "kws":
+        return build_kws_detector(config)
     if s.wake_engine == "vosk":
         from appliance.audio.engines.vosk import VoskRecogniser
         from appliance.audio.wake import VoskWakeDetector
@@ -85,6 +87,29 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
         threshold=s.wake_whisper_threshold,
         vad_threshold_db=s.vad_threshold_db,
         bias=s.wake_whisper_bias,
+    )
+
+
+def build_kws_detector(config: Config) -> WakeDetector:
+    """The trained keyword model (both feature graphs and the head verified against the manifest)."""
+    from appliance.audio.engines.speech_embedding import SpeechEmbedding
+    from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
+
+    s = config.audio
+    head = KeywordHead.from_manifest(config.paths.models_dir, s.wake_kws_model)
+    trained_for = str(head.meta.get("phrase", ""))
+    if trained_for != s.wake_phrase:
+        raise ConfigError(
+            f"audio.wake_phrase: {s.wake_phrase!r} is not the phrase the keyword model "
+            f"{s.wake_kws_model} was trained for ({trained_for!r}); use wake_engine = 'whisper' "
+            "or 'vosk' for another phrase"
+        )
+    return KeywordModelWakeDetector(
+        SpeechEmbedding.from_manifest(config.paths.models_dir),
+        head,
+        s.wake_phrase,
+        threshold=s.wake_kws_threshold,
+        refractory_s=s.wake_refractory_s,
     )
 
 

@@ -35,8 +35,15 @@ class AudioSettings:
     reconnect_max_s: float = 30.0
     #: Wake phrase, lower case, words separated by single spaces.
     wake_phrase: str = "open claw"
-    #: Wake detector: Vosk grammar recogniser (the Pi) or whisper on short speech windows (development).
-    wake_engine: Literal["vosk", "whisper"] = "whisper"
+    #: Wake detector: the trained keyword model ("kws", default; docs/decisions/0031), a Vosk
+    #: grammar recogniser ("vosk") or whisper on short speech windows ("whisper").
+    wake_engine: Literal["kws", "vosk", "whisper"] = "kws"
+    #: Manifest name of the keyword model's trained head (its phrase must be ``wake_phrase``).
+    wake_kws_model: str = "kws-open-claw"
+    #: Score (0..1) at which the keyword model wakes; chosen from the benchmark's sweep (0031).
+    wake_kws_threshold: float = 0.5
+    #: Seconds after a keyword-model detection during which it cannot fire again.
+    wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.
     wake_threshold: float = 0.6
     #: Minimum posterior of the phrase's tokens (geometric mean, 0..1) for the whisper wake detector.
@@ -102,6 +109,8 @@ class AudioSettings:
                 ">= reconnect_initial_s",
             ),
             ("wake_threshold", 0.0 <= self.wake_threshold <= 1.0, "between 0 and 1"),
+            ("wake_kws_threshold", 0.0 < self.wake_kws_threshold < 1.0, "between 0 and 1"),
+            ("wake_refractory_s", 0.0 <= self.wake_refractory_s <= 30.0, "between 0 and 30"),
             (
                 "wake_whisper_threshold",
                 0.0 <= self.wake_whisper_threshold <= 1.0,

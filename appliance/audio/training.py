@@ -68,6 +68,9 @@ NEAR_MISSES = (
     "hammer claw", "open cola", "open glaze", "over claw", "open colour", "open clamp",
     "open cough", "open claude", "oakland", "open plan", "opal claw", "open coal", "clothes",
     "open", "claw", "open a clause", "local law", "open climb", "hopeful claw", "open clown",
+    "open cloak", "open clog", "open clone", "open slaw", "open gnaw", "broken jaw", "spoken law",
+    "open log", "open loft", "open clerk", "open crow", "open core", "ocean claw", "open law",
+    "hope in law", "open clasp", "open clue box", "cole slaw", "open plow", "open lore",
 )  # fmt: skip
 #: Questions said after the phrase in one breath (the benchmark uses other ones).
 QUESTIONS = (
@@ -353,48 +356,90 @@ class Dataset:
     seconds: Floats
 
 
+#: Clips per cache block: adding clips of one kind only makes the new blocks.
+BLOCK = 100
+#: Bump when the way clips are made changes (invalidates the cache).
+DATA_VERSION = 4
+
+
+def _block(
+    kind: str, first: int, seed: int, texts: list[str], models_dir: Path, workers: int
+) -> dict[str, Any]:
+    """One cached block of clips of one kind (made in ``workers`` processes when not cached)."""
+    key = json.dumps(
+        {
+            "kind": kind,
+            "first": first,
+            "seed": seed,
+            "version": DATA_VERSION,
+            "train": TRAIN_VARIANTS,
+            "validation": VALIDATION_VARIANTS,
+            "near": NEAR_MISSES if kind == "near-miss" else (),
+        },
+        sort_keys=True,
+    )
+    cache = Path.home() / ".cache" / "openclaw" / "kws"
+    path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
+    if path.is_file():
+        with np.load(path) as d:
+            return {k: d[k] for k in d.files}
+    specs = [ClipSpec(kind, i, i % 8 == 0) for i in range(first, first + BLOCK)]
+    ctx = get_context("fork")
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
+        results = pool.map(_embed_clip, [(s, texts, seed) for s in specs], chunksize=5)
+    block = {
+        "embeddings": np.concatenate([r[0] for r in results]).astype(np.float32),
+        "lengths": np.array([len(r[0]) for r in results], dtype=np.int64),
+        "phrase": np.array([[r[1], r[2]] for r in results], dtype=np.int64),
+        "validation": np.array([s.validation for s in specs], dtype=bool),
+        "seconds": np.array([r[3] for r in results], dtype=np.float32),
+    }
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **block)  # type: ignore[arg-type]
+    return block
+
+
 def build_dataset(
     counts: dict[str, int], seed: int, models_dir: Path, retrieval: Path, workers: int
 ) -> Dataset:
-    """Make (or load from the cache) the embeddings of every training clip."""
-    key = json.dumps(
-        {"counts": counts, "seed": seed, "version": 3, "train": TRAIN_VARIANTS}, sort_keys=True
-    )
-    cache = Path.home() / ".cache" / "openclaw" / "kws"
-    path = cache / f"dataset-{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
-    if path.is_file():
-        with np.load(path) as d:
-            return Dataset(**{k: d[k] for k in Dataset.__dataclass_fields__})
+    """Make (or load from the cache) the embeddings of every training clip.
+
+    Every eighth clip of each kind is a validation clip (validation voices only). Counts are
+    rounded up to whole blocks of :data:`BLOCK` clips.
+    """
     texts = load_texts(retrieval)
-    specs: list[ClipSpec] = []
-    for kind, n in counts.items():
-        n_val = n // 8
-        specs += [ClipSpec(kind, i, i < n_val) for i in range(n)]
-    t0 = time.time()
-    ctx = get_context("fork")
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
-        results = pool.map(_embed_clip, [(s, texts, seed) for s in specs], chunksize=8)
-    print(f"made {len(specs)} clips in {time.time() - t0:.0f} s")
-    lengths = np.array([len(r[0]) for r in results], dtype=np.int64)
     kinds = ("positive", "sentence", "near-miss", "noise")
-    data = Dataset(
-        embeddings=np.concatenate([r[0] for r in results]).astype(np.float32),
+    blocks, kind_of = [], []
+    t0 = time.time()
+    for kind, n in counts.items():
+        for first in range(0, n, BLOCK):
+            blocks.append(_block(kind, first, seed, texts, models_dir, workers))
+            kind_of.append(kinds.index(kind))
+    print(f"{sum(len(b['lengths']) for b in blocks)} clips ready in {time.time() - t0:.0f} s")
+    lengths = np.concatenate([b["lengths"] for b in blocks])
+    return Dataset(
+        embeddings=np.concatenate([b["embeddings"] for b in blocks]),
         offsets=np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64),
         lengths=lengths,
-        phrase=np.array([[r[1], r[2]] for r in results], dtype=np.int64),
-        kinds=np.array([kinds.index(s.kind) for s in specs], dtype=np.int64),
-        validation=np.array([s.validation for s in specs], dtype=bool),
-        seconds=np.array([r[3] for r in results], dtype=np.float32),
+        phrase=np.concatenate([b["phrase"] for b in blocks]),
+        kinds=np.concatenate(
+            [
+                np.full(len(b["lengths"]), k, dtype=np.int64)
+                for b, k in zip(blocks, kind_of, strict=True)
+            ]
+        ),
+        validation=np.concatenate([b["validation"] for b in blocks]),
+        seconds=np.concatenate([b["seconds"] for b in blocks]),
     )
-    cache.mkdir(parents=True, exist_ok=True)
-    np.savez(path, **{k: getattr(data, k) for k in Dataset.__dataclass_fields__})
-    return data
 
 
 # -- windows and labels ------------------------------------------------------------------------
 
-#: A window is positive when the phrase ended between these many seconds before its end...
-POSITIVE_FROM_S, POSITIVE_TO_S = -0.08, 0.26
+#: A window is positive when the phrase ended between these many seconds before its end: not
+#: earlier, because "open claw" must have been followed by something that is not the "s" of
+#: "open clause" or "open claws" before the model may say so (windows closer to the end are
+#: ambiguous and left out)...
+POSITIVE_FROM_S, POSITIVE_TO_S = 0.10, 0.36
 #: ... and it is negative when it ends this long before the phrase ends (the phrase unfinished).
 NEGATIVE_BEFORE_S = 0.2
 #: After this long past the phrase end the phrase is out of view: negative again.
@@ -455,12 +500,19 @@ def train_head(
     hidden: int,
     epochs: int,
     seed: int,
+    hard_pool: npt.NDArray[np.int64] | None = None,
     pos_fraction: float = 0.25,
+    hard_fraction: float = 0.25,
     batch: int = 512,
     lr: float = 1e-3,
     l2: float = 1e-4,
+    dropout: float = 0.1,
 ) -> KeywordHead:
-    """Adam on the cross-entropy, batches with a fixed share of positives; deterministic."""
+    """Adam on the cross-entropy, batches with a fixed share of positives; deterministic.
+
+    ``hard_pool`` (negative windows, e.g. near-misses and what a first model scored high) gets a
+    fixed share ``hard_fraction`` of every batch besides the uniformly drawn negatives.
+    """
     rng = np.random.default_rng(seed)
     sample = source.gather(rng.choice(rows, size=min(len(rows), 20_000), replace=False))
     mean = sample.mean(axis=0)
@@ -477,24 +529,24 @@ def train_head(
     pos, neg = rows[labels == 1], rows[labels == 0]
     steps_per_epoch = len(rows) // batch
     n_pos = int(batch * pos_fraction)
+    n_hard = int(batch * hard_fraction) if hard_pool is not None and len(hard_pool) else 0
     step = 0
     for epoch in range(epochs):
         t0, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
+            hard = rng.choice(hard_pool, n_hard) if n_hard and hard_pool is not None else pos[:0]
             pick = np.concatenate(
-                [rng.choice(pos, n_pos), rng.choice(neg, batch - n_pos)]
+                [rng.choice(pos, n_pos), hard, rng.choice(neg, batch - n_pos - n_hard)]
             )
             y = np.concatenate([np.ones(n_pos), np.zeros(batch - n_pos)]).astype(np.float32)
             x = (source.gather(pick) - mean) / std
             # Input dropout and a little noise: the head must not lean on one embedding dimension.
-            x = x * (rng.random(x.shape) > 0.1) + rng.normal(0, 0.1, x.shape).astype(np.float32)
+            x = x * (rng.random(x.shape) > dropout) + rng.normal(0, 0.1, x.shape).astype(np.float32)
             h_pre = x @ params["w1"] + params["b1"]
             h = np.maximum(h_pre, 0.0)
             z = h @ params["w2"] + params["b2"]
             p = 1 / (1 + np.exp(-np.clip(z, -30, 30)))
-            total += float(
-                -np.mean(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7))
-            )
+            total += float(-np.mean(y * np.log(p + 1e-7) + (1 - y) * np.log(1 - p + 1e-7)))
             dz = (p - y) / batch
             grads = {
                 "w2": h.T @ dz + l2 * params["w2"],
@@ -510,9 +562,7 @@ def train_head(
                 v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
                 m_hat = m[k] / (1 - 0.9**step)
                 v_hat = v[k] / (1 - 0.999**step)
-                params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(
-                    np.float32
-                )
+                params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
         print(
             f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps_per_epoch):.4f} "
             f"({time.time() - t0:.0f} s)"
@@ -559,18 +609,23 @@ def main() -> None:
     """Make the data, train, pick the threshold on the validation voices, write the head."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--out", type=Path, default=Path("models/kws-open-claw/open-claw-head.npz"))
-    parser.add_argument("--positives", type=int, default=1600)
-    parser.add_argument("--sentences", type=int, default=1000)
-    parser.add_argument("--near-miss", type=int, default=1350)
+    parser.add_argument("--positives", type=int, default=1200)
+    parser.add_argument("--sentences", type=int, default=500)
+    parser.add_argument("--near-miss", type=int, default=2000)
     parser.add_argument("--noise", type=int, default=200)
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--window", type=int, default=16)
+    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--dropout", type=float, default=0.1)
+    parser.add_argument("--rounds", type=int, default=2, choices=(1, 2))
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--models-dir", type=Path, default=Path("var/models"))
     parser.add_argument(
-        "--retrieval", type=Path, default=Path(__file__).resolve().parents[3] / "shared/data/retrieval"
+        "--retrieval",
+        type=Path,
+        default=Path(__file__).resolve().parents[3] / "shared/data/retrieval",
     )
     args = parser.parse_args()
     counts = {
@@ -585,14 +640,40 @@ def main() -> None:
     source = WindowSource(data, silent, args.window)
     all_clips = np.arange(len(data.lengths))
     fit, val = all_clips[~data.validation], all_clips[data.validation]
-    rows, labels, _ = windows(data, fit)
+    rows, labels, owner = windows(data, fit)
     print(
         f"clips {len(all_clips)} ({len(val)} validation), audio {data.seconds.sum() / 3600:.2f} h, "
         f"windows {len(rows)} ({int((labels == 1).sum())} positive)"
     )
-    head = train_head(
-        source, rows, labels, hidden=args.hidden, epochs=args.epochs, seed=args.seed
+    # Round 1: near-misses as the hard pool. Round 2 (from scratch, same seed): the negative
+    # windows round 1 scored highest join them (hard-negative mining).
+    near = rows[(labels == 0) & (data.kinds[owner] == 2)]
+    fit_options: dict[str, Any] = {
+        "hidden": args.hidden,
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "l2": args.l2,
+        "dropout": args.dropout,
+    }
+    head = train_head(source, rows, labels, hard_pool=near, **fit_options)
+    negatives = rows[labels == 0]
+    neg_scores = np.concatenate(
+        [
+            head.scores(source.gather(negatives[i : i + 4096]))
+            for i in range(0, len(negatives), 4096)
+        ]
     )
+    mined = negatives[neg_scores > 0.2]
+    print(f"hard-negative mining: {len(mined)} of {len(negatives)} negative windows score > 0.2")
+    if args.rounds == 2:
+        head = train_head(
+            source,
+            rows,
+            labels,
+            hard_pool=np.concatenate([near, mined, mined]),
+            hard_fraction=0.35,
+            **fit_options,
+        )
     pos_best, neg_best, lags, hours = evaluate(head, source, data, val)
     pos, neg = np.array(pos_best), np.array(neg_best)
     print(f"validation: {len(pos)} positives, {len(neg)} negative items ({hours:.2f} h)")
@@ -613,12 +694,16 @@ def main() -> None:
             "window": args.window,
             "phrase": PHRASE,
             "lag_s": round(max(0.0, lag), 3),
+            "lag_level": 0.5,
             "phrase_s": 0.8,
             "threshold": round(threshold, 3),
             "seed": args.seed,
             "counts": counts,
             "epochs": args.epochs,
             "hidden": args.hidden,
+            "l2": args.l2,
+            "dropout": args.dropout,
+            "rounds": args.rounds,
             "validation_false_reject": round(float(np.mean(pos < threshold)), 4),
             "train_accents": list(TRAIN_ACCENTS),
             "held_out_accents": list(HELD_OUT_ACCENTS),
@@ -629,7 +714,7 @@ def main() -> None:
     head.save(args.out)
     digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
     print(f"threshold {threshold:.3f}, lag {lag * 1000:.0f} ms; wrote {args.out}")
-    print(f"size = {args.out.stat().st_size}\nsha256 = \"{digest}\"")
+    print(f'size = {args.out.stat().st_size}\nsha256 = "{digest}"')
 
 
 if __name__ == "__main__":

@@ -92,8 +92,13 @@ class KeywordHead:
 
     @property
     def lag_s(self) -> float:
-        """Typical time from the end of the phrase to the first score over threshold (training)."""
+        """Median time from the end of the phrase to the first score over ``lag_level`` (training)."""
         return float(self.meta.get("lag_s", 0.16))
+
+    @property
+    def lag_level(self) -> float:
+        """The score level :attr:`lag_s` was measured at."""
+        return float(self.meta.get("lag_level", 0.5))
 
     def scores(self, windows: Floats) -> Floats:
         """Scores 0..1 of windows ``[n, window, 96]`` (or already flat ``[n, window * 96]``)."""
@@ -166,11 +171,14 @@ class KeywordModelWakeDetector:
         self._stream = EmbeddingStream(features)
         self._window: deque[Floats] = deque(maxlen=head.window)
         self._quiet_until = -1
+        self._rise_at = -1
         self._started = False
         #: The last score computed (diagnostics and the bench's threshold sweep).
         self.last_score = 0.0
         #: Highest score since the last reset.
         self.max_score = 0.0
+        #: When a list: every (stream sample, score) computed is appended (the bench's sweep).
+        self.trace: list[tuple[int, float]] | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -181,6 +189,7 @@ class KeywordModelWakeDetector:
         for _ in range(self.head.window):
             self._window.append(silent)
         self._quiet_until = -1
+        self._rise_at = -1
         self.max_score = 0.0
 
     def _silent_embedding(self) -> Floats:
@@ -200,6 +209,14 @@ class KeywordModelWakeDetector:
             self._window.append(embedding)
             score = float(self.head.scores(np.stack(self._window)[None])[0])
             self.last_score = score
+            if self.trace is not None:
+                self.trace.append((end, score))
+            # Where the score rose over the lag level: the phrase ended about lag_s before that,
+            # whatever the threshold (a higher threshold is crossed later in the same rise).
+            if score < self.head.lag_level:
+                self._rise_at = -1
+            elif self._rise_at < 0:
+                self._rise_at = end
             if end <= self._quiet_until:
                 continue
             self.max_score = max(self.max_score, score)
@@ -209,7 +226,8 @@ class KeywordModelWakeDetector:
         return detection
 
     def _detection(self, score: float, at: int) -> WakeDetection:
-        phrase_end = max(0, at - int(self.head.lag_s * SAMPLE_RATE))
+        rise = self._rise_at if 0 <= self._rise_at <= at else at
+        phrase_end = max(0, rise - int(self.head.lag_s * SAMPLE_RATE))
         phrase_s = float(self.head.meta.get("phrase_s", 0.8))
         return WakeDetection(
             phrase=self.phrase,

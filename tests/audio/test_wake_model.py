@@ -1,0 +1,231 @@
+"""The trained keyword model: real feature graphs, the committed head, held-out voices, the frontend."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection
+from appliance.audio.build import build_wake_detector
+from appliance.audio.commands import CommandKind
+from appliance.audio.engines.speech_embedding import (
+    EMBED_DIM,
+    MEL_BANDS,
+    EmbeddingStream,
+    SpeechEmbedding,
+    frames_for,
+)
+from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.errors import SpeechModelError
+from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.settings import AudioSettings
+from appliance.audio.sinks import WavFileSink
+from appliance.audio.sources import WavReplaySource
+from appliance.audio.training import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
+from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.wake_model import (
+    HEAD_MODEL,
+    KeywordHead,
+    KeywordModelWakeDetector,
+    locate_head,
+)
+from appliance.config import load_config
+from appliance.errors import ConfigError, ModelError
+from appliance.models.manifest import load_manifest
+
+from .conftest import SynthFn, samples_of
+
+NO_MODELS_DIR = Path("/nonexistent-models-dir")
+#: A voice no training clip used (held-out accent and held-out variant).
+HELD_OUT_VOICE = f"{HELD_OUT_ACCENTS[0]}+{HELD_OUT_VARIANTS[0]}"
+
+
+@pytest.fixture(scope="module")
+def features() -> SpeechEmbedding:
+    return SpeechEmbedding.from_manifest(NO_MODELS_DIR)
+
+
+@pytest.fixture(scope="module")
+def head() -> KeywordHead:
+    return KeywordHead.from_manifest(NO_MODELS_DIR)
+
+
+def detector(features: SpeechEmbedding, head: KeywordHead) -> KeywordModelWakeDetector:
+    return KeywordModelWakeDetector(features, head, threshold=AudioSettings().wake_kws_threshold)
+
+
+def feed_all(
+    det: KeywordModelWakeDetector, audio: Samples, chunk: int = 480
+) -> list[WakeDetection]:
+    det.reset()
+    found = []
+    for i in range(0, len(audio) - chunk + 1, chunk):
+        hit = det.feed(audio[i : i + chunk], i + chunk)
+        if hit is not None:
+            found.append(hit)
+    return found
+
+
+def test_feature_graphs_give_the_documented_shapes(features: SpeechEmbedding) -> None:
+    rng = np.random.default_rng(3)
+    second = rng.normal(0, 3000, SAMPLE_RATE).astype(np.int16)
+    mel = features.mel(second)
+    assert mel.shape == (frames_for(SAMPLE_RATE), MEL_BANDS) == (97, 32)
+    assert features.mel(second[:511]).shape == (0, MEL_BANDS)
+    # Silence sits at the graph's -100 dB floor, scaled: -100 / 10 + 2.
+    assert np.allclose(features.silent_frame, -8.0)
+    assert mel.min() > -8.0  # noise is louder than the floor everywhere
+    embeddings = features.clip(second)
+    # One embedding per 80 ms of complete mel frames: frames 0..95 make 12 steps of 8.
+    assert embeddings.shape == (12, EMBED_DIM)
+    assert np.isfinite(embeddings).all() and embeddings.std() > 0.1
+
+
+@pytest.mark.parametrize("chunk", [480, 1000, 4096])
+def test_streaming_embeddings_equal_the_whole_clip(features: SpeechEmbedding, chunk: int) -> None:
+    audio = np.random.default_rng(chunk).normal(0, 2000, 3 * SAMPLE_RATE).astype(np.int16)
+    stream = EmbeddingStream(features, origin=5000)
+    rows, ends = [], []
+    for i in range(0, len(audio), chunk):
+        got, at = stream.feed(audio[i : i + chunk])
+        rows.append(got)
+        ends += at
+    streamed = np.concatenate(rows)
+    whole = features.clip(audio)
+    assert streamed.shape == whole.shape
+    assert np.abs(streamed - whole).max() < 1e-3
+    # Each embedding reports the stream index just past the audio it saw: 1,632 samples, then
+    # every 1,280.
+    assert ends[:3] == [5000 + 1632, 5000 + 2912, 5000 + 4192]
+    assert all(e <= 5000 + len(audio) for e in ends)
+
+
+def test_wakes_on_a_held_out_voice(
+    features: SpeechEmbedding, head: KeywordHead, synth: SynthFn
+) -> None:
+    assert HELD_OUT_ACCENTS[0] not in TRAIN_ACCENTS
+    audio = samples_of(synth("open claw", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5))
+    det = detector(features, head)
+    found = feed_all(det, audio)
+    assert len(found) == 1, det.max_score
+    wake = found[0]
+    assert wake.detector == "kws" and wake.phrase == "open claw"
+    assert wake.score >= det.threshold
+    # One second of silence, then the phrase (~0.7 s): the estimated phrase end lies after its
+    # start, and the detection comes only once the phrase is (nearly) complete.
+    assert int(0.5 * SAMPLE_RATE) <= wake.start_sample < wake.end_sample
+    assert int(1.3 * SAMPLE_RATE) <= wake.end_sample <= wake.detected_at_sample
+    assert wake.detected_at_sample < len(audio)
+
+
+def test_no_wake_on_real_speech_or_a_near_miss(
+    features: SpeechEmbedding, head: KeywordHead, synth: SynthFn, shared_data: Path
+) -> None:
+    det = detector(features, head)
+    clip = (
+        shared_data / "speech/pocketsphinx/librivox/sense_and_sensibility_01_austen_64kb-0870.wav"
+    )
+    assert feed_all(det, samples_of(clip)) == []
+    assert 0.0 <= det.max_score < det.threshold
+    near = samples_of(synth("open clause", voice=HELD_OUT_VOICE))
+    assert feed_all(det, near) == []
+
+
+def test_refractory_period_stops_a_second_wake(
+    features: SpeechEmbedding, head: KeywordHead, synth: SynthFn
+) -> None:
+    phrase = samples_of(synth("open claw", voice=HELD_OUT_VOICE, lead_s=0.8, tail_s=0.3))
+    twice = np.concatenate([phrase, phrase])  # said again 1.5 s later: inside a long refractory
+    long_quiet = KeywordModelWakeDetector(
+        features, head, threshold=AudioSettings().wake_kws_threshold, refractory_s=10.0
+    )
+    assert len(feed_all(long_quiet, twice)) == 1
+    short_quiet = KeywordModelWakeDetector(
+        features, head, threshold=AudioSettings().wake_kws_threshold, refractory_s=0.5
+    )
+    assert len(feed_all(short_quiet, twice)) == 2
+
+
+async def test_one_breath_question_through_the_frontend(
+    features: SpeechEmbedding,
+    head: KeywordHead,
+    whisper: WhisperRecogniser,
+    synth: SynthFn,
+    tmp_path: Path,
+) -> None:
+    wav = synth(
+        "open claw, what torque do the M8 bolts take", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5
+    )
+    settings = AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0)
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        detector(features, head),
+        whisper,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=settings,
+    )
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None
+    assert utterance.wake.detector == "kws"
+    assert utterance.command.kind == CommandKind.QUESTION
+    # The capture starts where the phrase ended: the question is there, the phrase is not (what
+    # whisper tiny.en makes of the rest is measured in bench/audio_wer.py).
+    text = utterance.transcript.text.lower()
+    assert text.startswith("what") and "claw" not in text and "open" not in text, text
+    assert utterance.text.lower().startswith("what")
+    assert utterance.latency["wake_after_phrase_s"] >= 0
+
+
+def test_engine_chosen_by_configuration() -> None:
+    config = load_config(environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws"})
+    det = build_wake_detector(config)
+    assert isinstance(det, KeywordModelWakeDetector)
+    assert det.threshold == config.audio.wake_kws_threshold
+    other = load_config(
+        environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_PHRASE": "hey bench"}
+    )
+    with pytest.raises(ConfigError, match=r"audio\.wake_phrase"):
+        build_wake_detector(other)
+
+
+def test_corrupt_head_is_refused_by_its_checksum(tmp_path: Path) -> None:
+    spec = load_manifest().get(HEAD_MODEL)
+    bad = tmp_path / spec.name / spec.file("head").path
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"PK\x03\x04 not a head at all")
+    with pytest.raises(ModelError) as err:
+        locate_head(spec, tmp_path)
+    assert err.value.code == "model_checksum"
+    # The same bytes loaded without the manifest check: a clear load error, not a numpy traceback.
+    with pytest.raises(SpeechModelError) as load_err:
+        KeywordHead.load(bad)
+    assert load_err.value.code == "speech_model_load"
+
+
+def test_missing_head_names_the_model(tmp_path: Path) -> None:
+    spec = load_manifest().get(HEAD_MODEL)
+    gone = dataclasses.replace(spec, name="kws-not-trained-yet")
+    with pytest.raises(ModelError) as err:
+        locate_head(gone, tmp_path)
+    assert err.value.code == "model_missing" and "kws-not-trained-yet" in str(err.value)
+
+
+def test_head_with_arrays_that_do_not_fit_is_refused(head: KeywordHead, tmp_path: Path) -> None:
+    broken = dataclasses.replace(head, meta={**head.meta, "window": head.window + 1})
+    broken.save(tmp_path / "head.npz")
+    with pytest.raises(SpeechModelError, match="do not fit"):
+        KeywordHead.load(tmp_path / "head.npz")
+    # A verified copy in models_dir wins over the committed one (the Pi's layout).
+    spec = load_manifest().get(HEAD_MODEL)
+    committed = locate_head(spec, NO_MODELS_DIR)
+    local = tmp_path / spec.name / spec.file("head").path
+    local.parent.mkdir(parents=True)
+    shutil.copy(committed, local)
+    assert locate_head(spec, tmp_path) == local
