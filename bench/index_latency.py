@@ -105,24 +105,26 @@ def timed_searches(
     queries: list[str],
     namespace: str,
     configs: dict[str, tuple[bool, int, bool]],
-) -> dict[str, list[float]]:
-    """Milliseconds of every search per configuration, interleaved query by query.
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall and CPU milliseconds of every search per configuration, interleaved query by query.
 
     Each query runs under every configuration in turn, starting with a different one for each
     query, so a burst of load from other work and the word counts the first run caches fall on all
-    configurations alike.
+    configurations alike. CPU time is the whole process's (every thread, including onnxruntime's
+    and OpenBLAS's, which spin while waiting): it hardly grows with other work on the machine.
     """
     cache_bytes = store.vectors.max_bytes
     names = list(configs)
     times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
 
-    def once(name: str, q: str) -> float:
+    def once(name: str, q: str) -> tuple[float, float]:
         matrix, budget, parallel = configs[name]
         store.vectors.max_bytes = cache_bytes if matrix else 0
         opts = SearchOptions(max_results=10, keyword_budget_rows=budget, parallel_channels=parallel)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         search(store, q, [namespace], options=opts)
-        return 1000 * (time.perf_counter() - t0)
+        return 1000 * (time.perf_counter() - t0), 1000 * (time.process_time() - c0)
 
     for q in queries[:5]:
         for name in names:
@@ -130,9 +132,11 @@ def timed_searches(
     store.keyword_stats.clear()
     for i, q in enumerate(queries):
         for name in names[i % len(names) :] + names[: i % len(names)]:
-            times[name].append(once(name, q))
+            wall, used = once(name, q)
+            times[name].append(wall)
+            cpu[name].append(used)
     store.vectors.max_bytes = cache_bytes
-    return times
+    return times, cpu
 
 
 def stage_times(
@@ -233,17 +237,19 @@ def main() -> None:
                     f"  keyword budget {args.budget}: provably the full BM25 result for"
                     f" {exact:.3f} of queries; full BM25 top-10 kept {kept:.3f}"
                 )
-                times = timed_searches(store, qs, ns, configs)
+                times, cpu = timed_searches(store, qs, ns, configs)
                 print(
-                    f"  {'configuration':<28} {'p50 ms':>7} {'p95 ms':>7}"
-                    f"   median embed / vector / keyword ms   ({load_text()} after the searches)"
+                    f"  {'configuration':<28} {'p50 ms':>7} {'p95 ms':>7} {'CPU p50':>8}"
+                    f" {'CPU p95':>8}   median embed / vector / keyword ms"
+                    f"   ({load_text()} after the searches)"
                 )
                 for name, (matrix, budget, _parallel) in configs.items():
                     store.vectors.max_bytes = cache_bytes if matrix else 0
                     st = stage_times(store, qs[:50], ns, budget)
                     print(
                         f"  {name:<28} {percentile(times[name], 50):7.1f}"
-                        f" {percentile(times[name], 95):7.1f}"
+                        f" {percentile(times[name], 95):7.1f} {percentile(cpu[name], 50):8.1f}"
+                        f" {percentile(cpu[name], 95):8.1f}"
                         f"   {st['embed']:.1f} / {st['vector']:.1f} / {st['keyword']:.1f}"
                     )
                 store.vectors.max_bytes = cache_bytes
