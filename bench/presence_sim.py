@@ -205,7 +205,12 @@ class _Link:
         self.body_db = 0.0
         self.next_body = rng.expovariate(1 / 90.0)
 
-    def slow(self, t: float, p: Point) -> float:
+    def slow(self, t: float, p: Point, person_db: float = 0.0) -> float:
+        """Shadowing, drift and blockage (dB) at time ``t`` and place ``p``.
+
+        ``person_db`` is a scheduled blockage; while it lasts it replaces a random one (one person
+        in the line of sight at a time, not two stacked).
+        """
         dt = max(0.0, t - self.last_t)
         self.last_t = t
         moved = 0.0 if self.last_p is None else math.dist(p, self.last_p)
@@ -220,7 +225,7 @@ class _Link:
             self.body_db = self.rng.uniform(8.0, 14.0)
             self.body_until = t + self.rng.uniform(3.0, 20.0)
             self.next_body = self.body_until + self.rng.expovariate(1 / 90.0)
-        body = self.body_db if t < self.body_until else 0.0
+        body = max(self.body_db if t < self.body_until else 0.0, person_db)
         return self.shadow + self.drift - body
 
 
@@ -257,10 +262,9 @@ def simulate(
                 beacon.rssi_at_1m
                 - 10 * link.exponent * math.log10(d)
                 - walls * WALL_DB
-                + link.slow(t, p)
+                + link.slow(t, p, person)
                 + fading
                 - battery
-                - person
             )
             margin = rssi - SENSITIVITY_DBM
             loss = 0.05 + (0.35 * max(0.0, 1 - margin / 10.0) if margin < 10 else 0.0)

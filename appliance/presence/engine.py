@@ -405,6 +405,17 @@ class RoomEngine:
             surged = self._surged.get(key, -1.0)
             if surged >= now:
                 self._moved[key] = max(self._moved.get(key, -1.0), surged)
+        # A fall deeper than any person can cause is the appliance leaving, at once: towards
+        # every room that now reads stronger than the old one.
+        if (
+            s.deep_fall_db > 0.0
+            and current is not None
+            and current in levels
+            and self._fall(current) >= s.deep_fall_db
+        ):
+            for key, level in levels.items():
+                if key != current and level.level_db > levels[current].level_db:
+                    self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)
         self._lasting = self._lasting_fall(levels, current, now)
         for key in self._lasting:
             self._moved[key] = max(self._moved.get(key, -1.0), now)

@@ -87,6 +87,10 @@ class PresenceSettings:
     motion_window_s: float = 120.0
     #: ...leaving out the last seconds for the rise (they hold the rise itself).
     motion_lag_s: float = 5.0
+    #: A fall of the current room (under its median over ``motion_window_s``) deeper than a
+    #: person's body causes (8-14 dB; 20 at most) is a move towards every room now stronger
+    #: (0 = off).
+    deep_fall_db: float = 20.0
     #: A slow move: the current room's level stayed this many seconds (longer than a person
     #: stands in front of a beacon; 0 = off)...
     lasting_fall_s: float = 24.0
@@ -155,6 +159,7 @@ class PresenceSettings:
             "surge_db": self.surge_db,
             "moving_margin_db": self.moving_margin_db,
             "move_memory_s": self.move_memory_s,
+            "deep_fall_db": self.deep_fall_db,
             "lasting_fall_s": self.lasting_fall_s,
             "lasting_fall_db": self.lasting_fall_db,
             "lasting_rise_db": self.lasting_rise_db,

@@ -406,3 +406,21 @@ def test_two_blockages_back_to_back_at_a_boundary_do_not_switch() -> None:
     drive.run(2 * LONGEST_BLOCKAGE_S, {SHOP: -80, LAB: -68}, noise=2.0)
     drive.run(120.0, {SHOP: -66, LAB: -68}, noise=2.0)
     assert drive.rooms == ["shop"]
+
+
+def test_a_fall_deeper_than_a_body_is_a_move_at_once() -> None:
+    # Carried out of the shop: its beacon falls 26 dB; the lab's reads as it did from the shop
+    # (shadowing), so no rise is seen. No body costs 26 dB, so the fall alone is the move.
+    def drive(settings: PresenceSettings) -> tuple[Drive, float]:
+        d = Drive(settings)
+        d.run(120.0, {SHOP: -62, LAB: -79})
+        left = d.now
+        d.run(60.0, {SHOP: -88, LAB: -78})
+        return d, left
+
+    moved, left = drive(PresenceSettings())
+    assert moved.rooms == ["shop", "lab"]
+    assert moved.switches[1].moving is True
+    assert moved.switches[1].at - left <= 12.0
+    slow, left = drive(PresenceSettings(deep_fall_db=0.0))
+    assert slow.rooms == ["shop"]  # a 10 dB lead without a move: the standstill path, ~1 min

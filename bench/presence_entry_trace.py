@@ -1,0 +1,99 @@
+"""Per-second trace of one simulated walk: what the room engine saw and decided.
+
+For finding out why an entry is slow or missed (``presence_rooms.py`` lists them as "entries over
+10 s"): every second between ``--from`` and ``--to`` it prints where the appliance truly is, each
+beacon's smoothed RSSI relative to its RSSI at 1 m (and the last raw reading), each room's level,
+the posterior, the rooms a move is seen towards, the decided room and any switch with its reason.
+
+    .venv/bin/python bench/presence_entry_trace.py --seed 1 --from 185 --to 240
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bleak.backends.device import BLEDevice
+from presence_sim import bench_floor, simulate, walk_path
+
+from appliance.presence.engine import RoomEngine
+from appliance.presence.scanner import BeaconScanner
+from appliance.presence.settings import PresenceSettings
+from appliance.presence.smoothing import Sighting
+
+
+def short(name: str | None) -> str:
+    return "-" if name is None else name[:5]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from", dest="start", type=float, default=0.0)
+    parser.add_argument("--to", dest="end", type=float, default=60.0)
+    args = parser.parse_args(argv)
+    settings = PresenceSettings()
+    floor = bench_floor()
+    plan = floor.plan()
+    path = walk_path()
+    clock = [0.0]
+    engine = RoomEngine(plan, settings, clock=lambda: clock[0])
+    raw: dict[str, int] = {}
+    labels = {b.beacon_id: b.address[-2:] for b in floor.beacons}
+
+    def on_sighting(sighting: Sighting) -> None:
+        engine.observe(sighting)
+        raw[sighting.beacon_id] = sighting.rssi
+
+    scanner = BeaconScanner(on_sighting, clock=lambda: clock[0])
+    print("beacons: " + ", ".join(f"{b.address[-2:]} = {b.room}" for b in floor.beacons))
+    print(
+        "t  true room  x  | beacon: smoothed dB re 1 m (raw dBm) | room levels | posterior | moving"
+    )
+    next_tick = 0.0
+
+    def tick_until(t: float) -> None:
+        nonlocal next_tick
+        while next_tick <= t:
+            clock[0] = next_tick
+            switch = engine.evaluate(next_tick)
+            whole = abs(next_tick - round(next_tick)) < 1e-9
+            if args.start <= next_tick <= args.end and (whole or switch is not None):
+                state = engine.state
+                where = path(next_tick)
+                beacons = " ".join(
+                    f"{labels[r.beacon_id]}:{r.proximity_db:6.1f}({raw.get(r.beacon_id, 0)})"
+                    for r in sorted(engine.readings(next_tick), key=lambda r: r.beacon_id)
+                    if r.room is not None and r.proximity_db is not None
+                )
+                levels = " ".join(f"{short(k)}={v:.1f}" for k, v in state.proximity.items())
+                posterior = " ".join(
+                    f"{short(k or None)}={v:.2f}" for k, v in state.posterior.items() if v >= 0.01
+                )
+                moving = ",".join(short(m) for m in state.moving)
+                line = (
+                    f"{next_tick:6.1f} {short(floor.room_at(where)):5} {where[0]:5.1f} | "
+                    f"{beacons} | {levels} | {posterior} | [{moving}] -> {short(state.auto_room)}"
+                )
+                if switch is not None:
+                    line += f"  SWITCH {switch.reason}: {switch.detail}"
+                print(line)
+            next_tick += settings.tick_s
+
+    duration = min(path.duration, args.end + 1.0)  # type: ignore[attr-defined]
+    for record in simulate(floor, path, path.duration, seed=args.seed):  # type: ignore[attr-defined]
+        if record.t > duration:
+            break
+        tick_until(record.t)
+        clock[0] = record.t
+        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
+    tick_until(duration)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
