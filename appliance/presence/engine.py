@@ -17,12 +17,14 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   nothing (a dying battery, a body);
 * **transitions** are sticky: while the appliance stands still a state is entered with the hazard
   ``hazard_still_per_s`` (so tiny that only a lead held for a long time switches: a person in front
-  of a beacon is not enough); once the beacons show a *move* towards a room -- that room rose
-  ``rise_db`` over the high end of its earlier levels in ``motion_window_s`` while the current room
-  fell ``fall_db`` under its median, or rose ``surge_db`` on its own (each remembered for
-  ``move_memory_s``) -- the hazard into it is ``hazard_moving_per_s`` and the evidence decides
-  within seconds. "No room" is entered quickly only when the current room's beacons all went
-  silent;
+  of a beacon, or two one after the other, is not enough); once the beacons show a *move* towards a
+  room the hazard into it is ``hazard_moving_per_s`` and the evidence decides within seconds. A
+  move is one of: that room rose ``rise_db`` over the high end of its levels in
+  ``motion_window_s`` (or ``surge_db``, or ``rise_db`` while the current room fell ``fall_db``),
+  remembered for ``move_memory_s``; the current room fell ``deep_fall_db``, more than a body costs
+  (towards every room now stronger); or the current room stayed ``lasting_fall_db`` down for
+  ``lasting_fall_s`` while that room rose ``lasting_rise_db`` (:meth:`RoomEngine._lasting_fall`).
+  "No room" is entered quickly only when the current room's beacons all went silent;
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
 
