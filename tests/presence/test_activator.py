@@ -65,6 +65,30 @@ def test_a_broken_index_does_not_pin_the_old_room(store: IndexStore) -> None:
     assert activator.active == ("global", "shop")
 
 
+def test_prewarming_searches_every_room_once_and_keeps_the_active_set(store: IndexStore) -> None:
+    activator = NamespaceActivator(store, warm_query="torque of the bracket bolts")
+    activator.activate(["shop"])
+    result = activator.prewarm(["shop", "electronics"])
+    assert result.warmed == ("global", "shop", "electronics")
+    assert result.namespaces == ("global", "shop") == activator.active  # no switch
+    assert result.released == () and result.error is None
+    assert result.warm_hits >= 2  # the shop's bolts and at least one electronics note
+    assert activator.activate(["electronics"]).warmed == ("electronics",)
+
+
+def test_prewarming_a_broken_index_records_every_failure(store: IndexStore) -> None:
+    def failing_search(*args: object, **kwargs: object) -> list[object]:
+        raise IndexStoreError(
+            "index database cannot be used (disk I/O error)", code="index_corrupt"
+        )
+
+    activator = NamespaceActivator(store, search=failing_search)
+    result = activator.prewarm(["shop"])
+    assert result.error is not None
+    assert result.error.count("disk I/O") == 2 and "shop:" in result.error
+    assert activator.active == ("global",)
+
+
 async def test_a_manual_switch_without_a_radio_switches_the_index(
     store: IndexStore, sample_plan: RoomsPlan
 ) -> None:
