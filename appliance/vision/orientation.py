@@ -1,10 +1,12 @@
 """Pages photographed sideways or upside down are turned upright before they are read.
 
 An upright drawing has its title block in the bottom-right corner (ISO 7200), wider than tall;
-when one is found there, the page is taken as upright at no cost. Otherwise Tesseract's orientation detection (OSD,
-``--psm 0``) is asked on the page prepared as for OCR (lines removed, 16 px characters), and the page is turned by the quarter turns it reports when
-it is confident enough. Boxes still map back to the original image: the turn is composed into the
-page's transform.
+when one is found there, the page is taken as upright at no cost. Otherwise Tesseract's
+orientation detection (OSD, ``--psm 0``) is asked on the page prepared as for OCR (lines removed,
+16 px characters), and the page is turned by the quarter turns it reports when it is confident
+enough (a turn that leaves no title block where the opposite turn has one is taken the other
+way), or, when it is unsure, when its turn puts a title block across the bottom-right corner.
+Boxes still map back to the original image: the turn is composed into the page's transform.
 """
 
 from __future__ import annotations
@@ -56,10 +58,8 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
     """The page turned upright, the clockwise turn applied, and warnings of a failed detection."""
     if not settings.detect_orientation:
         return page, 0, []
-    block = locate(page.gray)
-    if block is not None and block.x1 - block.x0 >= 1.2 * (block.y1 - block.y0):
-        # A title block lies across the bottom-right corner: the page is upright. (A block found
-        # standing on end is a turned page's block.)
+    if _title_block_across_corner(page):
+        # A title block lies across the bottom-right corner: the page is upright.
         return page, 0, []
     # OSD reads the page as OCR would see it (ruling lines and geometry removed, text at a fixed
     # height): on the grey page the drawing's lines and hatching drown its letters.
@@ -69,6 +69,26 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
     except OcrError as err:
         log.warning("orientation not detected: %s", err)
         return page, 0, [f"orientation not detected: {err.code}"]
-    if found.rotate == 0 or found.confidence < settings.min_orientation_confidence:
+    if found.rotate == 0:
         return page, 0, []
-    return turn_page(page, found.rotate), found.rotate, []
+    turned = turn_page(page, found.rotate)
+    if found.confidence >= settings.min_orientation_confidence:
+        if not _title_block_across_corner(turned):
+            # OSD sometimes mistakes a page for its upside-down self; a drawing's title block
+            # tells the two apart.
+            opposite = (found.rotate + 180) % 360
+            other = turn_page(page, opposite)
+            if _title_block_across_corner(other):
+                return other, opposite, []
+        return turned, found.rotate, []
+    if _title_block_across_corner(turned):
+        # OSD unsure, but its turn puts a title block where ISO 7200 wants it: both agree.
+        return turned, found.rotate, []
+    return page, 0, []
+
+
+def _title_block_across_corner(page: CorrectedPage) -> bool:
+    """A title block found in the bottom-right corner, wider than tall (one standing on end is a
+    turned page's block)."""
+    block = locate(page.gray)
+    return block is not None and block.x1 - block.x0 >= 1.2 * (block.y1 - block.y0)

@@ -13,7 +13,7 @@ from appliance.index.slices import Box
 from appliance.vision.ocr import _lines, prepare
 from appliance.vision.orientation import turn_page, upright
 from appliance.vision.page import correct_page
-from appliance.vision.tesseract import RawWord, detect_orientation
+from appliance.vision.tesseract import Orientation, RawWord, detect_orientation
 from appliance.vision.titleblock import _clean_value, match_label
 from appliance.vision.tolerances import (
     degree_mark,
@@ -148,3 +148,24 @@ def test_an_upright_drawing_with_a_title_block_skips_orientation_detection(
     page = correct_page(candle_rgb)
     fixed, turned, _ = upright(page, Config().vision)
     assert turned == 0 and fixed is page
+
+
+@pytest.mark.parametrize(
+    ("reported", "expected"),
+    [
+        (Orientation(90, 3.0), 270),  # confident but upside down: the title block corrects it
+        (Orientation(270, 0.5), 270),  # unsure, but its turn puts the title block in the corner
+        (Orientation(180, 0.5), 0),  # unsure and no title block after its turn: left alone
+    ],
+)
+def test_osd_is_checked_against_the_title_block(
+    drawings: Path, monkeypatch: pytest.MonkeyPatch, reported: Orientation, expected: int
+) -> None:
+    """BM_part turned 90 degrees clockwise; Tesseract's OSD answer is injected."""
+    import appliance.vision.orientation as orientation
+
+    monkeypatch.setattr(orientation, "detect_orientation", lambda image, settings: reported)
+    image = cv2.cvtColor(cv2.imread(str(drawings / "BM_part.jpg")), cv2.COLOR_BGR2RGB)
+    page = correct_page(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
+    _, turned, warnings = upright(page, Config().vision)
+    assert (turned, warnings) == (expected, [])
