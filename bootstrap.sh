@@ -18,7 +18,7 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 debian_packages=(
-  tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-deu
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-deu
   espeak-ng sox libportaudio2 libsndfile1 fonts-dejavu-core
   python3-venv python3-dev build-essential cmake git
 )

@@ -44,8 +44,13 @@ class Check:
 def check_tesseract(config: Config) -> CheckResult:
     """Tesseract and the configured languages (the vision package's own check)."""
     from appliance.vision.tesseract import check_tesseract as vision_check
+    from appliance.vision.tesseract import installed_languages
 
-    return vision_check(config.vision)
+    ok, found, fix = vision_check(config.vision)
+    if ok and config.vision.detect_orientation and "osd" not in installed_languages(config.vision):
+        # Without osd.traineddata a drawing held sideways is OCRed sideways (no turn, no error).
+        return False, f"{found}; no orientation data (osd)", "sudo apt-get install tesseract-ocr-osd"
+    return ok, found, fix
 
 
 def check_espeak(config: Config) -> CheckResult:
