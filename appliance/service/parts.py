@@ -12,7 +12,14 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Sequence,
+)
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -263,15 +270,36 @@ class SpeakerAdapter:
 class PresenceAdapter:
     """The presence part's monitor as the service's Presence port."""
 
-    def __init__(self, monitor: PresenceMonitor) -> None:
+    def __init__(
+        self,
+        monitor: PresenceMonitor,
+        prewarm: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
         self.monitor = monitor
+        #: Run once beside the scanner: loads every room's namespaces so a switch costs no load.
+        self.prewarm = prewarm
+        #: What the pre-warm returned once it finished (the activator's ``Activation``).
+        self.prewarmed: object | None = None
 
     async def run(self) -> None:
-        """Scan until cancelled; the scanner is stopped on the way out."""
+        """Scan until cancelled (pre-warming the rooms meanwhile); the scanner is stopped on the way out."""
+        warming = asyncio.create_task(self._prewarm()) if self.prewarm is not None else None
         try:
             await self.monitor.run()
         finally:
+            if warming is not None:
+                warming.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await warming
             await self.monitor.stop()
+
+    async def _prewarm(self) -> None:
+        assert self.prewarm is not None
+        try:
+            self.prewarmed = await self.prewarm()
+        except Exception:
+            # A failed pre-warm only means the first switch into a room pays the load.
+            log.exception("pre-warming the rooms' namespaces failed")
 
     def set_override(self, room: str | None) -> dict[str, Any] | None:
         """Hold a room, or let the beacons decide again."""
@@ -407,5 +435,13 @@ def _add_presence(config: Config, bus: EventBus, reader: ReaderStore, parts: Par
             activators.append(NamespaceActivator(await asyncio.to_thread(reader.get)))
         return await activators[0].activate_async(namespaces)
 
+    async def prewarm() -> object:
+        # The index loads a namespace's vectors on its first search (~0.5 s per 10k slices); doing
+        # that for every room at start-up keeps each later switch to the warming search alone.
+        if not activators:
+            activators.append(NamespaceActivator(await asyncio.to_thread(reader.get)))
+        names = sorted({n for room in plan.rooms.values() for n in room.namespaces})
+        return await asyncio.to_thread(activators[0].prewarm, names)
+
     monitor = PresenceMonitor.from_config(config, plan, bus=bus, activate=activate)
-    parts.presence = PresenceAdapter(monitor)
+    parts.presence = PresenceAdapter(monitor, prewarm=prewarm)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from appliance.config import load_config
 from appliance.events import EventBus
+from appliance.presence.activator import Activation
 from appliance.presence.trace import DEV_TRACE_NAME, package_data
 from appliance.service.appliance import Appliance
-from appliance.service.parts import build_parts
+from appliance.service.parts import PresenceAdapter, build_parts
 from appliance.service.ports import Utterance
 
 
@@ -59,6 +60,15 @@ async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) ->
             Utterance(text="which room", wake_at=now, captured_at=now, transcribed_at=now)
         )
         assert record["answer"].startswith("Now in Electronics lab")
+        presence = appliance.parts.presence
+        assert isinstance(presence, PresenceAdapter)
+        for _ in range(600):  # every room's namespaces are loaded once, beside the scanner
+            if presence.prewarmed is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert isinstance(presence.prewarmed, Activation)
+        assert set(presence.prewarmed.warmed) >= {"global", "electronics"}
+        assert presence.prewarmed.error is None
         health = {h.name: h.status for h in appliance.supervisor.health()}
         assert health["presence"] == "running"
     finally:
