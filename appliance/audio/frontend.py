@@ -317,10 +317,14 @@ class VoiceFrontEnd:
         )
         if reason == EndReason.SILENCE and trim:
             audio = audio[: len(audio) - trim]
-        # The wake phrase leads the bias list: a whisper capture starts with it, and it must come out
-        # spelled so that it can be cut from the text.
+        # The wake phrase leads the bias list when the capture holds it (whisper windows; people say
+        # it to the button too): it must come out spelled so that it can be cut from the text. A
+        # capture that starts after the phrase (Vosk, the keyword model) goes without it: as the
+        # prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ..." for
+        # "what torque ..." in tests/audio/test_wake_model.py).
+        with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
         vocabulary = [
-            self.settings.wake_phrase.title(),
+            *([self.settings.wake_phrase.title()] if with_phrase else []),
             *COMMAND_HINTS,
             *self.settings.vocabulary,
             *(self._vocabulary() if self._vocabulary else []),

@@ -41,7 +41,7 @@ class AudioSettings:
     #: Manifest name of the keyword model's trained head (its phrase must be ``wake_phrase``).
     wake_kws_model: str = "kws-open-claw"
     #: Score (0..1) at which the keyword model wakes; chosen from the benchmark's sweep (0031).
-    wake_kws_threshold: float = 0.5
+    wake_kws_threshold: float = 0.9
     #: Seconds after a keyword-model detection during which it cannot fire again.
     wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.

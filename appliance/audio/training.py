@@ -72,6 +72,14 @@ NEAR_MISSES = (
     "open log", "open loft", "open clerk", "open crow", "open core", "ocean claw", "open law",
     "hope in law", "open clasp", "open clue box", "cole slaw", "open plow", "open lore",
 )  # fmt: skip
+#: More near-misses, added after the first heads accepted "open claw" followed by another sound:
+#: the phrase's neighbours with a different ending or a different first word (still none of the
+#: benchmark's phrases).
+NEAR_MISSES_EXTRA = (
+    "open clawed", "open clawing", "open clods", "open clots", "open clogs", "open claudia",
+    "open clawback", "token claw", "woken claw", "open floor", "open claudette", "oaken claw",
+    "open cloche", "open clover", "open glaucoma", "open clawson", "open clogged", "open cloister",
+)  # fmt: skip
 #: Questions said after the phrase in one breath (the benchmark uses other ones).
 QUESTIONS = (
     "how many teeth does the small gear have",
@@ -259,7 +267,7 @@ def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
 
 def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int, int]:
     """The audio of one clip and, for positives, the phrase's start and end sample (else -1)."""
-    kinds = ("positive", "sentence", "near-miss", "noise")
+    kinds = ("positive", "sentence", "near-miss", "noise", "near-miss-extra")
     rng = np.random.default_rng([seed, kinds.index(spec.kind), spec.index])
     voice, rate, pitch = _voice(rng, spec.validation)
     parts: list[Samples] = [_silence(rng, 0.2, 1.2)]
@@ -284,6 +292,8 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
         return augment(rng, audio, texts), -1, -1
     if spec.kind == "near-miss":
         phrase_text = NEAR_MISSES[spec.index % len(NEAR_MISSES)]
+    elif spec.kind == "near-miss-extra":
+        phrase_text = NEAR_MISSES_EXTRA[spec.index % len(NEAR_MISSES_EXTRA)]
     else:
         phrase_text = PHRASE + str(rng.choice(["", "", ",", "!", "?", "."]))
     if rng.random() < 0.3:
@@ -301,7 +311,7 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
         parts += [_silence(rng, 0.0, 0.2), q[qs:qe]]
     parts.append(_silence(rng, 0.5, 1.5))
     audio = augment(rng, np.concatenate(parts), texts, ref=(start, end))
-    if spec.kind == "near-miss":
+    if spec.kind != "positive":
         return audio, -1, -1
     return audio, start, end
 
@@ -348,7 +358,7 @@ class Dataset:
     lengths: npt.NDArray[np.int64]
     #: Per clip: phrase start/end sample (-1 for negatives).
     phrase: npt.NDArray[np.int64]
-    #: Per clip: kind index (0 positive, 1 sentence, 2 near-miss, 3 noise).
+    #: Per clip: kind index (0 positive, 1 sentence, 2 near-miss, 3 noise, 4 near-miss-extra).
     kinds: npt.NDArray[np.int64]
     #: Per clip: validation clip or not.
     validation: npt.NDArray[np.bool_]
@@ -366,18 +376,18 @@ def _block(
     kind: str, first: int, seed: int, texts: list[str], models_dir: Path, workers: int
 ) -> dict[str, Any]:
     """One cached block of clips of one kind (made in ``workers`` processes when not cached)."""
-    key = json.dumps(
-        {
-            "kind": kind,
-            "first": first,
-            "seed": seed,
-            "version": DATA_VERSION,
-            "train": TRAIN_VARIANTS,
-            "validation": VALIDATION_VARIANTS,
-            "near": NEAR_MISSES if kind == "near-miss" else (),
-        },
-        sort_keys=True,
-    )
+    facts: dict[str, Any] = {
+        "kind": kind,
+        "first": first,
+        "seed": seed,
+        "version": DATA_VERSION,
+        "train": TRAIN_VARIANTS,
+        "validation": VALIDATION_VARIANTS,
+        "near": NEAR_MISSES if kind == "near-miss" else (),
+    }
+    if kind == "near-miss-extra":
+        facts["extra"] = NEAR_MISSES_EXTRA
+    key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
@@ -408,7 +418,7 @@ def build_dataset(
     rounded up to whole blocks of :data:`BLOCK` clips.
     """
     texts = load_texts(retrieval)
-    kinds = ("positive", "sentence", "near-miss", "noise")
+    kinds = ("positive", "sentence", "near-miss", "noise", "near-miss-extra")
     blocks, kind_of = [], []
     t0 = time.time()
     for kind, n in counts.items():
@@ -613,6 +623,7 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=500)
     parser.add_argument("--near-miss", type=int, default=2000)
     parser.add_argument("--noise", type=int, default=200)
+    parser.add_argument("--near-miss-extra", type=int, default=500)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--window", type=int, default=16)
@@ -633,6 +644,7 @@ def main() -> None:
         "sentence": args.sentences,
         "near-miss": args.near_miss,
         "noise": args.noise,
+        "near-miss-extra": args.near_miss_extra,
     }
     data = build_dataset(counts, args.seed, args.models_dir, args.retrieval, args.workers)
     features = SpeechEmbedding.from_manifest(args.models_dir)
@@ -647,7 +659,7 @@ def main() -> None:
     )
     # Round 1: near-misses as the hard pool. Round 2 (from scratch, same seed): the negative
     # windows round 1 scored highest join them (hard-negative mining).
-    near = rows[(labels == 0) & (data.kinds[owner] == 2)]
+    near = rows[(labels == 0) & np.isin(data.kinds[owner], (2, 4))]
     fit_options: dict[str, Any] = {
         "hidden": args.hidden,
         "epochs": args.epochs,

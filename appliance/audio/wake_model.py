@@ -28,9 +28,19 @@ from appliance.audio.engines.speech_embedding import (
     SpeechEmbedding,
 )
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.vad import FRAME
 from appliance.errors import ModelError
 from appliance.models.manifest import REPO_MANIFEST, ModelSpec, load_manifest
 from appliance.models.store import check_file, locate
+
+#: 10 ms frames of level history kept to place the end of the phrase.
+LEVEL_FRAMES = 200
+#: A pause that can separate the phrase from the question: this many quiet 10 ms frames...
+PAUSE_FRAMES = 4
+#: ... at least this far below the loudest frame of the last two seconds.
+PAUSE_DB = 15.0
+#: How far back from the first estimate a pause may be looked for, in seconds.
+PAUSE_LOOKBACK_S = 0.45
 
 #: Manifest name of the trained head for "open claw".
 HEAD_MODEL = "kws-open-claw"
@@ -190,6 +200,7 @@ class KeywordModelWakeDetector:
             self._window.append(silent)
         self._quiet_until = -1
         self._rise_at = -1
+        self._levels = _Levels()
         self.max_score = 0.0
 
     def _silent_embedding(self) -> Floats:
@@ -203,6 +214,7 @@ class KeywordModelWakeDetector:
         if not self._started:
             self._stream.reset(end_sample - len(chunk))
             self._started = True
+        self._levels.feed(chunk, end_sample)
         embeddings, ends = self._stream.feed(chunk)
         detection: WakeDetection | None = None
         for embedding, end in zip(embeddings, ends, strict=True):
@@ -227,7 +239,10 @@ class KeywordModelWakeDetector:
 
     def _detection(self, score: float, at: int) -> WakeDetection:
         rise = self._rise_at if 0 <= self._rise_at <= at else at
-        phrase_end = max(0, rise - int(self.head.lag_s * SAMPLE_RATE))
+        estimate = max(0, rise - int(self.head.lag_s * SAMPLE_RATE))
+        # When the model made up its mind late (the question already running on), the estimate
+        # lands inside the question: the pause before it, if there was one, is where it starts.
+        phrase_end = self._levels.pause_before(estimate)
         phrase_s = float(self.head.meta.get("phrase_s", 0.8))
         return WakeDetection(
             phrase=self.phrase,
@@ -238,3 +253,44 @@ class KeywordModelWakeDetector:
             detected_at_sample=at,
             monotonic=time.monotonic(),
         )
+
+
+class _Levels:
+    """Levels (dB) of the last :data:`LEVEL_FRAMES` 10 ms frames of the stream."""
+
+    def __init__(self) -> None:
+        self._db: deque[float] = deque(maxlen=LEVEL_FRAMES)
+        self._end = 0  # stream index just past the last whole frame
+        self._rest = np.zeros(0, dtype=np.int16)
+
+    def feed(self, chunk: Samples, end_sample: int) -> None:
+        audio = np.concatenate([self._rest, chunk])
+        n = len(audio) // FRAME
+        if n:
+            x = audio[: n * FRAME].astype(np.float64).reshape(n, FRAME)
+            self._db.extend((10 * np.log10(np.mean(x * x, axis=1) + 1.0)).tolist())
+        self._rest = audio[n * FRAME :]
+        self._end = end_sample - len(self._rest)
+
+    def pause_before(self, estimate: int) -> int:
+        """``estimate``, or the end of a pause within the lookback before it when ``estimate``
+        falls in speech (the model decided late, inside the question)."""
+        db = np.array(self._db)
+        if len(db) == 0:
+            return estimate
+        first = self._end - len(db) * FRAME  # stream index of db[0]
+        quiet = db < db.max() - PAUSE_DB
+        at = (estimate - first) // FRAME
+        if not 0 <= at < len(db) or quiet[at]:
+            return estimate  # in a pause already (the phrase said alone), or out of the history
+        lookback = int(PAUSE_LOOKBACK_S * SAMPLE_RATE) // FRAME
+        run_end = -1
+        for i in range(at - 1, max(-1, at - lookback - 1), -1):
+            if quiet[i] and run_end < 0:
+                run_end = i
+            elif not quiet[i] and run_end >= 0:
+                if run_end - i >= PAUSE_FRAMES:
+                    # The question starts where the pause ends; one frame of it is kept.
+                    return first + run_end * FRAME
+                run_end = -1
+        return estimate

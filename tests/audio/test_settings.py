@@ -11,7 +11,7 @@ from appliance.errors import ConfigError
 def test_defaults_are_valid() -> None:
     config = load_config(environ={})
     assert config.audio.wake_phrase == "open claw"
-    assert config.audio.wake_engine == "whisper" and config.audio.source == "wav"
+    assert config.audio.wake_engine == "kws" and config.audio.source == "wav"
 
 
 @pytest.mark.parametrize(
@@ -22,6 +22,8 @@ def test_defaults_are_valid() -> None:
         ("TRAILING_SILENCE_S", "0", "audio.trailing_silence_s"),
         ("CHUNK_MS", "5", "audio.chunk_ms"),
         ("WAKE_ENGINE", "snowboy", "audio.wake_engine"),
+        ("WAKE_KWS_THRESHOLD", "1.0", "audio.wake_kws_threshold"),
+        ("WAKE_REFRACTORY_S", "-1", "audio.wake_refractory_s"),
         ("RECONNECT_MAX_S", "0.1", "audio.reconnect_max_s"),
     ],
 )
