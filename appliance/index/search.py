@@ -222,6 +222,19 @@ def _load(store: IndexStore, ids: Iterable[int]) -> dict[int, StoredSlice]:
     return {int(r[0]): slice_from_row(r) for r in rows}
 
 
+def _fusion_facts(store: IndexStore, ids: Iterable[int]) -> list[tuple[int, float, bool]]:
+    """(slice id, source mtime, superseded) of each candidate still in the index."""
+    ids = list(ids)
+    if not ids:
+        return []
+    rows = store.db.execute(
+        f"SELECT s.id, src.mtime, src.superseded FROM slices s"
+        f" JOIN sources src ON src.id = s.source_id WHERE s.id IN ({_placeholders(len(ids))})",
+        ids,
+    ).fetchall()
+    return [(int(r[0]), float(r[1]), bool(r[2])) for r in rows]
+
+
 def _why(vec: ChannelScore, kw: ChannelScore) -> str:
     if vec.rank and kw.rank:
         return f"both channels: vector #{vec.rank}, keyword #{kw.rank}"
@@ -288,12 +301,14 @@ def search(
         sid: ChannelScore(rank, raw, raw / top_kw if top_kw > 0 else 0.0)
         for rank, (sid, raw) in enumerate(kw, 1)
     }
-    slices = _load(store, set(vec_scores) | set(kw_scores))
+    candidates = set(vec_scores) | set(kw_scores)
     n_channels = len(opts.channels)
     now = time.time()
-    hits: list[Hit] = []
-    for sid, sl in slices.items():
-        if opts.current_only and sl.superseded:
+    scored: list[tuple[float, int, float]] = []  # (fused, slice id, recency)
+    # Fusion needs only each candidate's revision state and age; the full rows (text, JSON
+    # metadata) are read for the hits returned, not for all 100 candidates.
+    for sid, mtime, superseded in _fusion_facts(store, candidates):
+        if opts.current_only and superseded:
             continue
         v = vec_scores.get(sid, ChannelScore())
         w = kw_scores.get(sid, ChannelScore())
@@ -306,12 +321,23 @@ def search(
             rrf = sum(1.0 / (opts.rrf_k + c.rank) for c in (v, w) if c.rank)
             fused = rrf / (n_channels / (opts.rrf_k + 1))
         recency = 0.0
-        if opts.recency_weight > 0 and sl.mtime > 0:
-            age_days = max(0.0, now - sl.mtime) / 86400
+        if opts.recency_weight > 0 and mtime > 0:
+            age_days = max(0.0, now - mtime) / 86400
             recency = opts.recency_weight * math.pow(0.5, age_days / opts.recency_half_life_days)
             fused = (fused + recency) / (1 + opts.recency_weight)
         if fused < opts.min_score:
             continue
+        scored.append((fused, sid, recency))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    scored = scored[: opts.max_results]
+    slices = _load(store, [sid for _, sid, _ in scored])
+    hits: list[Hit] = []
+    for fused, sid, recency in scored:
+        sl = slices.get(sid)
+        if sl is None:  # deleted between the channels and this read
+            continue
+        v = vec_scores.get(sid, ChannelScore())
+        w = kw_scores.get(sid, ChannelScore())
         hits.append(
             Hit(**vars(sl), score=fused, vector=v, keyword=w, recency=recency, why=_why(v, w))
         )
