@@ -15,7 +15,7 @@ Figures printed:
      12 MP photo, and for a 300-dpi A4 scanned-PDF page (image-only PDF -> render -> OCR -> index).
 
 Usage: .venv/bin/python bench/vision_degrade.py [--drawings N] [--skip-dimensions] [--skip-textlayer]
-       [--skip-timing] [--skip-orientation] [--no-grey-page]
+       [--skip-timing] [--skip-orientation] [--no-grey-page] [--embed-batch N] [--embed-threads N]
 """
 
 from __future__ import annotations
@@ -159,7 +159,9 @@ def _cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def bench_timing(grey_page: bool = True) -> None:
+def bench_timing(
+    grey_page: bool = True, embed_batch: int | None = None, embed_threads: int | None = None
+) -> None:
     import pymupdf
 
     from appliance.index.store import IndexStore
@@ -174,7 +176,20 @@ def bench_timing(grey_page: bool = True) -> None:
         config = dataclasses.replace(
             config, vision=dataclasses.replace(config.vision, read_grey_page=grey_page)
         )
-        print(f"  vision.read_grey_page = {grey_page}")
+        # The embedder's batching is the index's setting; these flags show what it costs here.
+        index = config.index
+        config = dataclasses.replace(
+            config,
+            index=dataclasses.replace(
+                index,
+                embed_batch=embed_batch or index.embed_batch,
+                embed_threads=embed_threads or index.embed_threads,
+            ),
+        )
+        print(
+            f"  vision.read_grey_page = {grey_page}; index.embed_batch ="
+            f" {config.index.embed_batch}, index.embed_threads = {config.index.embed_threads}"
+        )
         camera_dir = Path(tmp) / "camera"
         camera_dir.mkdir()
         sample = drawings()[2]  # Candle_holder
@@ -269,6 +284,12 @@ def main() -> None:
         "--no-grey-page", action="store_true", help="time with vision.read_grey_page off"
     )
     parser.add_argument("--skip-orientation", action="store_true")
+    parser.add_argument(
+        "--embed-batch", type=int, default=None, help="time with this index.embed_batch"
+    )
+    parser.add_argument(
+        "--embed-threads", type=int, default=None, help="time with this index.embed_threads"
+    )
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     config = Config()
@@ -279,7 +300,11 @@ def main() -> None:
     if not args.skip_orientation:
         bench_orientation(args.drawings, config)
     if not args.skip_timing:
-        bench_timing(grey_page=not args.no_grey_page)
+        bench_timing(
+            grey_page=not args.no_grey_page,
+            embed_batch=args.embed_batch,
+            embed_threads=args.embed_threads,
+        )
     print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
