@@ -175,15 +175,24 @@ def _call(run: Callable[[], T], settings: VisionSettings) -> T:
 
 
 def _uncompressed(image: np.ndarray) -> Image.Image:
-    """The image as a PIL image that pytesseract hands over as PGM/PPM.
+    """The image as a PIL image that pytesseract hands over as PBM/PGM/PPM.
 
     pytesseract writes the image to a temporary file in its ``format``, PNG by default; compressing
     a page-sized PNG costs more CPU than Tesseract's reading of small pages, an uncompressed file
-    almost nothing.
+    almost nothing. A page that is already black and white (the prepared page: only 0 and 255) goes
+    as a 1-bit bitmap: Tesseract then skips its own thresholding and reads the same words, boxes
+    and confidences for about a quarter less CPU on a 300-dpi page (bench/vision_profile.py).
     """
     picture = Image.fromarray(image)
+    if image.ndim == 2 and image.dtype == np.uint8 and _black_and_white(image):
+        picture = picture.convert("1", dither=Image.Dither.NONE)
     picture.format = "PPM"
     return picture
+
+
+def _black_and_white(image: np.ndarray) -> bool:
+    """True when every pixel is 0 or 255 (cheap: one comparison pass, no sorting)."""
+    return not np.any((image > 0) & (image < 255))
 
 
 def _words(data: dict[str, list]) -> list[RawWord]:

@@ -159,3 +159,24 @@ def test_slanted_dimension_is_read(drawings: Path) -> None:
     ]
     assert slanted, [line.text for line in page.lines]
     assert _overlap(slanted[0].box, Box(1369, 894, 1548, 1007)) > 0.5
+
+
+def test_a_black_and_white_page_goes_to_tesseract_as_a_bitmap_and_reads_the_same() -> None:
+    """The prepared page (only 0 and 255) is handed over 1-bit, which spares Tesseract its own
+    thresholding; the words, boxes and confidences must be those of the same page sent as grey."""
+    from appliance.vision.tesseract import _uncompressed, run_tesseract
+
+    page = np.full((220, 900), 255, np.uint8)
+    cv2.putText(page, "SHAFT 2x 16.50 +0.1", (20, 80), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 0, 3)
+    cv2.putText(page, "MATERIAL S355", (20, 170), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 0, 3)
+    page = np.where(page < 128, 0, 255).astype(np.uint8)
+    grey = page.copy()
+    grey[0, 0] = 254  # one grey pixel: sent as an 8-bit image, thresholded by Tesseract
+    assert _uncompressed(page).mode == "1"
+    assert _uncompressed(grey).mode == "L"
+    settings = Config().vision
+    as_bitmap = run_tesseract(page, psm=11, settings=settings)
+    as_grey = run_tesseract(grey, psm=11, settings=settings)
+    assert [w.text for w in as_bitmap] == [w.text for w in as_grey]
+    assert "MATERIAL" in [w.text for w in as_bitmap]
+    assert as_bitmap == as_grey
