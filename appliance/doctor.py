@@ -201,7 +201,11 @@ def run_checks(config: Config) -> list[Check]:
         config.audio.vosk_model if config.audio.stt_engine == "vosk" else config.audio.whisper_model
     )
     models.append((f"speech model ({config.audio.stt_engine})", stt, True))
-    if config.audio.wake_engine != config.audio.stt_engine:
+    if config.audio.wake_engine == "kws":
+        # The trained keyword head and the feature graphs it reads.
+        models.append(("wake features (kws)", "speech-embedding", True))
+        models.append(("wake model (kws)", config.audio.wake_kws_model, True))
+    elif config.audio.wake_engine != config.audio.stt_engine:
         wake = (
             config.audio.vosk_model
             if config.audio.wake_engine == "vosk"

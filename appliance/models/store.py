@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from appliance.errors import ModelError
-from appliance.models.manifest import ModelFile, ModelSpec
+from appliance.models.manifest import REPO_MANIFEST, ModelFile, ModelSpec
 
 _CHUNK = 1 << 20
 # Verified files, keyed by (path, size, mtime): hashing a 100 MB model takes a noticeable fraction of a
@@ -56,6 +56,8 @@ def candidate_paths(model: ModelSpec, f: ModelFile, models_dir: Path) -> list[Pa
         pkg = package_dir(f.pypi_package)
         if pkg is not None:
             paths.append(pkg / f.package_path)
+    # Small models trained here (the wake-word head) are committed beside the manifest.
+    paths.append(REPO_MANIFEST.parent / model.name / f.path)
     return paths
 
 
