@@ -15,7 +15,10 @@ python3 -m venv --system-site-packages "$VENV"
 CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_CPU_ARM_ARCH=armv8.2-a+dotprod+fp16 -DLLAVA_BUILD=OFF" \
 	"$VENV/bin/pip" install --no-cache-dir "llama-cpp-python==${LLAMA_VERSION}"
 "$VENV/bin/pip" install --no-cache-dir -r "$SRC/requirements.lock"
-"$VENV/bin/pip" install --no-cache-dir --no-deps "$SRC"
+# Editable: the package runs from $SRC, beside models/manifest.toml and the committed wake-word head.
+"$VENV/bin/pip" install --no-cache-dir --no-deps -e "$SRC"
+# The wake-word feature graphs ride in this wheel (a model carrier: never imported, files verified).
+"$VENV/bin/pip" install --no-cache-dir --no-deps "$(grep '^openwakeword==' "$SRC/models/carriers.txt")"
 
 install -d -m 0755 /etc/openclaw
 install -m 0644 "$SRC/image-build/files/openclaw.toml" /etc/openclaw/openclaw.toml
@@ -23,7 +26,8 @@ install -m 0644 "$SRC/image-build/files/openclaw.toml" /etc/openclaw/openclaw.to
 # Models: fetched from the manifest's published URLs and checked against its sha256 values.
 export OPENCLAW_CONFIG=/etc/openclaw/openclaw.toml
 "$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us
-"$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us
+"$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
+	speech-embedding kws-open-claw
 chown -R openclaw:openclaw /var/lib/openclaw
 
 install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
