@@ -240,16 +240,21 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
             turned_future = pool.submit(
                 run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
             )
+        source = prepared.image if drawing else prepared.gray
+        upright = run_tesseract(source, psm=psm, settings=settings)
+        lines = _lines(upright, prepared.scale, "upright", None, drawing=drawing)
         if drawing and settings.read_grey_page:
             # The grey page with its lines kept, read as Tesseract would read it unaided: text
             # touching a ruling line or set in a boxed cell loses strokes in the prepared image,
             # so this reading wins there, and the page is never read worse than plain Tesseract.
+            # Words the prepared page gave with confidence are painted out first (the grey reading
+            # would not replace them), so Tesseract spends its time on the rest.
             grey_future = pool.submit(
-                run_tesseract, prepared.gray, psm=PSM_SPARSE, settings=settings
+                run_tesseract,
+                _blank_sure_words(prepared.gray, lines, prepared.scale),
+                psm=PSM_SPARSE,
+                settings=settings,
             )
-        source = prepared.image if drawing else prepared.gray
-        upright = run_tesseract(source, psm=psm, settings=settings)
-        lines = _lines(upright, prepared.scale, "upright", None, drawing=drawing)
         if grey_future is not None:
             try:
                 grey = grey_future.result()
@@ -276,6 +281,32 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
         lines += _slanted_lines(prepared, lines, settings, page)
     page.lines = lines
     return page
+
+
+#: Confidence above which a word of the prepared page's reading is not read again on the grey page.
+_SURE_CONF = 85
+
+
+def _blank_sure_words(gray: np.ndarray, lines: list[OcrLine], scale: float) -> np.ndarray:
+    """The grey page with the confidently read words of text lines painted out (paper white).
+
+    Only words of lines that are not dimensions, of three letters or more and at least
+    ``_SURE_CONF``: there the grey reading cannot win (the merge keeps the more confident word),
+    while on a dimension it may still add the ⌀ or ± the prepared page lost.
+    """
+    blanked = gray.copy()
+    height, width = gray.shape[:2]
+    for line in lines:
+        if _numeric(line.text):
+            continue
+        for word in line.words:
+            b = word.box
+            if word.conf < _SURE_CONF or len(_alnum(word.text)) < 3:
+                continue
+            x0, y0 = max(0, int(b.x0 * scale) - 1), max(0, int(b.y0 * scale) - 1)
+            x1, y1 = min(width, int(b.x1 * scale) + 2), min(height, int(b.y1 * scale) + 2)
+            blanked[y0:y1, x0:x1] = 255
+    return blanked
 
 
 def _with_tolerance_stacks(
