@@ -234,15 +234,19 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
     turned_future: Future[list[RawWord]] | None = None
     grey_future: Future[list[RawWord]] | None = None
     with ThreadPoolExecutor(max_workers=2) as pool:
-        # The passes are independent Tesseract processes: run them side by side.
-        if drawing and settings.read_vertical_text:
-            turned_image = cv2.rotate(prepared.image, cv2.ROTATE_90_CLOCKWISE)
-            turned_future = pool.submit(
-                run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
-            )
+        # The passes are independent Tesseract processes: the turned and grey-page passes run side
+        # by side once the upright reading is known.
         source = prepared.image if drawing else prepared.gray
         upright = run_tesseract(source, psm=psm, settings=settings)
         lines = _lines(upright, prepared.scale, "upright", None, drawing=drawing)
+        if drawing and settings.read_vertical_text:
+            # Confident text words painted out here too: read on their side they only give junk.
+            turned_image = cv2.rotate(
+                _blank_sure_words(prepared.image, lines, prepared.scale), cv2.ROTATE_90_CLOCKWISE
+            )
+            turned_future = pool.submit(
+                run_tesseract, turned_image, psm=PSM_SPARSE, settings=settings
+            )
         if drawing and settings.read_grey_page:
             # The grey page with its lines kept, read as Tesseract would read it unaided: text
             # touching a ruling line or set in a boxed cell loses strokes in the prepared image,
@@ -288,7 +292,8 @@ _SURE_CONF = 85
 
 
 def _blank_sure_words(gray: np.ndarray, lines: list[OcrLine], scale: float) -> np.ndarray:
-    """The grey page with the confidently read words of text lines painted out (paper white).
+    """A page (grey or prepared) with the confidently read words of text lines painted out (paper
+    white).
 
     Only words of lines that are not dimensions, of three letters or more and at least
     ``_SURE_CONF``: there the grey reading cannot win (the merge keeps the more confident word),
