@@ -8,9 +8,11 @@ a 100 x 100 one give Tesseract's fixed cost per call (program start, model load)
 a page's pixels with nothing on them.
 
 Figures printed: CPU seconds of the analysis (this process, Tesseract children), then one row per
-Tesseract call (what it reads, image size, psm, CPU seconds alone), their sum, and the two blanks.
+Tesseract call (what it reads, image size, psm, CPU seconds alone), their sum, and the two blanks;
+with --embedder, the embedding of the page's slices (what the index write costs) with the index's
+batch size and threads and with others, onnxruntime's thread spinning on and off (best of 3).
 
-Usage: .venv/bin/python bench/vision_profile.py [--render] [--no-grey-page]
+Usage: .venv/bin/python bench/vision_profile.py [--render] [--no-grey-page] [--embedder]
 """
 
 from __future__ import annotations
@@ -101,13 +103,15 @@ def main() -> None:
     )
     parser.add_argument("--render", action="store_true", help="the 300-dpi render, not the photo")
     parser.add_argument("--no-grey-page", action="store_true")
+    parser.add_argument("--embedder", action="store_true", help="also time the slices' embedding")
     args = parser.parse_args()
 
     from appliance.config import load_config
     from appliance.vision.analysis import analyse_image, analyse_render
     from bench.vision_degrade import photo_path
 
-    settings = load_config().vision
+    config = load_config()
+    settings = config.vision
     settings = dataclasses.replace(settings, read_grey_page=not args.no_grey_page)
     if args.render:
         name = "Aufspannung.300dpi.png"
@@ -161,6 +165,50 @@ def main() -> None:
                 settings.tesseract_cmd, blank, settings.ocr_languages, "--oem 1 --psm 11", "tsv"
             )
             print(f"  {label}: {seconds:.2f} s CPU (fixed cost of one call + empty pixels)")
+    if args.embedder:
+        _time_embedding([s.text for s in slices], config)
+
+
+def _time_embedding(texts: list[str], config) -> None:  # type: ignore[no-untyped-def]
+    """The page's slices embedded as the index does it, and with other batching."""
+    import onnxruntime as ort
+
+    from appliance.index.embedder import Embedder
+
+    index = config.index
+    print(
+        f"== embedding the page's {len(texts)} slices (index.embed_batch = {index.embed_batch},"
+        f" index.embed_threads = {index.embed_threads}); best of 3"
+    )
+    default_options = ort.SessionOptions
+
+    class NoSpinning(default_options):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            self.add_session_config_entry("session.intra_op.allow_spinning", "0")
+
+    variants = [(index.embed_threads, index.embed_batch, True)]
+    variants += [(2, 8, True), (2, 8, False), (1, 8, True), (2, 32, False)]
+    try:
+        for threads, batch, spinning in variants:
+            ort.SessionOptions = default_options if spinning else NoSpinning
+            embedder = Embedder.from_manifest(
+                index.embedding_model, config.paths.models_dir, threads=threads, batch_size=batch
+            )
+            embedder.embed_passages(["warm up"])
+            runs = []
+            for _ in range(3):
+                own = _cpu()[0]
+                start = time.perf_counter()
+                embedder.embed_passages(texts)
+                runs.append((time.perf_counter() - start, _cpu()[0] - own))
+            wall, cpu = min(runs)
+            print(
+                f"  threads {threads} batch {batch:>2} spinning {'on ' if spinning else 'off'}:"
+                f" {wall:.2f} s wall, {cpu:.2f} s CPU"
+            )
+    finally:
+        ort.SessionOptions = default_options
 
 
 if __name__ == "__main__":
