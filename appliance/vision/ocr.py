@@ -1,9 +1,10 @@
 """OCR of a corrected page: preparation, Tesseract passes, vertical text, lines with boxes.
 
-A drawing is read in two passes over the same prepared image: upright (psm 11, sparse text: drawings
-have no reading order) and turned 90 degrees clockwise, which makes dimension text written bottom-to-top
-along vertical dimension lines upright. Words of the turned pass are kept where they beat what the
-upright pass saw in the same place. A text page (a scanned letter, an article) is read once with
+A drawing is read upright from the prepared image (psm 11, sparse text: drawings have no reading
+order), then, side by side, turned 90 degrees clockwise (dimension text written bottom-to-top along
+vertical dimension lines becomes upright) and from the grey page with its ruling lines kept; those
+two see the page with the text the upright pass read confidently painted out. Words of the turned
+pass are kept where they beat what the upright pass saw in the same place. A text page (a scanned letter, an article) is read once with
 automatic page segmentation, which keeps its reading order.
 
 Everything here works in the coordinates of the image it is given; callers map boxes further.
