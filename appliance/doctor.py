@@ -49,7 +49,11 @@ def check_tesseract(config: Config) -> CheckResult:
     ok, found, fix = vision_check(config.vision)
     if ok and config.vision.detect_orientation and "osd" not in installed_languages(config.vision):
         # Without osd.traineddata a drawing held sideways is OCRed sideways (no turn, no error).
-        return False, f"{found}; no orientation data (osd)", "sudo apt-get install tesseract-ocr-osd"
+        return (
+            False,
+            f"{found}; no orientation data (osd)",
+            "sudo apt-get install tesseract-ocr-osd",
+        )
     return ok, found, fix
 
 
