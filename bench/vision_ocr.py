@@ -116,6 +116,8 @@ def bench_textlayer(config: Config) -> None:
             w for w in words if normalise(w) not in tokens and any(s + w in tokens for s in "+-±")
         ]
         print(f"    missed only by a sign glued to the number: {len(signed)} {signed}")
+        others = [w for w in words if normalise(w) not in tokens and w not in signed]
+        print(f"    other misses: {len(others)} {others}")
 
 
 def sign_apart(text: str) -> str:

@@ -279,6 +279,8 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                     turned, prepared.scale, "turned", prepared.image.shape[:2], drawing=True
                 )
                 lines = _merge(lines, turned_lines)
+    if drawing:
+        lines = _with_unsure_words_reread(prepared, lines, settings, page)
     if drawing and settings.read_vertical_text:
         # Whole drawings only (the title block is read without it: it holds no dimensions).
         lines = _with_tolerance_stacks(prepared, lines, settings, page)
@@ -313,6 +315,59 @@ def _blank_sure_words(gray: np.ndarray, lines: list[OcrLine], scale: float) -> n
             x1, y1 = min(width, int(b.x1 * scale) + 2), min(height, int(b.y1 * scale) + 2)
             blanked[y0:y1, x0:x1] = 255
     return blanked
+
+
+#: Below this confidence a word of a text line is read again on its own (see :mod:`rereads`).
+_UNSURE_CONF = 70
+#: Confidence the reading alone needs to replace the word (and it must beat the word's by 10).
+_REREAD_CONF = 80
+
+
+def _with_unsure_words_reread(
+    prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
+) -> list[OcrLine]:
+    """Unsure words of text lines read again alone; a confident reading replaces the word.
+
+    Only words of letters (no digits) on upright lines that are not dimensions: a dimension's
+    digits are checked by the stack and degree-sign rules, and a word read on its side would have
+    to be cut out turned.
+    """
+    from appliance.vision.rereads import read_alone
+
+    s = prepared.scale
+    spots: list[tuple[int, int]] = []
+    boxes: list[Box] = []
+    for li, line in enumerate(lines):
+        if line.source_pass != "upright" or _numeric(line.text):
+            continue
+        for wi, word in enumerate(line.words):
+            if word.vertical or word.conf >= _UNSURE_CONF or not _lettered(word.text):
+                continue
+            b = word.box
+            spots.append((li, wi))
+            boxes.append(Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s))
+    if not spots:
+        return lines
+    try:
+        readings = read_alone(prepared.image, boxes, settings)
+    except OcrError as err:
+        page.warnings.append(f"unsure words not read again: {err.code}")
+        log.warning("unsure-word pass skipped: %s", err)
+        return lines
+    lines = list(lines)
+    for (li, wi), (text, conf) in zip(spots, readings, strict=False):
+        word = lines[li].words[wi]
+        if conf < max(_REREAD_CONF, word.conf + 10) or not _lettered(text):
+            continue
+        words = list(lines[li].words)
+        words[wi] = dataclasses.replace(word, text=normalise_word(text), raw_text=text, conf=conf)
+        lines[li] = dataclasses.replace(lines[li], words=tuple(words))
+    return lines
+
+
+def _lettered(text: str) -> bool:
+    """Two letters or more and no digit: a word, not a number or a stray mark."""
+    return sum(ch.isalpha() for ch in text) >= 2 and not any(ch.isdigit() for ch in text)
 
 
 def _with_tolerance_stacks(
