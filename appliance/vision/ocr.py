@@ -281,6 +281,7 @@ def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None 
                 lines = _merge(lines, turned_lines)
     if drawing:
         lines = _with_unsure_words_reread(prepared, lines, settings, page)
+        lines = _with_points_restored(prepared, lines)
     if drawing and settings.read_vertical_text:
         # Whole drawings only (the title block is read without it: it holds no dimensions).
         lines = _with_tolerance_stacks(prepared, lines, settings, page)
@@ -363,6 +364,26 @@ def _with_unsure_words_reread(
         words[wi] = dataclasses.replace(word, text=normalise_word(text), raw_text=text, conf=conf)
         lines[li] = dataclasses.replace(lines[li], words=tuple(words))
     return lines
+
+
+def _with_points_restored(prepared: PreparedPage, lines: list[OcrLine]) -> list[OcrLine]:
+    """Points Tesseract left out of upright words of letters put back (see :mod:`points`)."""
+    from appliance.vision.points import restore_points
+
+    s = prepared.scale
+    ink = cv2.bitwise_not(prepared.image)
+    result = []
+    for line in lines:
+        words = list(line.words)
+        for wi, word in enumerate(words):
+            if word.vertical or line.source_pass != "upright" or not word.text.isalpha():
+                continue
+            b = word.box
+            text = restore_points(ink, word.text, Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s))
+            if text != word.text:
+                words[wi] = dataclasses.replace(word, text=text, raw_text=text)
+        result.append(dataclasses.replace(line, words=tuple(words)))
+    return result
 
 
 def _lettered(text: str) -> bool:

@@ -65,3 +65,31 @@ def test_an_unsure_word_is_replaced_by_its_confident_reading_alone() -> None:
     assert [line.text for line in result] == ["MFG", "CHEKED", "7"]
     assert result[0].words[0].conf > 80 and result[0].words[0].box == boxes["MFG"]
     assert page.warnings == []
+
+
+def _ink_box(ink: np.ndarray, x0: int, x1: int) -> Box:
+    """Box of the ink between columns x0 and x1 (the word as Tesseract would box it)."""
+    ys, xs = np.nonzero(ink[:, x0:x1])
+    return Box(float(x0 + xs.min()), float(ys.min()), float(x0 + xs.max() + 1), float(ys.max() + 1))
+
+
+def test_a_point_left_out_of_a_word_is_put_back_where_the_ink_has_it() -> None:
+    from appliance.vision.points import restore_points
+
+    gray = np.full((80, 700), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    cv2.putText(gray, "Q.A", (20, 50), font, 1.0, 0, 2, cv2.LINE_AA)
+    cv2.putText(gray, "min.", (200, 50), font, 1.0, 0, 2, cv2.LINE_AA)
+    cv2.putText(gray, "NAME:", (400, 50), font, 1.0, 0, 2, cv2.LINE_AA)
+    ink = np.where(gray < 128, 255, 0).astype(np.uint8)
+    q_a = _ink_box(ink, 0, 150)
+    assert restore_points(ink, "QA", q_a) == "Q.A"
+    # The word's box as read without its point ends at the "n": the point after it is found.
+    min_box = _ink_box(ink, 180, 275)
+    assert restore_points(ink, "min", min_box) == "min."
+    # A colon is not a point; a word already read whole, or not of letters, is left alone.
+    name = _ink_box(ink, 380, 700)
+    name = Box(name.x0, name.y0, name.x1 - 12, name.y1)
+    assert restore_points(ink, "NAME", name) == "NAME"
+    assert restore_points(ink, "Q.A", q_a) == "Q.A"
+    assert restore_points(ink, "QA1", q_a) == "QA1"
