@@ -85,7 +85,10 @@ def test_a_point_left_out_of_a_word_is_put_back_where_the_ink_has_it() -> None:
     q_a = _ink_box(ink, 0, 150)
     assert restore_points(ink, "QA", q_a) == "Q.A"
     # The word's box as read without its point ends at the "n": the point after it is found.
-    min_box = _ink_box(ink, 180, 275)
+    whole = _ink_box(ink, 180, 275)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink[:, 180:275])
+    point_x0 = 180 + max(int(st[0]) for st in stats[1:])
+    min_box = Box(whole.x0, whole.y0, float(point_x0 - 3), whole.y1)
     assert restore_points(ink, "min", min_box) == "min."
     # A colon is not a point; a word already read whole, or not of letters, is left alone.
     name = _ink_box(ink, 380, 700)
