@@ -41,6 +41,9 @@ PAUSE_FRAMES = 4
 PAUSE_DB = 15.0
 #: How far back from the first estimate a pause may be looked for, in seconds.
 PAUSE_LOOKBACK_S = 0.45
+#: The head's score rises this long after the phrase ends at most (its positives are labelled up
+#: to 360 ms after the end), so the pause that follows the phrase starts within this of the rise.
+MAX_RISE_LAG_S = 0.4
 
 #: Manifest name of the trained head for "open claw".
 HEAD_MODEL = "kws-open-claw"
@@ -240,9 +243,12 @@ class KeywordModelWakeDetector:
     def _detection(self, score: float, at: int) -> WakeDetection:
         rise = self._rise_at if 0 <= self._rise_at <= at else at
         estimate = max(0, rise - int(self.head.lag_s * SAMPLE_RATE))
-        # When the model made up its mind late (the question already running on), the estimate
-        # lands inside the question: the pause before it, if there was one, is where it starts.
-        phrase_end = self._levels.pause_before(estimate)
+        # The estimate is only as good as the head's lag, which varies either way. A pause that
+        # began shortly before the rise is the one after the phrase ("open claw, what ..."), and
+        # the question starts where it ends; without one, the pause before a late estimate.
+        phrase_end = self._levels.pause_after_phrase(estimate, rise)
+        if phrase_end < 0:
+            phrase_end = self._levels.pause_before(estimate)
         phrase_s = float(self.head.meta.get("phrase_s", 0.8))
         return WakeDetection(
             phrase=self.phrase,
@@ -271,6 +277,38 @@ class _Levels:
             self._db.extend((10 * np.log10(np.mean(x * x, axis=1) + 1.0)).tolist())
         self._rest = audio[n * FRAME :]
         self._end = end_sample - len(self._rest)
+
+    def pause_after_phrase(self, estimate: int, rise: int) -> int:
+        """Inside the pause that began within :data:`MAX_RISE_LAG_S` before ``rise`` (the one
+        nearest ``estimate``) when ``estimate`` falls in speech; -1 when there is no such pause.
+
+        The head often fires inside that pause, before the question has begun, so the pause's
+        end may not be known yet: its first frames are where the question's capture starts.
+        """
+        db = np.array(self._db)
+        if len(db) == 0:
+            return -1
+        first = self._end - len(db) * FRAME
+        quiet = db < db.max() - PAUSE_DB
+        at = (estimate - first) // FRAME
+        if not 0 <= at < len(db) or quiet[at]:
+            return -1  # the estimate is in a pause already: pause_before keeps it
+        earliest = (rise - int(MAX_RISE_LAG_S * SAMPLE_RATE) - first) // FRAME
+        latest = (rise - first) // FRAME
+        best, best_distance = -1, len(db) + 1
+        i = max(0, earliest)
+        while i <= min(latest, len(db) - 1):
+            if not quiet[i] or (i > 0 and quiet[i - 1]):
+                i += 1
+                continue
+            end = i
+            while end < len(db) and quiet[end]:
+                end += 1
+            if end - i >= PAUSE_FRAMES and abs(i - at) < best_distance:
+                # One frame into the pause: the last of "claw" stays out of the question.
+                best, best_distance = first + (i + 1) * FRAME, abs(i - at)
+            i = end
+        return best
 
     def pause_before(self, estimate: int) -> int:
         """``estimate``, or the end of a pause within the lookback before it when ``estimate``

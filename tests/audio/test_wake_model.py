@@ -251,3 +251,33 @@ def test_head_with_arrays_that_do_not_fit_is_refused(head: KeywordHead, tmp_path
     local.parent.mkdir(parents=True)
     shutil.copy(committed, local)
     assert locate_head(spec, tmp_path) == local
+
+
+@pytest.mark.parametrize("voice", ["en", HELD_OUT_VOICE])
+async def test_a_command_after_the_comma_is_captured_without_the_end_of_claw(
+    features: SpeechEmbedding,
+    head: KeywordHead,
+    whisper: WhisperRecogniser,
+    synth: SynthFn,
+    tmp_path: Path,
+    voice: str,
+) -> None:
+    # The head's score may rise before its typical lag after "claw": the estimate then falls
+    # inside "claw", and the pause that began just before the rise — not the gap between "open"
+    # and "claw" — is where the question starts. Starting at that gap, whisper heard "your lawn
+    # scan this" (the demo's voice).
+    wav = synth("open claw, scan this", voice=voice, lead_s=1.0, tail_s=1.5)
+    settings = AudioSettings(max_question_s=6.0, no_speech_timeout_s=2.0)
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        detector(features, head),
+        whisper,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=settings,
+    )
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None and utterance.wake.detector == "kws"
+    assert utterance.command.kind == CommandKind.SCAN, utterance.transcript.text
