@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from appliance.audio.base import SAMPLE_RATE, Samples  # noqa: E402
-from appliance.audio.wavio import read_wav, resample, to_int16  # noqa: E402
+from appliance.audio.training import speech_bounds, synth  # noqa: E402,F401 (shared with the benches)
+from appliance.audio.wavio import read_wav  # noqa: E402
 
 SPEECH = REPO.parent / "shared" / "data" / "speech"
 
@@ -58,34 +58,6 @@ def speech_index() -> list[Clip]:
         )
         for r in rows
     ]
-
-
-def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> Samples:
-    """espeak-ng speech as 16 kHz mono int16."""
-    wav = subprocess.run(
-        ["espeak-ng", "--stdout", "-v", voice, "-s", str(rate), "-p", str(pitch), text],
-        capture_output=True,
-        check=True,
-        timeout=30,
-    ).stdout
-    import io
-
-    import soundfile as sf
-
-    data, sr = sf.read(io.BytesIO(wav), dtype="float32")
-    return to_int16(resample(np.asarray(data, dtype=np.float32), int(sr), SAMPLE_RATE))
-
-
-def speech_bounds(audio: Samples, threshold_db: float = -40.0) -> tuple[int, int]:
-    """First and one-past-last sample of 10 ms frames louder than ``threshold_db``."""
-    frame = SAMPLE_RATE // 100
-    n = len(audio) // frame
-    x = audio[: n * frame].astype(np.float32).reshape(n, frame) / 32768.0
-    db = 10 * np.log10((x * x).mean(axis=1) + 1e-12)
-    loud = np.nonzero(db > threshold_db)[0]
-    if len(loud) == 0:
-        return 0, 0
-    return int(loud[0] * frame), int((loud[-1] + 1) * frame)
 
 
 def rms(x: Samples) -> float:

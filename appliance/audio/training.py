@@ -103,7 +103,7 @@ def voice_name(accent: str, variant: str | None) -> str:
     return accent if variant is None else f"{accent}+{variant}"
 
 
-def synth(text: str, voice: str, rate: int, pitch: int) -> Samples:
+def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> Samples:
     """espeak-ng speech as 16 kHz mono int16."""
     import soundfile as sf
 

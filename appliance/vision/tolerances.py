@@ -23,14 +23,12 @@ import cv2
 import numpy as np
 
 from appliance.index.slices import Box
+from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise
-from appliance.vision.tesseract import run_tesseract
 
 #: Most stacks read per page (bounds the mosaic on a page full of numbers).
 MAX_STACKS = 60
-#: Height rows are enlarged to before reading (small type reads poorly at page scale).
-_ROW_HEIGHT = 32
 #: Characters of a deviation and of ISO 286 tolerance classes (which never use I, L, O, Q, W, so
 #: a zero cannot be read as a letter).
 WHITELIST = "0123456789+-.,ABCDEFGHJKMNPRSTUVXYZabcdefghjkmnprstuvxyz"
@@ -196,33 +194,11 @@ def read_stacks(
     spots = spots[:MAX_STACKS]
     if not spots:
         return []
-    rows: list[np.ndarray] = []
-    for image, spot in spots:
-        for box in (spot.upper, spot.lower):
-            rows.append(_row_image(image, box))
-    gap = _ROW_HEIGHT
-    width = max(r.shape[1] for r in rows) + 2 * gap
-    parts = [np.full((gap, width), 255, np.uint8)]
-    spans = []
-    top = gap
-    for row in rows:
-        band = np.full((row.shape[0] + gap, width), 255, np.uint8)
-        band[: row.shape[0], gap : gap + row.shape[1]] = row
-        parts.append(band)
-        spans.append((top, top + row.shape[0]))
-        top += band.shape[0]
-    mosaic = np.vstack(parts)
-    words = run_tesseract(mosaic, psm=6, settings=settings, whitelist=WHITELIST)
-    texts: list[list[tuple[int, str, float]]] = [[] for _ in rows]
-    for word in words:
-        middle = word.top + word.height / 2
-        for index, (start, end) in enumerate(spans):
-            if start - gap / 2 <= middle <= end + gap / 2:
-                texts[index].append((word.left, word.text, word.conf))
-                break
+    rows = [cut_row(image, box) for image, spot in spots for box in (spot.upper, spot.lower)]
+    texts = read_rows(rows, settings, whitelist=WHITELIST)
     results: list[Stack | None] = []
     for index, (_, spot) in enumerate(spots):
-        found = sorted(texts[2 * index]), sorted(texts[2 * index + 1])
+        found = texts[2 * index], texts[2 * index + 1]
         upper, lower = ("".join(t for _, t, _ in row) for row in found)
         confs = [c for row in found for _, _, c in row]
         if is_deviation_pair(upper, lower) or is_fit_pair(upper, lower):
@@ -251,18 +227,6 @@ def is_deviation_pair(upper: str, lower: str) -> bool:
 def is_fit_pair(upper: str, lower: str) -> bool:
     """An ISO 286 fit written as a stack: hole class over shaft class (``H7`` over ``k6``)."""
     return bool(_HOLE_CLASS.fullmatch(upper) and _SHAFT_CLASS.fullmatch(lower))
-
-
-def _row_image(image: np.ndarray, box: Box) -> np.ndarray:
-    pad = max(2, int(0.25 * (box.y1 - box.y0)))
-    crop = image[
-        max(0, int(box.y0) - pad) : int(box.y1) + pad, max(0, int(box.x0) - pad) : int(box.x1) + pad
-    ]
-    scale = _ROW_HEIGHT / max(1.0, box.y1 - box.y0)
-    if abs(scale - 1) > 0.1:
-        interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation)
-    return crop
 
 
 def _box(c: tuple[int, int, int, int]) -> Box:

@@ -21,7 +21,7 @@ from appliance.audio.engines.speech_embedding import (
 )
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import SpeechModelError
-from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.frontend import Utterance, VoiceFrontEnd
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
@@ -56,6 +56,28 @@ def head() -> KeywordHead:
 
 def detector(features: SpeechEmbedding, head: KeywordHead) -> KeywordModelWakeDetector:
     return KeywordModelWakeDetector(features, head, threshold=AudioSettings().wake_kws_threshold)
+
+
+async def first_utterance(
+    wav: Path,
+    wake: KeywordModelWakeDetector,
+    whisper: WhisperRecogniser,
+    tmp_path: Path,
+    max_question_s: float,
+) -> Utterance | None:
+    """The first utterance the voice front end makes of ``wav`` (replayed as fast as read)."""
+    settings = AudioSettings(max_question_s=max_question_s, no_speech_timeout_s=2.0)
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        wake,
+        whisper,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=settings,
+    )
+    try:
+        return await frontend.next_utterance()
+    finally:
+        await frontend.close()
 
 
 def feed_all(
@@ -174,18 +196,7 @@ async def test_one_breath_question_through_the_frontend(
     wav = synth(
         "open claw, what torque do the M8 bolts take", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5
     )
-    settings = AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0)
-    frontend = VoiceFrontEnd(
-        WavReplaySource([wav], realtime=False),
-        detector(features, head),
-        whisper,
-        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
-        settings=settings,
-    )
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
+    utterance = await first_utterance(wav, detector(features, head), whisper, tmp_path, 8.0)
     assert utterance is not None
     assert utterance.wake.detector == "kws"
     assert utterance.command.kind == CommandKind.QUESTION
@@ -267,17 +278,6 @@ async def test_a_command_after_the_comma_is_captured_without_the_end_of_claw(
     # and "claw" — is where the question starts. Starting at that gap, whisper heard "your lawn
     # scan this" (the demo's voice).
     wav = synth("open claw, scan this", voice=voice, lead_s=1.0, tail_s=1.5)
-    settings = AudioSettings(max_question_s=6.0, no_speech_timeout_s=2.0)
-    frontend = VoiceFrontEnd(
-        WavReplaySource([wav], realtime=False),
-        detector(features, head),
-        whisper,
-        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
-        settings=settings,
-    )
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
+    utterance = await first_utterance(wav, detector(features, head), whisper, tmp_path, 6.0)
     assert utterance is not None and utterance.wake.detector == "kws"
     assert utterance.command.kind == CommandKind.SCAN, utterance.transcript.text
