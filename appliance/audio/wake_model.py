@@ -246,9 +246,7 @@ class KeywordModelWakeDetector:
         # The estimate is only as good as the head's lag, which varies either way. A pause that
         # began shortly before the rise is the one after the phrase ("open claw, what ..."), and
         # the question starts where it ends; without one, the pause before a late estimate.
-        phrase_end = self._levels.pause_after_phrase(estimate, rise)
-        if phrase_end < 0:
-            phrase_end = self._levels.pause_before(estimate)
+        phrase_end = self._levels.phrase_end(estimate, rise)
         phrase_s = float(self.head.meta.get("phrase_s", 0.8))
         return WakeDetection(
             phrase=self.phrase,
@@ -278,41 +276,15 @@ class _Levels:
         self._rest = audio[n * FRAME :]
         self._end = end_sample - len(self._rest)
 
-    def pause_after_phrase(self, estimate: int, rise: int) -> int:
-        """Inside the pause that began within :data:`MAX_RISE_LAG_S` before ``rise`` (the one
-        nearest ``estimate``) when ``estimate`` falls in speech; -1 when there is no such pause.
+    def phrase_end(self, estimate: int, rise: int) -> int:
+        """Where the question starts, given the lag-based ``estimate`` and the score's ``rise``.
 
-        The head often fires inside that pause, before the question has begun, so the pause's
-        end may not be known yet: its first frames are where the question's capture starts.
+        ``estimate`` itself when it falls in a pause (the phrase said alone) or outside the
+        history; else inside the pause that began within :data:`MAX_RISE_LAG_S` before ``rise``
+        (the one nearest ``estimate``): the head often fires in that pause, before the question
+        has begun, so its end may not be known yet. Without such a pause (the model decided late,
+        inside the question), the end of a pause within the lookback before ``estimate``.
         """
-        db = np.array(self._db)
-        if len(db) == 0:
-            return -1
-        first = self._end - len(db) * FRAME
-        quiet = db < db.max() - PAUSE_DB
-        at = (estimate - first) // FRAME
-        if not 0 <= at < len(db) or quiet[at]:
-            return -1  # the estimate is in a pause already: pause_before keeps it
-        earliest = (rise - int(MAX_RISE_LAG_S * SAMPLE_RATE) - first) // FRAME
-        latest = (rise - first) // FRAME
-        best, best_distance = -1, len(db) + 1
-        i = max(0, earliest)
-        while i <= min(latest, len(db) - 1):
-            if not quiet[i] or (i > 0 and quiet[i - 1]):
-                i += 1
-                continue
-            end = i
-            while end < len(db) and quiet[end]:
-                end += 1
-            if end - i >= PAUSE_FRAMES and abs(i - at) < best_distance:
-                # One frame into the pause: the last of "claw" stays out of the question.
-                best, best_distance = first + (i + 1) * FRAME, abs(i - at)
-            i = end
-        return best
-
-    def pause_before(self, estimate: int) -> int:
-        """``estimate``, or the end of a pause within the lookback before it when ``estimate``
-        falls in speech (the model decided late, inside the question)."""
         db = np.array(self._db)
         if len(db) == 0:
             return estimate
@@ -320,7 +292,35 @@ class _Levels:
         quiet = db < db.max() - PAUSE_DB
         at = (estimate - first) // FRAME
         if not 0 <= at < len(db) or quiet[at]:
-            return estimate  # in a pause already (the phrase said alone), or out of the history
+            return estimate
+        after = self._pause_after_phrase(quiet, at, (rise - first) // FRAME)
+        if after >= 0:
+            return first + after * FRAME
+        before = self._pause_before(quiet, at)
+        return first + before * FRAME if before >= 0 else estimate
+
+    @staticmethod
+    def _pause_after_phrase(quiet: np.ndarray, at: int, rise: int) -> int:
+        """Frame one into the pause nearest ``at`` that began within the rise lag; -1 if none."""
+        earliest = rise - int(MAX_RISE_LAG_S * SAMPLE_RATE) // FRAME
+        best, best_distance = -1, len(quiet) + 1
+        i = max(0, earliest)
+        while i <= min(rise, len(quiet) - 1):
+            if not quiet[i] or (i > 0 and quiet[i - 1]):
+                i += 1
+                continue
+            end = i
+            while end < len(quiet) and quiet[end]:
+                end += 1
+            if end - i >= PAUSE_FRAMES and abs(i - at) < best_distance:
+                # One frame into the pause: the last of "claw" stays out of the question.
+                best, best_distance = i + 1, abs(i - at)
+            i = end
+        return best
+
+    @staticmethod
+    def _pause_before(quiet: np.ndarray, at: int) -> int:
+        """Last frame of a pause within the lookback before ``at``; -1 if none."""
         lookback = int(PAUSE_LOOKBACK_S * SAMPLE_RATE) // FRAME
         run_end = -1
         for i in range(at - 1, max(-1, at - lookback - 1), -1):
@@ -329,6 +329,6 @@ class _Levels:
             elif not quiet[i] and run_end >= 0:
                 if run_end - i >= PAUSE_FRAMES:
                     # The question starts where the pause ends; one frame of it is kept.
-                    return first + run_end * FRAME
+                    return run_end
                 run_end = -1
-        return estimate
+        return -1
