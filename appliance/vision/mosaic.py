@@ -8,12 +8,14 @@ given back to the row its middle falls in.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from appliance.index.slices import Box
 from appliance.vision.settings import VisionSettings
-from appliance.vision.tesseract import run_tesseract
+from appliance.vision.tesseract import RawWord, run_tesseract
 
 #: Letter height the rows are scaled to (Tesseract's sweet spot); also the paper between rows.
 ROW_HEIGHT = 32
@@ -39,6 +41,16 @@ def read_rows(
     rows: list[np.ndarray], settings: VisionSettings, *, whitelist: str = ""
 ) -> list[list[RowWord]]:
     """The words of each row image (black text on white), left to right, from one call."""
+    return [
+        sorted((word.left, word.text, word.conf) for word in row_words)
+        for row_words in read_row_words(rows, settings, whitelist=whitelist)
+    ]
+
+
+def read_row_words(
+    rows: list[np.ndarray], settings: VisionSettings, *, whitelist: str = ""
+) -> list[list[RawWord]]:
+    """Tesseract's words of each row image, boxes in the row image's own pixels, from one call."""
     if not rows:
         return []
     gap = ROW_HEIGHT
@@ -53,11 +65,13 @@ def read_rows(
         spans.append((top, top + row.shape[0]))
         top += band.shape[0]
     words = run_tesseract(np.vstack(parts), psm=6, settings=settings, whitelist=whitelist)
-    found: list[list[RowWord]] = [[] for _ in rows]
+    found: list[list[RawWord]] = [[] for _ in rows]
     for word in words:
         middle = word.top + word.height / 2
         for index, (start, end) in enumerate(spans):
             if start - gap / 2 <= middle <= end + gap / 2:
-                found[index].append((word.left, word.text, word.conf))
+                found[index].append(
+                    dataclasses.replace(word, left=word.left - gap, top=word.top - start)
+                )
                 break
-    return [sorted(row_words) for row_words in found]
+    return found

@@ -13,6 +13,7 @@ import difflib
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -29,6 +30,7 @@ from appliance.vision.ocr import (
 )
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import run_tesseract
+from appliance.vision.titlecells import read_at_heights, read_cells
 
 #: Tesseract page segmentation: one uniform block of text (a wrapped title).
 PSM_BLOCK = 6
@@ -67,6 +69,17 @@ _LABELS = sorted(
     key=lambda item: -len(item[0]),
 )
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
+
+
+class FieldReading(NamedTuple):
+    """One reading of a field's value."""
+
+    #: The cleaned value.
+    value: str
+    #: The lowest confidence of the words it was read from.
+    conf: float
+    #: Those words (page boxes); empty for values read by a pass that gives no word boxes.
+    words: tuple[OcrWord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -192,14 +205,133 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
         for c in cells
         if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
     ]
-    block.fields = parse_fields(block.lines, cells)
-    for name, value in _reread_big_values(gray, block.lines, cells, settings).items():
-        block.fields[name] = _clean_value(name, value)
-    if "revision" not in block.fields:
+    found = cell_fields(_cell_words(block.lines, cells))
+    found.update(_reread_big_values(gray, block.lines, cells, settings))
+    if "revision" not in found:
         revision = _reread_revision(gray, block.lines, cells, settings)
         if revision:
-            block.fields["revision"] = revision
+            found["revision"] = FieldReading(revision, 100.0)
+    try:
+        by_cell = read_cells(gray, [c.box for c in _outermost(cells)], settings, _is_label)
+    except OcrError as err:
+        block.warnings.append(f"title-block cells not read: {err.code}")
+        log.warning("title-block cell pass failed: %s", err)
+        by_cell = []
+    per_cell = [
+        (cell, _reading_order([w for row in rows for w in row]))
+        for cell, rows in zip(_outermost(cells), by_cell, strict=False)
+    ]
+    by_cells = cell_fields(per_cell)
+    block.fields = choose_fields(found, by_cells, *_second_looks(gray, found, by_cells, settings))
     return block
+
+
+def _outermost(cells: list[Cell]) -> list[Cell]:
+    """Cells not lying inside another cell's box (the counter of a big ``0`` encloses paper too)."""
+    return [
+        c
+        for c in cells
+        if not any(
+            o is not c
+            and o.box.x0 <= c.box.x0
+            and o.box.y0 <= c.box.y0
+            and o.box.x1 >= c.box.x1
+            and o.box.y1 >= c.box.y1
+            for o in cells
+        )
+    ]
+
+
+def _is_label(tokens: list[str]) -> bool:
+    return bool(tokens) and match_label(tokens, 0) is not None
+
+
+#: What a field's value must look like to be taken (a misreading usually breaks the form).
+_VALID: dict[str, re.Pattern[str]] = {
+    # An identifier: letters, digits and joining marks, with at least one digit.
+    "drawing_number": re.compile(r"(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.\-/ ]{2,}"),
+    "title": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "material": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
+    "revision": re.compile(r"[A-Za-z0-9]{1,3}"),
+    "sheet": re.compile(r"\d+(?:\s*(?:of|von|av|/)\s*\d+)?", re.IGNORECASE),
+    "size": re.compile(r"A[0-4]"),
+    "date": _DATE,
+}
+
+
+def valid_value(name: str, value: str) -> bool:
+    """Whether ``value`` has the form of field ``name`` (see :data:`_VALID`; a scale is a ratio)."""
+    return bool((_SCALE if name == "scale" else _VALID[name]).fullmatch(value))
+
+
+def choose_fields(*readings: dict[str, FieldReading]) -> dict[str, str]:
+    """Per field, the value most readings agree on among those with the field's form; between
+    equally many, the most confident. Readings are passes or looks at the block."""
+    chosen: dict[str, str] = {}
+    for name in FIELDS:
+        votes: dict[str, list[float]] = {}
+        for reading in readings:
+            option = reading.get(name)
+            if option is not None and valid_value(name, option.value):
+                votes.setdefault(option.value, []).append(option.conf)
+        if votes:
+            chosen[name] = max(votes, key=lambda v: (len(votes[v]), max(votes[v])))
+    return chosen
+
+
+#: Letter heights a disputed value is read again at (the cell pass reads at 28 px).
+SECOND_LOOK_HEIGHTS = (20, 24, 36)
+
+
+def _second_looks(
+    gray: np.ndarray,
+    first: dict[str, FieldReading],
+    second: dict[str, FieldReading],
+    settings: VisionSettings,
+) -> list[dict[str, FieldReading]]:
+    """Where the block's pass and the cell pass read a field differently (both of its form), the
+    cell pass's value read again alone at :data:`SECOND_LOOK_HEIGHTS`, in one call: one reading
+    per height, so the vote in :func:`choose_fields` has more than two voices.
+
+    Tesseract's reading of a word flips with its size (``LiU0010`` is ``LiU0010`` at 20-28 px and
+    ``Liv0010`` at 40-48 px); the value most sizes agree on is the one to keep. A failing call
+    leaves the two readings as they are.
+    """
+    disputed = [
+        name
+        for name, option in second.items()
+        if name in first
+        and option.words
+        and first[name].value != option.value
+        and valid_value(name, option.value)
+        and valid_value(name, first[name].value)
+        and _one_line(option.words)
+    ]
+    if not disputed:
+        return []
+    boxes = []
+    for name in disputed:
+        box = second[name].words[0].box
+        for word in second[name].words[1:]:
+            box = box.union(word.box)
+        boxes.append(box)
+    try:
+        looks = read_at_heights(gray, boxes, SECOND_LOOK_HEIGHTS, settings)
+    except OcrError as err:
+        log.warning("title-block second look failed: %s", err)
+        return []
+    readings: list[dict[str, FieldReading]] = [{} for _ in SECOND_LOOK_HEIGHTS]
+    for name, per_height in zip(disputed, looks, strict=True):
+        for k, (text, conf) in enumerate(per_height):
+            if text:
+                readings[k][name] = FieldReading(_clean_value(name, text), conf)
+    return readings
+
+
+def _one_line(words: tuple[OcrWord, ...]) -> bool:
+    top = max(w.box.y0 for w in words)
+    bottom = min(w.box.y1 for w in words)
+    return bottom - top > 0.5 * min(w.box.y1 - w.box.y0 for w in words)
 
 
 #: Fields a title block often prints far bigger than its labels.
@@ -208,7 +340,7 @@ _BIG_FIELDS = ("drawing_number", "title")
 
 def _reread_big_values(
     gray: np.ndarray, lines: list[OcrLine], cells: list[Cell], settings: VisionSettings
-) -> dict[str, str]:
+) -> dict[str, FieldReading]:
     """Drawing number and title printed several times the labels' size, read again on their own.
 
     Sparse-text OCR of the whole block reads lettering four or five times the size of the labels
@@ -217,7 +349,7 @@ def _reread_big_values(
     block of text. The reading replaces the block's own when it is confident (>= 60). Failures of this extra
     call leave the fields as they were.
     """
-    found: dict[str, str] = {}
+    found: dict[str, FieldReading] = {}
     for cell, words in _cell_words(lines, cells):
         tokens = _tokens(words)
         match = match_label([t for t, _ in tokens], 0) if tokens else None
@@ -256,7 +388,7 @@ def _reread_big_values(
             continue
         text = " ".join(w.text for w in read).strip()
         if read and min(w.conf for w in read) >= 60 and sum(ch.isalnum() for ch in text) >= 2:
-            found[match[0]] = text
+            found[match[0]] = FieldReading(_clean_value(match[0], text), min(w.conf for w in read))
     return found
 
 
@@ -435,23 +567,31 @@ def _labels_in(tokens: list[str]) -> list[tuple[int, str, int]]:
 
 def parse_fields(lines: list[OcrLine], cells: list[Cell]) -> dict[str, str]:
     """Field values from words placed in cells (see the module docstring)."""
-    per_cell = _cell_words(lines, cells)
-    fields: dict[str, str] = {}
+    return {name: r.value for name, r in cell_fields(_cell_words(lines, cells)).items()}
+
+
+def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldReading]:
+    """Field -> its reading, from each cell's words in reading order."""
+    fields: dict[str, FieldReading] = {}
     label_cells: set[int] = set()
     pending: list[tuple[int, str, float]] = []
     for i, (_, words) in enumerate(per_cell):
-        tokens = [t for t, _ in _tokens(words)]
+        pairs = _tokens(words)
+        tokens = [t for t, _ in pairs]
         labels = _labels_in(tokens)
         if labels:
             label_cells.add(i)
         for k, (pos, name, width) in enumerate(labels):
             end = labels[k + 1][0] if k + 1 < len(labels) else len(tokens)
-            rest = tokens[pos + width : end]
-            while rest and rest[0].startswith("/"):
-                rest = rest[1:]  # the second language of a bilingual label ("/ritningsnummer")
-            value = " ".join(rest).strip(" .:;|-_—")
+            start = pos + width
+            while start < end and tokens[start].startswith("/"):
+                start += 1  # the second language of a bilingual label ("/ritningsnummer")
+            value = " ".join(tokens[start:end]).strip(" .:;|-_—")
             if value and name not in fields:
-                fields[name] = _clean_value(name, value)
+                used = tuple(dict.fromkeys(w for _, w in pairs[start:end]))
+                fields[name] = FieldReading(
+                    _clean_value(name, value), min(w.conf for w in used), used
+                )
             elif not value and len(labels) == 1 and len(tokens) == width:
                 height = max(w.box.y1 - w.box.y0 for w in words)
                 pending.append((i, name, height))
@@ -461,25 +601,30 @@ def parse_fields(lines: list[OcrLine], cells: list[Cell]) -> dict[str, str]:
         box = per_cell[i][0].box
         if box.y1 - box.y0 > 3.5 * label_height:
             continue  # a big cell holding only its label: the field is empty on this drawing
-        value = _below(i, per_cell, label_cells)
-        if value:
-            fields[name] = _clean_value(name, value)
-    texts = [" ".join(w.raw_text for w in words) for _, words in per_cell]
+        below = _below(i, per_cell, label_cells)
+        if below:
+            value = " ".join(w.raw_text for w in below)
+            fields[name] = FieldReading(
+                _clean_value(name, value), min(w.conf for w in below), tuple(below)
+            )
     if "date" not in fields:
-        for text in texts:
-            match = _DATE.search(text)
+        for _, words in per_cell:
+            match = _DATE.search(" ".join(w.raw_text for w in words))
             if match:
-                fields["date"] = match.group(1)
+                fields["date"] = FieldReading(match.group(1), min(w.conf for w in words))
                 break
     if "size" not in fields:
-        for text in texts:
-            if re.fullmatch(r"A[0-4]", text.strip()):
-                fields["size"] = text.strip()
+        for _, words in per_cell:
+            text = " ".join(w.raw_text for w in words).strip()
+            if re.fullmatch(r"A[0-4]", text):
+                fields["size"] = FieldReading(text, min(w.conf for w in words), tuple(words))
                 break
-    return {k: v for k, v in fields.items() if v}
+    return {k: v for k, v in fields.items() if v.value}
 
 
-def _below(i: int, per_cell: list[tuple[Cell, list[OcrWord]]], label_cells: set[int]) -> str:
+def _below(
+    i: int, per_cell: list[tuple[Cell, list[OcrWord]]], label_cells: set[int]
+) -> list[OcrWord]:
     """Text of the cell right under cell ``i`` in the same column (table layouts), if unlabelled."""
     box = per_cell[i][0].box
     options = []
@@ -491,12 +636,12 @@ def _below(i: int, per_cell: list[tuple[Cell, list[OcrWord]]], label_cells: set[
         if shared > 0.5 * min(c.x1 - c.x0, box.x1 - box.x0):
             options.append((c.y0 - box.y1, j))
     if not options:
-        return ""
+        return []
     distance, j = min(options)
     # Only the touching cell counts (the ruling line between them is a few pixels thick).
     if distance > max(12.0, 0.02 * (box.x1 - box.x0)) or j in label_cells:
-        return ""
-    return " ".join(w.raw_text for w in per_cell[j][1])
+        return []
+    return per_cell[j][1]
 
 
 _SCALE = re.compile(r"\d+(?:[.,]\d+)?[:/]\d+(?:[.,]\d+)?")
@@ -535,6 +680,9 @@ def _clean_value(name: str, value: str) -> str:
         # ones without a foot are read so).
         value = re.sub(r"(?<=[A-Za-z0-9])\](?=\s|$)", "1", value)
     value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
+    if name in ("drawing_number", "title"):
+        # A name wrapped after its underscore ("Weird_Gripper_Cam_" over "Adapter") is one word.
+        value = re.sub(r"_ (?=\w)", "_", value)
     if name == "drawing_number":
         # Identifiers have no space beside their joining marks: "Keyence _Lift-12. 19" was read
         # from "Keyence_Lift-12.19".
