@@ -16,6 +16,7 @@ computed from every score the model gave, so the chosen threshold can be checked
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -39,6 +40,8 @@ from appliance.audio.settings import AudioSettings
 from appliance.audio.training import (
     HELD_OUT_ACCENTS,
     HELD_OUT_VARIANTS,
+    NEAR_MISSES_CLAW,
+    NEAR_MISSES_EXTRA,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
 )
@@ -53,22 +56,26 @@ QUESTIONS = [
     "remember that the bracket now takes thirty newton metres",
     "what is the revision of drawing A 1024",
 ]
-NEAR_MISSES = [
-    "open clause",
+#: Near-miss phrasings the keyword model was also trained on (``training.NEAR_MISSES_CLAW``, said
+#: there by training voices only; here by held-out voices)...
+NEAR_MISSES_TRAINED = ["open clause", "open claws", "open cloth", "hope and claw", "open flaw"]
+#: ... and phrasings no training clip says.
+NEAR_MISSES_HELD_OUT = [
     "clean the claw",
     "open call logs",
     "open the law",
-    "open claws",
     "open the door",
     "broken claw",
-    "open cloth",
     "open clock",
-    "hope and claw",
-    "open flaw",
     "a pen claw",
     "opening clause",
     "open car",
+    "open clauses",
+    "open cloths",
+    "open closure",
+    "hopeful clause",
 ]
+NEAR_MISSES = NEAR_MISSES_TRAINED + NEAR_MISSES_HELD_OUT
 #: Test voices: held-out accents and two training accents, each only with held-out variants, so no
 #: voice here was ever heard in training.
 VOICES = [
@@ -80,7 +87,10 @@ assert not set(HELD_OUT_VARIANTS) & {v for v in TRAIN_VARIANTS if v}, (
     "a test variant was trained on"
 )
 assert not set(HELD_OUT_ACCENTS) & set(TRAIN_ACCENTS), "a test accent was trained on"
-assert not set(NEAR_MISSES) & set(TRAINING_NEAR_MISSES), "a test near-miss was trained on"
+assert not set(NEAR_MISSES_HELD_OUT) & set(
+    TRAINING_NEAR_MISSES + NEAR_MISSES_EXTRA + NEAR_MISSES_CLAW
+), "a held-out near-miss was trained on"
+assert set(NEAR_MISSES_TRAINED) <= set(NEAR_MISSES_CLAW), "a 'trained' near-miss is not in training"
 CHUNK = SAMPLE_RATE * 30 // 1000
 #: Wake phrase of the vosk-ko configuration ("hello" in Korean: a word the Korean model knows).
 KO_WAKE = "안녕하세요"
@@ -119,6 +129,8 @@ class Stats:
     #: Best score of a false accept per negative item (clips and near-misses; 0 when none).
     neg_scores: list[float] = field(default_factory=list)
     missed_examples: list[str] = field(default_factory=list)
+    #: Near-miss utterances and accepts per phrasing set ("trained", "held-out").
+    near_by_set: dict[str, list[int]] = field(default_factory=dict)
 
 
 def make_positive(
@@ -191,11 +203,18 @@ def simulate(trace: Trace, threshold: float, refractory: int) -> list[int]:
 
 
 def kws_sweep(
-    pos: list[tuple[Trace, int, int]], neg: list[Trace], hours: float, refractory: int
+    pos: list[tuple[Trace, int, int]],
+    neg: list[Trace],
+    near: list[tuple[bool, Trace]],
+    hours: float,
+    refractory: int,
 ) -> None:
     """False rejects, false accepts and latency for a range of thresholds, from recorded scores."""
     print("threshold sweep (kws scores; latency without compute lag):")
-    print("  threshold  false-reject  false accepts (per h)  latency p50 / p95")
+    print(
+        "  threshold  false-reject  false accepts (per h)  latency p50 / p95"
+        "   near-miss accepts trained / held-out"
+    )
     for thr in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
         lats = []
         for trace, start, end in pos:
@@ -206,9 +225,14 @@ def kws_sweep(
                 lats.append(max(0.0, (good[0] - end) / SAMPLE_RATE) * 1000)
         fa = sum(len(simulate(trace, thr, refractory)) for trace in neg)
         lat = np.array(lats) if lats else np.zeros(1)
+        near_fa = [
+            sum(bool(simulate(trace, thr, refractory)) for t, trace in near if t == trained)
+            for trained in (True, False)
+        ]
         print(
             f"  {thr:9.3f}  {1 - len(lats) / max(1, len(pos)):12.3f}  {fa:5d} ({fa / max(hours, 1e-9):7.2f}/h)"
             f"       {np.percentile(lat, 50):4.0f} / {np.percentile(lat, 95):4.0f} ms"
+            f"   {near_fa[0]:3d} / {near_fa[1]:3d}"
         )
 
 
@@ -236,9 +260,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--kws-head",
-        type=Path,
+        action="append",
         default=None,
-        help="evaluate this head file instead of the manifest's (a candidate before it is committed)",
+        help="head file for the kws config (repeatable: each runs on the same audio; 'manifest' = "
+        "the committed head, the default): compares a candidate with the committed head",
+    )
+    parser.add_argument(
+        "--save-traces", type=Path, default=None, help="write the kws score traces (JSON)"
     )
     args = parser.parse_args()
 
@@ -268,7 +296,13 @@ def main() -> None:
         f"positives {len(positives)}, negative clips {len(negatives)} "
         f"({sum(c.seconds for c in negatives) / 3600:.3f} h), near-miss utterances {len(near)}"
     )
+    runs: list[tuple[str, str | None]] = []
     for config in args.configs.split(","):
+        if config == "kws":
+            runs += [("kws", h) for h in args.kws_head or ["manifest"]]
+        else:
+            runs.append((config, None))
+    for config, head_file in runs:
         det: WakeDetector
         trials = positives
         if config == "vosk-ko":
@@ -282,9 +316,9 @@ def main() -> None:
             from appliance.audio.engines.speech_embedding import SpeechEmbedding
 
             head = (
-                KeywordHead.load(args.kws_head)
-                if args.kws_head
-                else KeywordHead.from_manifest(Path("var/models"))
+                KeywordHead.from_manifest(Path("var/models"))
+                if head_file == "manifest"
+                else KeywordHead.load(Path(str(head_file)))
             )
             kws = KeywordModelWakeDetector(
                 SpeechEmbedding.from_manifest(Path("var/models")),
@@ -298,6 +332,7 @@ def main() -> None:
         st = Stats()
         pos_traces: list[tuple[Trace, int, int]] = []
         neg_traces: list[Trace] = []
+        near_traces: list[tuple[bool, Trace]] = []
 
         def take_trace(det: WakeDetector = det) -> Trace:
             trace = getattr(det, "trace", None)
@@ -347,8 +382,14 @@ def main() -> None:
         for label, audio in near if config != "vosk-ko" else []:
             found, cpu = run(det, audio)
             neg_traces.append(take_trace())
+            near_traces.append((label.split(" (")[0] in NEAR_MISSES_TRAINED, neg_traces[-1]))
             st.near_trials += 1
             st.near_accepts += bool(found)
+            tally = st.near_by_set.setdefault(
+                "trained" if label.split(" (")[0] in NEAR_MISSES_TRAINED else "held-out", [0, 0]
+            )
+            tally[0] += 1
+            tally[1] += bool(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
             st.near_seconds += len(audio) / SAMPLE_RATE
             st.cpu_s += cpu
@@ -357,7 +398,9 @@ def main() -> None:
                 st.accepted_examples.append(label)
         hours = (st.neg_seconds + st.near_seconds) / 3600
         lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
-        print(f"\n== {det.name} detector, config {config} ==")
+        print(
+            f"\n== {det.name} detector, config {config}{f' ({head_file})' if head_file else ''} =="
+        )
         if config == "kws":
             print(
                 f"(test voices, none heard in training: {', '.join(VOICES[:4])} ... {len(VOICES)} in all)"
@@ -377,6 +420,8 @@ def main() -> None:
         print(f"detections before the phrase (false accepts in leading speech): {st.early}")
         print(f"false accepts, clips   {st.neg_accepts} in {st.neg_seconds / 3600:.3f} h")
         print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")
+        for name, (n, hit) in sorted(st.near_by_set.items()):
+            print(f"  near-miss {name:8s} phrasings: {hit}/{n}")
         print(
             f"false accepts per hour {(st.neg_accepts + st.near_accepts) / max(hours, 1e-9):.2f} "
             f"(over {hours:.3f} h of negatives)"
@@ -391,7 +436,11 @@ def main() -> None:
         )
         if config == "kws":
             print(f"threshold {args.kws_threshold}")
-            kws_sweep(pos_traces, neg_traces, hours, 2 * SAMPLE_RATE)
+            kws_sweep(pos_traces, neg_traces, near_traces, hours, 2 * SAMPLE_RATE)
+            if args.save_traces:
+                args.save_traces.write_text(
+                    json.dumps({"pos": pos_traces, "neg": neg_traces, "near": near_traces})
+                )
             if st.missed_examples:
                 print("missed (first few):", *st.missed_examples, sep="\n  ")
             if st.accepted_examples:

@@ -80,6 +80,19 @@ NEAR_MISSES_EXTRA = (
     "open clawback", "token claw", "woken claw", "open floor", "open claudette", "oaken claw",
     "open cloche", "open clover", "open glaucoma", "open clawson", "open clogged", "open cloister",
 )  # fmt: skip
+#: "Open claw" followed by more sound, or with a sound before it (session 3: the heads before woke on
+#: "open clause" and "open claws" said by voices they had not heard). Five of these phrasings are
+#: also in the benchmark's list (``bench/audio_wake.py`` reports them apart, as "trained phrasings",
+#: spoken there by held-out voices only); the benchmark's other near-misses stay out of training.
+NEAR_MISSES_CLAW = (
+    "open clause", "open claws", "open cloth", "open flaw", "hope and claw", "open clawing",
+    "the open clause", "an open clause", "open clause now", "open claws out", "open clothes",
+    "open cause", "open flaws", "open floss", "open gloss", "open laws", "open sauce",
+    "open crawls", "hope and cloth", "hope and flaw", "oak and claw", "open claw's", "open clausal",
+    "open causeway", "open claws first", "open clawfoot", "no pen claws", "open clothing",
+    "hoping claws", "open clause three", "open closet", "open claws then", "open flossing",
+    "open clawed hands", "hope in claws", "a open clause", "open calls", "open cross",
+)  # fmt: skip
 #: Questions said after the phrase in one breath (the benchmark uses other ones).
 QUESTIONS = (
     "how many teeth does the small gear have",
@@ -107,6 +120,8 @@ def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> 
     """espeak-ng speech as 16 kHz mono int16."""
     import soundfile as sf
 
+    # A text starting with "-" ("-0.5 mm ...") would be read as an option: a space keeps it text.
+    text = f" {text}" if text.startswith("-") else text
     wav = subprocess.run(
         ["espeak-ng", "--stdout", "-v", voice, "-s", str(rate), "-p", str(pitch), text],
         capture_output=True,
@@ -155,9 +170,11 @@ def _hum(rng: np.random.Generator, n: int) -> npt.NDArray[np.float64]:
     ) + 0.05 * rng.normal(0, 1, n)
 
 
-def _babble(rng: np.random.Generator, n: int, texts: list[str]) -> npt.NDArray[np.float64]:
+def _babble(
+    rng: np.random.Generator, n: int, texts: list[str], talkers: tuple[int, int] = (2, 5)
+) -> npt.NDArray[np.float64]:
     out = np.zeros(n)
-    for _ in range(int(rng.integers(2, 5))):
+    for _ in range(int(rng.integers(*talkers))):
         voice = voice_name(
             str(rng.choice(TRAIN_ACCENTS + FOREIGN_VOICES)),
             None if rng.random() < 0.5 else str(rng.choice(_named_variants())),
@@ -196,8 +213,13 @@ def augment(
     audio: Samples,
     texts: list[str],
     ref: tuple[int, int] | None = None,
+    heavy_babble: bool = False,
 ) -> Samples:
-    """Reverb, band limit, noise at 0-25 dB SNR and a random level, each with some probability."""
+    """Reverb, band limit, noise at 0-25 dB SNR and a random level, each with some probability.
+
+    ``heavy_babble``: always babble of 1-4 talkers (one talker as often as several: a person
+    talking nearby), at 0-12 dB SNR.
+    """
     x = audio.astype(np.float64)
     s, e = ref if ref is not None else speech_bounds(audio)
     level = _rms(x[s:e]) if e > s else _rms(x)
@@ -205,7 +227,10 @@ def augment(
         x = _reverb(rng, x)
     if rng.random() < 0.3:
         x = _band_limit(rng, x)
-    if rng.random() < 0.75:
+    if heavy_babble:
+        noise = _babble(rng, len(x), texts, (1, 2) if rng.random() < 0.5 else (2, 5))
+        x = x + noise * (level / (10 ** (rng.uniform(0.0, 12.0) / 20)) / (_rms(noise) + 1e-9))
+    elif rng.random() < 0.75:
         kind = str(rng.choice(["white", "pink", "brown", "hum", "babble", "babble"]))
         if kind == "hum":
             noise = _hum(rng, len(x))
@@ -227,12 +252,28 @@ def augment(
 class ClipSpec:
     """One training clip to make: what kind, and the seed that decides everything else."""
 
-    #: "positive", "sentence", "near-miss" or "noise".
+    #: One of :data:`KINDS`.
     kind: str
     #: Index within its kind (part of the seed).
     index: int
     #: True for validation clips (validation variants only).
     validation: bool
+
+
+#: Kinds of clip, in the order of their index in :attr:`Dataset.kinds` (appended, never reordered:
+#: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble.
+KINDS = (
+    "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
+    "positive-babble", "sentence-babble",
+)  # fmt: skip
+#: Kinds whose negative windows get a fixed share of every batch.
+NEAR_MISS_KINDS = ("near-miss", "near-miss-extra", "near-miss-claw")
+#: Phrases of each near-miss kind.
+NEAR_MISS_PHRASES = {
+    "near-miss": NEAR_MISSES,
+    "near-miss-extra": NEAR_MISSES_EXTRA,
+    "near-miss-claw": NEAR_MISSES_CLAW,
+}
 
 
 def _fit_variants() -> tuple[str | None, ...]:
@@ -267,8 +308,8 @@ def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
 
 def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int, int]:
     """The audio of one clip and, for positives, the phrase's start and end sample (else -1)."""
-    kinds = ("positive", "sentence", "near-miss", "noise", "near-miss-extra")
-    rng = np.random.default_rng([seed, kinds.index(spec.kind), spec.index])
+    rng = np.random.default_rng([seed, KINDS.index(spec.kind), spec.index])
+    heavy = spec.kind.endswith("-babble")
     voice, rate, pitch = _voice(rng, spec.validation)
     parts: list[Samples] = [_silence(rng, 0.2, 1.2)]
     if spec.kind == "noise":
@@ -285,15 +326,14 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
         level = 32768.0 * 10 ** (rng.uniform(-70.0, -15.0) / 20)
         x = np.clip(np.round(noise * level / (_rms(noise) + 1e-9)), -32768, 32767)
         return x.astype(np.int16), -1, -1
-    if spec.kind == "sentence":
+    if spec.kind.startswith("sentence"):
         parts.append(synth(_words(rng, texts, 6, 22), voice, rate, pitch))
         parts.append(_silence(rng, 0.3, 1.0))
         audio = np.concatenate(parts)
-        return augment(rng, audio, texts), -1, -1
-    if spec.kind == "near-miss":
-        phrase_text = NEAR_MISSES[spec.index % len(NEAR_MISSES)]
-    elif spec.kind == "near-miss-extra":
-        phrase_text = NEAR_MISSES_EXTRA[spec.index % len(NEAR_MISSES_EXTRA)]
+        return augment(rng, audio, texts, heavy_babble=heavy), -1, -1
+    if spec.kind in NEAR_MISS_PHRASES:
+        phrases = NEAR_MISS_PHRASES[spec.kind]
+        phrase_text = phrases[spec.index % len(phrases)]
     else:
         phrase_text = PHRASE + str(rng.choice(["", "", ",", "!", "?", "."]))
     if rng.random() < 0.3:
@@ -310,8 +350,8 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
         qs, qe = speech_bounds(q)
         parts += [_silence(rng, 0.0, 0.2), q[qs:qe]]
     parts.append(_silence(rng, 0.5, 1.5))
-    audio = augment(rng, np.concatenate(parts), texts, ref=(start, end))
-    if spec.kind != "positive":
+    audio = augment(rng, np.concatenate(parts), texts, ref=(start, end), heavy_babble=heavy)
+    if not spec.kind.startswith("positive"):
         return audio, -1, -1
     return audio, start, end
 
@@ -358,7 +398,7 @@ class Dataset:
     lengths: npt.NDArray[np.int64]
     #: Per clip: phrase start/end sample (-1 for negatives).
     phrase: npt.NDArray[np.int64]
-    #: Per clip: kind index (0 positive, 1 sentence, 2 near-miss, 3 noise, 4 near-miss-extra).
+    #: Per clip: index in :data:`KINDS`.
     kinds: npt.NDArray[np.int64]
     #: Per clip: validation clip or not.
     validation: npt.NDArray[np.bool_]
@@ -387,6 +427,8 @@ def _block(
     }
     if kind == "near-miss-extra":
         facts["extra"] = NEAR_MISSES_EXTRA
+    if kind == "near-miss-claw":
+        facts["claw"] = NEAR_MISSES_CLAW
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -418,13 +460,12 @@ def build_dataset(
     rounded up to whole blocks of :data:`BLOCK` clips.
     """
     texts = load_texts(retrieval)
-    kinds = ("positive", "sentence", "near-miss", "noise", "near-miss-extra")
     blocks, kind_of = [], []
     t0 = time.time()
     for kind, n in counts.items():
         for first in range(0, n, BLOCK):
             blocks.append(_block(kind, first, seed, texts, models_dir, workers))
-            kind_of.append(kinds.index(kind))
+            kind_of.append(KINDS.index(kind))
     print(f"{sum(len(b['lengths']) for b in blocks)} clips ready in {time.time() - t0:.0f} s")
     lengths = np.concatenate([b["lengths"] for b in blocks])
     return Dataset(
@@ -461,8 +502,15 @@ def embedding_end(j: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return 1280 * j + 1632
 
 
-def windows(data: Dataset, clips: npt.NDArray[np.int64]) -> tuple[Any, Any, Any]:
-    """(row index of each window's last embedding, label 0/1, clip) for the given clips."""
+def windows(
+    data: Dataset,
+    clips: npt.NDArray[np.int64],
+    positive: tuple[float, float] = (POSITIVE_FROM_S, POSITIVE_TO_S),
+) -> tuple[Any, Any, Any]:
+    """(row index of each window's last embedding, label 0/1, clip) for the given clips.
+
+    ``positive``: seconds after the phrase end between which a window ending is positive.
+    """
     rows, labels, owner = [], [], []
     for c in clips:
         j = np.arange(data.lengths[c])
@@ -472,7 +520,7 @@ def windows(data: Dataset, clips: npt.NDArray[np.int64]) -> tuple[Any, Any, Any]
             since = (embedding_end(j) - end) / SAMPLE_RATE
             label[:] = -1
             label[since < -NEGATIVE_BEFORE_S] = 0
-            label[(since >= POSITIVE_FROM_S) & (since <= POSITIVE_TO_S)] = 1
+            label[(since >= positive[0]) & (since <= positive[1])] = 1
             label[since > NEGATIVE_AFTER_S] = 0
         keep = label >= 0
         rows.append(data.offsets[c] + j[keep])
@@ -624,12 +672,25 @@ def main() -> None:
     parser.add_argument("--near-miss", type=int, default=2000)
     parser.add_argument("--noise", type=int, default=200)
     parser.add_argument("--near-miss-extra", type=int, default=500)
+    parser.add_argument("--near-miss-claw", type=int, default=1200)
+    parser.add_argument("--positive-babble", type=int, default=600)
+    parser.add_argument("--sentence-babble", type=int, default=300)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--window", type=int, default=16)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--dropout", type=float, default=0.1)
     parser.add_argument("--rounds", type=int, default=2, choices=(1, 2))
+    parser.add_argument(
+        "--positive-from",
+        type=float,
+        default=POSITIVE_FROM_S,
+        help="seconds after the phrase end from which a window is positive",
+    )
+    parser.add_argument("--positive-to", type=float, default=POSITIVE_TO_S)
+    parser.add_argument(
+        "--hard-fraction", type=float, default=0.35, help="share of hard negatives, round 2"
+    )
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--models-dir", type=Path, default=Path("var/models"))
@@ -645,6 +706,9 @@ def main() -> None:
         "near-miss": args.near_miss,
         "noise": args.noise,
         "near-miss-extra": args.near_miss_extra,
+        "near-miss-claw": args.near_miss_claw,
+        "positive-babble": args.positive_babble,
+        "sentence-babble": args.sentence_babble,
     }
     data = build_dataset(counts, args.seed, args.models_dir, args.retrieval, args.workers)
     features = SpeechEmbedding.from_manifest(args.models_dir)
@@ -652,14 +716,15 @@ def main() -> None:
     source = WindowSource(data, silent, args.window)
     all_clips = np.arange(len(data.lengths))
     fit, val = all_clips[~data.validation], all_clips[data.validation]
-    rows, labels, owner = windows(data, fit)
+    rows, labels, owner = windows(data, fit, (args.positive_from, args.positive_to))
     print(
         f"clips {len(all_clips)} ({len(val)} validation), audio {data.seconds.sum() / 3600:.2f} h, "
         f"windows {len(rows)} ({int((labels == 1).sum())} positive)"
     )
     # Round 1: near-misses as the hard pool. Round 2 (from scratch, same seed): the negative
     # windows round 1 scored highest join them (hard-negative mining).
-    near = rows[(labels == 0) & np.isin(data.kinds[owner], (2, 4))]
+    near_kinds = [KINDS.index(k) for k in NEAR_MISS_KINDS]
+    near = rows[(labels == 0) & np.isin(data.kinds[owner], near_kinds)]
     fit_options: dict[str, Any] = {
         "hidden": args.hidden,
         "epochs": args.epochs,
@@ -683,7 +748,7 @@ def main() -> None:
             rows,
             labels,
             hard_pool=np.concatenate([near, mined, mined]),
-            hard_fraction=0.35,
+            hard_fraction=args.hard_fraction,
             **fit_options,
         )
     pos_best, neg_best, lags, hours = evaluate(head, source, data, val)
@@ -716,6 +781,8 @@ def main() -> None:
             "l2": args.l2,
             "dropout": args.dropout,
             "rounds": args.rounds,
+            "positive_s": [args.positive_from, args.positive_to],
+            "hard_fraction": args.hard_fraction,
             "validation_false_reject": round(float(np.mean(pos < threshold)), 4),
             "train_accents": list(TRAIN_ACCENTS),
             "held_out_accents": list(HELD_OUT_ACCENTS),
