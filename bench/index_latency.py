@@ -6,20 +6,26 @@ Vectors for the large indexes are real MiniLM embeddings of SciFact abstracts (t
 that bench/index_retrieval.py builds, or embedded here), repeated with small Gaussian noise up to the
 wanted size, and the slice texts are the real abstracts: the KNN and BM25 work is what a real index
 of that size costs. Each query is a real SciFact query, embedded for every search (cache off).
-Every index is searched in the same process in three configurations:
+Every index is searched in the same process in four configurations:
 
-- ``sqlite-vec + full BM25``: the baseline, sqlite-vec's KNN and every matching row BM25-scored;
-- ``matrix + full BM25``: the namespace's vectors in memory (numpy top-k), keyword unchanged;
-- ``matrix + budget``: the keyword channel scoring at most ``--budget`` rows for the rare words
-  (see appliance/index/keyword.py);
-- ``matrix + budget, parallel``: the default, the keyword channel in a worker thread beside the
-  query embedding and the in-memory ranking. Its stage medians are those of the sequential parts.
+- ``sqlite-vec + full BM25``: the baseline, sqlite-vec's KNN and FTS5 scoring every matching row;
+- ``matrix + budget, parallel``: session 2's default: the namespace's vectors in memory (numpy
+  top-k), FTS5 scoring at most ``--budget`` rows for the rare words, the keyword channel in a
+  worker thread beside the query embedding and the in-memory ranking;
+- ``matrix + memory BM25``: the keyword channel adding in-memory phrase shares
+  (appliance/index/postings.py), sequential;
+- ``matrix + memory BM25, parallel``: the default, the same with the keyword channel in a worker
+  thread. Stage medians are those of the sequential parts.
+
+Before the timed searches the phrase cache loads its common words (the time and memory are
+printed); a query whose phrases are not all in memory falls back to the budgeted FTS5 path, and the
+bench prints how many did.
 
 It prints p50/p95 of whole searches, the median of each stage (query embedding, vector channel
-without embedding, keyword channel), whether the in-memory top 10 equals sqlite-vec's, how often the
-budgeted keyword result was provably the full one and how much of its top 10 it shares, the load
-average (other work on the machine inflates every figure) and the embedder's cache hits (0: every
-query was embedded).
+without embedding, keyword channel), whether the in-memory top 10 equals sqlite-vec's, whether the
+in-memory BM25 equals FTS5's full BM25 score for score, how often the budgeted FTS5 result was
+provably the full one, the load average (other work on the machine inflates every figure) and the
+embedder's cache hits (0: every query was embedded).
 """
 
 from __future__ import annotations
@@ -104,7 +110,7 @@ def timed_searches(
     store: IndexStore,
     queries: list[str],
     namespace: str,
-    configs: dict[str, tuple[bool, int, bool]],
+    configs: dict[str, tuple[bool, int, bool, bool]],
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU milliseconds of every search per configuration, interleaved query by query.
 
@@ -113,14 +119,15 @@ def timed_searches(
     configurations alike. CPU time is the whole process's (every thread, including onnxruntime's
     and OpenBLAS's, which spin while waiting): it hardly grows with other work on the machine.
     """
-    cache_bytes = store.vectors.max_bytes
+    cache_bytes, phrase_bytes = store.vectors.max_bytes, store.phrases.max_bytes
     names = list(configs)
     times: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
 
     def once(name: str, q: str) -> tuple[float, float]:
-        matrix, budget, parallel = configs[name]
+        matrix, budget, parallel, phrases = configs[name]
         store.vectors.max_bytes = cache_bytes if matrix else 0
+        store.phrases.max_bytes = phrase_bytes if phrases else 0
         opts = SearchOptions(max_results=10, keyword_budget_rows=budget, parallel_channels=parallel)
         t0, c0 = time.perf_counter(), time.process_time()
         search(store, q, [namespace], options=opts)
@@ -130,12 +137,17 @@ def timed_searches(
         for name in names:
             once(name, q)  # warm the page cache and the matrix
     store.keyword_stats.clear()
+    fallbacks, lookups = store.phrases.fallbacks, store.phrases.lookups
     for i, q in enumerate(queries):
         for name in names[i % len(names) :] + names[: i % len(names)]:
             wall, used = once(name, q)
             times[name].append(wall)
             cpu[name].append(used)
-    store.vectors.max_bytes = cache_bytes
+    store.vectors.max_bytes, store.phrases.max_bytes = cache_bytes, phrase_bytes
+    print(
+        f"  memory BM25 fell back to FTS5 for {store.phrases.fallbacks - fallbacks} of"
+        f" {store.phrases.lookups - lookups} keyword rankings (words, identifiers) of the timed runs"
+    )
     return times, cpu
 
 
@@ -175,20 +187,30 @@ def same_top10(store: IndexStore, queries: list[str], namespace: str) -> float:
 
 def keyword_agreement(
     store: IndexStore, queries: list[str], namespace: str, budget: int
-) -> tuple[float, float]:
-    """(share provably exact, mean share of the full BM25 top-10 scores kept) for the words index."""
-    exact, kept = 0, []
+) -> tuple[float, float, float]:
+    """(share of in-memory rankings equal to FTS5's full BM25 score for score, share of budgeted
+    FTS5 results provably exact, mean share of the full BM25 top-10 scores they kept), words index.
+    """
+    exact, kept, same, in_memory = 0, [], 0, 0
     spaces = scope([namespace])
+    phrase_bytes = store.phrases.max_bytes
     for q in queries:
         phrases = words_phrases(q)
+        memory = ranked(store, WORDS, phrases, spaces, 50, budget_rows=budget)
+        store.phrases.max_bytes = 0
         full = ranked(store, WORDS, phrases, spaces, 50)
         mine = ranked(store, WORDS, phrases, spaces, 50, budget_rows=budget)
+        store.phrases.max_bytes = phrase_bytes
+        if memory.in_memory:
+            in_memory += 1
+            # Scores must be equal; ids of equal scores may differ only inside a tie.
+            same += [s for _, s in memory.rows] == [s for _, s in full.rows]
         exact += mine.exact
         # Compared by score: the bench corpus repeats each abstract, so ids of equal rows differ.
         want = [round(s, 6) for _, s in full.rows[:10]]
         got = [round(s, 6) for _, s in mine.rows[:10]]
         kept.append(sum(1 for s in got if s in want) / max(1, len(want)))
-    return exact / len(queries), float(np.mean(kept))
+    return same / max(1, in_memory), exact / len(queries), float(np.mean(kept))
 
 
 def load_text() -> str:
@@ -210,10 +232,10 @@ def main() -> None:
     print(f"{len(qs)} distinct SciFact queries; {load_text()}")
     pool(real)
     configs = {
-        "sqlite-vec + full BM25": (False, 0, False),
-        "matrix + full BM25": (True, 0, False),
-        f"matrix + budget {args.budget}": (True, args.budget, False),
-        "matrix + budget, parallel": (True, args.budget, True),
+        "sqlite-vec + full BM25": (False, 0, False, False),
+        f"matrix + budget {args.budget}, parallel": (True, args.budget, True, False),
+        "matrix + memory BM25": (True, args.budget, False, True),
+        "matrix + memory BM25, parallel": (True, args.budget, True, True),
     }
     for size in [int(s) for s in args.sizes.split(",")]:
         for namespaces in [int(n) for n in args.namespaces.split(",")]:
@@ -231,11 +253,19 @@ def main() -> None:
                     f" on disk); searching {ns}: matrix read in {took:.1f} s, {held:.1f} MB"
                     f" in memory; {load_text()}"
                 )
-                print(f"  same top 10 as sqlite-vec: {same_top10(store, qs, ns):.3f} of queries")
-                exact, kept = keyword_agreement(store, qs, ns, args.budget)
+                t0 = time.perf_counter()
+                store.phrases.warm()
+                store.phrases.wait_idle(3600)
                 print(
-                    f"  keyword budget {args.budget}: provably the full BM25 result for"
-                    f" {exact:.3f} of queries; full BM25 top-10 kept {kept:.3f}"
+                    f"  memory BM25: common words loaded in {time.perf_counter() - t0:.1f} s,"
+                    f" {store.phrases.held_bytes() / 1e6:.1f} MB"
+                )
+                print(f"  same top 10 as sqlite-vec: {same_top10(store, qs, ns):.3f} of queries")
+                same, exact, kept = keyword_agreement(store, qs, ns, args.budget)
+                print(
+                    f"  memory BM25 equal to FTS5's full BM25, score for score: {same:.3f} of"
+                    f" in-memory rankings; budget {args.budget}: provably the full BM25 result for"
+                    f" {exact:.3f} of queries, full BM25 top-10 kept {kept:.3f}"
                 )
                 times, cpu = timed_searches(store, qs, ns, configs)
                 print(
@@ -243,8 +273,10 @@ def main() -> None:
                     f" {'CPU p95':>8}   median embed / vector / keyword ms"
                     f"   ({load_text()} after the searches)"
                 )
-                for name, (matrix, budget, _parallel) in configs.items():
+                phrase_bytes = store.phrases.max_bytes
+                for name, (matrix, budget, _parallel, phrases) in configs.items():
                     store.vectors.max_bytes = cache_bytes if matrix else 0
+                    store.phrases.max_bytes = phrase_bytes if phrases else 0
                     st = stage_times(store, qs[:50], ns, budget)
                     print(
                         f"  {name:<28} {percentile(times[name], 50):7.1f}"
@@ -252,7 +284,7 @@ def main() -> None:
                         f" {percentile(cpu[name], 95):8.1f}"
                         f"   {st['embed']:.1f} / {st['vector']:.1f} / {st['keyword']:.1f}"
                     )
-                store.vectors.max_bytes = cache_bytes
+                store.vectors.max_bytes, store.phrases.max_bytes = cache_bytes, phrase_bytes
                 print(f"  embedder cache hits: {store.embedder.cache_hits}")
                 store.close()
 

@@ -19,21 +19,14 @@ Connection = Any  # sqlean.dbapi2.Connection; sqlean ships no type stubs
 
 #: Seconds a writer waits for another writer's transaction before giving up.
 BUSY_TIMEOUT_MS = 30_000
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def check_is_sqlite(path: Path) -> None:
-    """Refuse a file that exists but is not an SQLite database, before SQLite touches it."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with path.open("rb") as fh:
-        head = fh.read(len(_SQLITE_MAGIC))
-    if head != _SQLITE_MAGIC:
-        raise IndexStoreError(
-            f"index database {public_name(path)} is not an SQLite database; "
-            "move it aside and run `openclaw index` again to rebuild",
-            code="index_not_sqlite",
-        )
+def _not_sqlite(path: Path | str) -> IndexStoreError:
+    return IndexStoreError(
+        f"index database {public_name(path)} is not an SQLite database; "
+        "move it aside and run `openclaw index` again to rebuild",
+        code="index_not_sqlite",
+    )
 
 
 def connect(path: Path | str, *, read_only: bool = False) -> Connection:
@@ -41,7 +34,6 @@ def connect(path: Path | str, *, read_only: bool = False) -> Connection:
     memory = str(path) == ":memory:"
     if not memory:
         path = Path(path)
-        check_is_sqlite(path)
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
         if read_only and not memory:
@@ -51,10 +43,22 @@ def connect(path: Path | str, *, read_only: bool = False) -> Connection:
         # Autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE) by the store, so a
         # replace is exactly one transaction and nothing is committed implicitly.
         db.isolation_level = None
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # The first read checks the header: SQLite refuses a file that is not a database without
+        # writing to it. (Reading the header with Python's own open() would be wrong: closing
+        # that descriptor drops every POSIX lock this process holds on the file, including the
+        # locks of connections already open, and another process may then reset the WAL under
+        # them — they would go on reading an old snapshot.)
+        try:
+            db.execute("PRAGMA schema_version").fetchall()
+        except sqlean.DatabaseError as err:
+            db.close()
+            if "not a database" in str(err):
+                raise _not_sqlite(path) from err
+            raise
         db.enable_load_extension(True)
         sqlite_vec.load(db)
         db.enable_load_extension(False)
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA foreign_keys = ON")
         if not memory and not read_only:
             _enable_wal(db)

@@ -31,6 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from appliance.index.postings import PhraseShares, RowNamespaces
+
 if TYPE_CHECKING:
     from appliance.index.store import IndexStore
 
@@ -132,10 +136,14 @@ class FtsTable:
     text_columns: str
     #: bm25() column weights, namespace column last at 0.
     weights: str
+    #: The table's tokenizer, as in its migration (query phrases are tokenized the same way).
+    tokenize: str
 
 
-WORDS = FtsTable("slices_fts", "{text section}", "1.0, 1.0, 0.0")
-TRIGRAMS = FtsTable("slices_trigram", "text", "1.0, 0.0")
+#: The words table's tokenizer (migration m003); a test checks it against the schema.
+WORDS_TOKENIZE = "porter unicode61 remove_diacritics 2"
+WORDS = FtsTable("slices_fts", "{text section}", "1.0, 1.0, 0.0", WORDS_TOKENIZE)
+TRIGRAMS = FtsTable("slices_trigram", "text", "1.0, 0.0", "trigram")
 
 
 def _varint(blob: bytes) -> int:
@@ -223,6 +231,8 @@ class Ranked:
     exact: bool = True
     #: True when the budget applied: only rows matching the rarest phrases were candidates.
     pruned: bool = False
+    #: True when ranked from the in-memory phrase shares (:mod:`appliance.index.postings`).
+    in_memory: bool = False
 
 
 def _run(store: IndexStore, table: FtsTable, match: str, k: int) -> list[tuple[int, float]]:
@@ -265,6 +275,12 @@ def ranked(
     def query(part: Sequence[str]) -> str:
         return f"{table.text_columns} : (" + " OR ".join(part) + ")"
 
+    if store.phrases.enabled:
+        found = store.phrases.lookup(table, phrases, lambda p: stats.matching_rows(table, p))
+        if found is not None:
+            shares, rows = found
+            best = rank_in_memory(phrases, shares, rows, in_scope if scope else None, k)
+            return Ranked(best, in_memory=True)
     if budget_rows <= 0:
         return Ranked(_run(store, table, scope + query(phrases), k))
     # Counted without the column filter: a filter makes FTS5 read every position list, and query
@@ -307,6 +323,39 @@ def ranked(
     bound = sum(idf(p) * (K1 + 1) for p in rest)
     exact = len(best) == k and best[-1][1] > bound
     return Ranked(best, exact, pruned=True)
+
+
+def rank_in_memory(
+    phrases: Sequence[str],
+    shares: dict[str, PhraseShares],
+    rows: RowNamespaces,
+    namespaces: Sequence[str] | None,
+    k: int,
+) -> list[tuple[int, float]]:
+    """(slice id, negated BM25) best first, from the phrases' in-memory shares.
+
+    The shares are added in the query's phrase order, as FTS5 adds them, so every score equals
+    the one FTS5's ``bm25()`` gives the whole query. ``namespaces`` None: no scope filter.
+    """
+    scores = np.zeros(len(rows.codes), dtype=np.float64)
+    for p in phrases:
+        if p in shares:
+            scores[shares[p].ids] += shares[p].shares
+    if namespaces is not None:
+        codes = [rows.names[ns] for ns in namespaces if ns in rows.names]
+        scores[~np.isin(rows.codes, codes)] = 0.0
+    matched = int(np.count_nonzero(scores > 0))
+    if matched == 0:
+        return []
+    take = min(k, matched)
+    # The k-th best score, then every row above it and the lowest ids among the rows equal to
+    # it: ties resolve by slice id, as FTS5's ``ORDER BY rank, rowid`` does.
+    kth = -np.partition(-scores, take - 1)[take - 1]
+    above = np.flatnonzero(scores > kth)
+    tied = np.flatnonzero(scores == kth)[: take - len(above)]
+    best = np.concatenate([above, tied])
+    best = best[np.lexsort((best, -scores[best]))]
+    return [(int(i), float(scores[i])) for i in best]
 
 
 def keyword_channel(

@@ -44,8 +44,13 @@ class IndexSettings:
     #: (1.54 MB per 1,000 slices at 384 dimensions); a namespace that does not fit is searched
     #: through sqlite-vec. 0 always uses sqlite-vec.
     vector_cache_mb: int = 512
-    #: Rows the keyword channel may score for a query's rarest words; the common words then only
-    #: re-rank those rows (exact whenever the BM25 bound proves it). 0 scores every matching row.
+    #: Memory (MB) for the keyword channel's in-memory BM25 shares of recently searched phrases
+    #: (12 bytes per row a phrase matches); with them a search adds arrays instead of asking FTS5
+    #: to score every row sharing a common word. Same ranking as FTS5. 0 always asks FTS5.
+    keyword_cache_mb: int = 192
+    #: While a query's common words are not in memory yet: rows FTS5 may score for its rarest
+    #: words; the common words then only re-rank those rows (exact whenever the BM25 bound proves
+    #: it). 0 scores every matching row.
     keyword_budget_rows: int = 4000
 
     def validate(self) -> None:
@@ -58,8 +63,10 @@ class IndexSettings:
             raise ConfigError("index.max_results: must be >= 1 and <= index.candidates")
         if self.embed_threads < 1 or self.embed_batch < 1:
             raise ConfigError("index.embed_threads/embed_batch: must be >= 1")
-        if self.vector_cache_mb < 0 or self.keyword_budget_rows < 0:
-            raise ConfigError("index.vector_cache_mb/keyword_budget_rows: must be >= 0")
+        if min(self.vector_cache_mb, self.keyword_cache_mb, self.keyword_budget_rows) < 0:
+            raise ConfigError(
+                "index.vector_cache_mb/keyword_cache_mb/keyword_budget_rows: must be >= 0"
+            )
         if self.rrf_k < 1:
             raise ConfigError("index.rrf_k: must be >= 1")
         if self.recency_weight < 0 or self.recency_half_life_days <= 0:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 GLOBAL_NAMESPACE = "global"
 #: Memory for in-memory vectors when the caller does not say (IndexSettings.vector_cache_mb).
 DEFAULT_VECTOR_CACHE_MB = 512
+#: Memory for in-memory BM25 phrase shares when the caller does not say
+#: (IndexSettings.keyword_cache_mb).
+DEFAULT_KEYWORD_CACHE_MB = 192
 
 
 @dataclass(frozen=True)
@@ -161,9 +164,11 @@ class IndexStore:
         embedder: Embedder | None,
         *,
         vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
+        keyword_cache_mb: int = DEFAULT_KEYWORD_CACHE_MB,
     ) -> None:
         from appliance.index.keyword import KeywordStats
         from appliance.index.matrix import VectorCache
+        from appliance.index.postings import PhraseCache
 
         self.db = db
         self.path = path
@@ -178,6 +183,8 @@ class IndexStore:
         self.vectors = VectorCache(self, max_bytes=vector_cache_mb * 1_000_000)
         #: Row counts the keyword channel plans its queries with, cached per data version.
         self.keyword_stats = KeywordStats(self)
+        #: In-memory BM25 shares of the phrases searched recently (the keyword channel's fast path).
+        self.phrases = PhraseCache(self, max_bytes=keyword_cache_mb * 1_000_000)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -201,6 +208,7 @@ class IndexStore:
             embedder=embedder,
             vector_type=config.index.vector_type,
             vector_cache_mb=config.index.vector_cache_mb,
+            keyword_cache_mb=config.index.keyword_cache_mb,
         )
 
     @classmethod
@@ -211,6 +219,7 @@ class IndexStore:
         embedder: Embedder,
         vector_type: str = "float32",
         vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
+        keyword_cache_mb: int = DEFAULT_KEYWORD_CACHE_MB,
     ) -> IndexStore:
         """Open an index file directly (tests and benchmarks)."""
         db = dbmod.connect(path)
@@ -256,10 +265,12 @@ class IndexStore:
             Path(path) if str(path) != ":memory:" else None,
             embedder,
             vector_cache_mb=vector_cache_mb,
+            keyword_cache_mb=keyword_cache_mb,
         )
 
     def close(self) -> None:
-        """Close the database (checkpointing the WAL)."""
+        """Close the database (checkpointing the WAL) and stop the keyword cache's filler."""
+        self.phrases.close()
         self.db.close()
 
     def __enter__(self) -> IndexStore:
