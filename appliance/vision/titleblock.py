@@ -113,6 +113,18 @@ def find_cells(gray: np.ndarray, min_line: int) -> list[Cell]:
     """Rectangles enclosed by ruling lines."""
     ink = binarise(gray)
     lines = long_line_mask(ink, min_line)
+    # A ruling line that stops a few pixels short of the one it meets (blur, a faint print) would
+    # join two cells into one: gaps of up to 6 px are closed, between lines twice the shortest
+    # length only (the stems of big lettering are longer than ``min_line`` but must not be joined
+    # to the cell's border).
+    ruling = long_line_mask(ink, 2 * min_line)
+    lines = cv2.bitwise_or(
+        lines,
+        cv2.bitwise_or(
+            cv2.morphologyEx(ruling, cv2.MORPH_CLOSE, np.ones((7, 1), np.uint8)),
+            cv2.morphologyEx(ruling, cv2.MORPH_CLOSE, np.ones((1, 7), np.uint8)),
+        ),
+    )
     lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(lines), connectivity=4)
     cells = []
@@ -141,7 +153,7 @@ def locate(gray: np.ndarray) -> Box | None:
         w, h = b.x1 - b.x0, b.y1 - b.y0
         if not 0.0002 * page_area <= w * h <= 0.08 * page_area:
             continue
-        if b.y0 > 0.96 * sh or b.x0 > 0.96 * sw or b.y1 < 0.04 * sh or b.x1 < 0.04 * sw:
+        if b.y0 > 0.975 * sh or b.x0 > 0.96 * sw or b.y1 < 0.04 * sh or b.x1 < 0.04 * sw:
             continue  # the zone strip between the outer and inner border
         if h > 0.15 * sh:
             continue  # views and frames, not table rows
@@ -586,13 +598,14 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             start = pos + width
             while start < end and tokens[start].startswith("/"):
                 start += 1  # the second language of a bilingual label ("/ritningsnummer")
-            value = " ".join(tokens[start:end]).strip(" .:;|-_—")
-            if value and name not in fields:
-                used = tuple(dict.fromkeys(w for _, w in pairs[start:end]))
-                fields[name] = FieldReading(
-                    _clean_value(name, value), min(w.conf for w in used), used
-                )
-            elif not value and len(labels) == 1 and len(tokens) == width:
+            value = " ".join(tokens[start:end])
+            if value.strip(" .:;|-_—"):
+                if name not in fields:
+                    used = tuple(dict.fromkeys(w for _, w in pairs[start:end]))
+                    fields[name] = FieldReading(
+                        _clean_value(name, value), min(w.conf for w in used), used
+                    )
+            elif len(labels) == 1 and len(tokens) == width:
                 height = max(w.box.y1 - w.box.y0 for w in words)
                 pending.append((i, name, height))
     for i, name, label_height in pending:
@@ -679,6 +692,10 @@ def _clean_value(name: str, value: str) -> str:
         # Drawing numbers hold no brackets: an unpaired "]" closing one is a plain "1" (sans-serif
         # ones without a foot are read so).
         value = re.sub(r"(?<=[A-Za-z0-9])\](?=\s|$)", "1", value)
+    if name == "sheet":
+        # A sheet is counted in digits: a stroke standing alone ("1 OF |") is a sans-serif 1.
+        value = re.sub(r"(?<!\S)[|Il\]](?!\S)", "1", value)
+        value = re.sub(r"(\d)\s*(of|von|av)\s*(?=\d)", r"\1 \2 ", value, flags=re.IGNORECASE)
     value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
     if name in ("drawing_number", "title"):
         # A name wrapped after its underscore ("Weird_Gripper_Cam_" over "Adapter") is one word.
