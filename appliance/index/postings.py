@@ -15,10 +15,11 @@ stale: the arrays are tagged with the *signature* of the data (every namespace's
 bumped inside each replace or delete) and dropped when it moves.
 
 Fetching a phrase costs about 2 us per row it matches. Rare phrases are fetched inline by the
-search; a background filler on its own read-only connection fetches the rest, and after every
-write it loads the shares of every word matching at least :data:`PREFETCH_ROWS` rows. Until a
-query's phrases are all in memory, that query takes the budgeted FTS5 path of
-:mod:`appliance.index.keyword`.
+search; a background filler on its own read-only connection fetches the rest. The first search
+that has to fall back after a write (a process that keeps searching: the service) also makes the
+filler load every word matching at least :data:`PREFETCH_ROWS` rows, so later questions rarely
+meet a common word that is not in memory. Until a query's phrases are all in memory, that query
+takes the budgeted FTS5 path of :mod:`appliance.index.keyword`.
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ class PhraseCache:
         self._tokens: dict[str, PhraseTokens] = {}
         self._filler: _Filler | None = None
         self._filler_lock = threading.Lock()
+        self._common_words_for: Signature | None = None
         #: Phrases fetched inline by searches, and by the background filler; rankings that fell
         #: back to FTS5 because a phrase was not in memory (benchmark counters).
         self.inline_fetches = 0
@@ -199,8 +201,15 @@ class PhraseCache:
         return table.name, tokens(phrase)
 
     def warm(self) -> None:
-        """Check the data signature and start loading the common words if they are not loaded."""
-        self._check_signature()
+        """Start loading the common words now (benchmarks; searches start it when they need it)."""
+        signature = self._check_signature()
+        with self._lock:
+            if self._common_words_for == signature:
+                return
+            self._common_words_for = signature
+        from appliance.index.keyword import WORDS
+
+        self._queue(_Request(WORDS, (), False, True, signature))
 
     def lookup(
         self, table: FtsTable, phrases: Sequence[str], count: Callable[[str], int]
@@ -234,7 +243,12 @@ class PhraseCache:
             namespaces = fetch_namespaces(self._store.db)  # ~10 ms at 20k slices
             self.keep(signature, namespaces=namespaces)
         if queued or namespaces is None:
-            self._queue(_Request(table, tuple(queued), namespaces is None, False, signature))
+            # A search that had to fall back is a sign of a process that keeps searching (the
+            # service): load the common words too, once per state of the data.
+            with self._lock:
+                common = self._common_words_for != signature
+                self._common_words_for = signature
+            self._queue(_Request(table, tuple(queued), namespaces is None, common, signature))
             self.fallbacks += 1
             return None
         return {p: s for p, s in found.items() if s is not None}, namespaces
@@ -288,16 +302,11 @@ class PhraseCache:
                 return self._signature
         signature = signature_of(self._store.db)
         with self._lock:
-            moved = signature != self._signature
-            if moved:
+            if signature != self._signature:
                 self._drop()
                 self._signature = signature
             # Recorded after the signature was read: a commit in between moves data_version again.
             self._seen = version
-        if moved:
-            from appliance.index.keyword import WORDS
-
-            self._queue(_Request(WORDS, (), True, True, signature))
         return signature
 
     def _queue(self, request: _Request) -> None:
@@ -331,6 +340,7 @@ class _Filler:
         self._state = threading.Condition()
         self._pending: set[Key] = set()
         self._busy = 0
+        self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="index-phrase-filler", daemon=True)
         self._thread.start()
 
@@ -349,6 +359,8 @@ class _Filler:
         )
 
     def stop(self) -> None:
+        # Checked between phrases: closing a store does not wait for a whole common-words load.
+        self._stopping.set()
         self._requests.put(None)
         self._thread.join(timeout=10)
 
@@ -359,7 +371,7 @@ class _Filler:
     def _run(self) -> None:
         db = dbmod.connect(self._path, read_only=True)
         try:
-            while (request := self._requests.get()) is not None:
+            while (request := self._requests.get()) is not None and not self._stopping.is_set():
                 try:
                     self._serve(db, request)
                 except dbmod.sqlean.Error:
@@ -383,6 +395,8 @@ class _Filler:
             if request.namespaces:
                 cache.keep(signature, namespaces=fetch_namespaces(db))
             for phrase, key in request.phrases:
+                if self._stopping.is_set():
+                    return
                 if not cache.has(key):
                     shares = fetch_shares(db, request.table, phrase)
                     cache.background_fetches += cache.keep(signature, key=key, shares=shares)
@@ -403,6 +417,8 @@ class _Filler:
             (PREFETCH_ROWS,),
         ).fetchall()
         for (term,) in terms:
+            if self._stopping.is_set():
+                return
             phrase = '"' + str(term).replace('"', '""') + '"'
             key = cache.key(table, phrase)
             # A stem that stems again to something else cannot be asked for by itself.
