@@ -1,13 +1,15 @@
 """Pages photographed sideways or upside down are turned upright before they are read.
 
 An upright drawing has its title block in the bottom-right corner (ISO 7200), wider than tall;
-when one is found there, the page is taken as upright at no cost. Otherwise Tesseract's
-orientation detection (OSD, ``--psm 0``) is asked on the page prepared as for OCR (lines removed,
-16 px characters), and the page is turned by the quarter turns it reports when it is confident
-enough (a turn that leaves no title block where the opposite turn has one is taken the other
-way), or, when it is unsure, when its turn puts a title block across the bottom-right corner.
-Boxes still map back to the original image: the turn is composed into the page's transform.
-"""
+when one is found there and the page's words lie flat (``textsample.word_shapes``: a page on its
+side can have a table of its own in that corner), the page is taken as upright without OCR.
+Otherwise Tesseract's orientation detection (OSD, ``--psm 0``) is asked on the page prepared as
+for OCR (lines removed, 16 px characters), and the page is turned by the quarter turns it reports
+when it is confident enough (a turn that leaves no title block where the opposite turn has one is
+taken the other way). When OSD is unsure, a sample of the page's words is read under each of the
+four turns in one call (``textsample.turn_scores``) and a clear winner is taken; failing that,
+OSD's turn is taken when it puts a title block across the bottom-right corner. Boxes still map
+back to the original image: the turn is composed into the page's transform."""
 
 from __future__ import annotations
 
@@ -22,12 +24,19 @@ from appliance.vision.ocr import prepare
 from appliance.vision.page import CorrectedPage
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import detect_orientation
+from appliance.vision.textsample import turn_scores, word_shapes
 from appliance.vision.titleblock import locate
 
 log = logging.getLogger(__name__)
 
 #: Character height OSD reads the prepared page at (smaller is faster; at 6 px it guesses).
 OSD_TEXT_PX = 16
+
+#: How much better the best turn must read than the next for the word sample to decide.
+SAMPLE_MARGIN = 2.0
+#: Least score of the best turn (confidence x letters of its words; about five short words read
+#: well) for the word sample to decide: a page with almost no text leaves it unsure.
+MIN_SAMPLE_SCORE = 300.0
 
 _ROTATIONS = {
     90: cv2.ROTATE_90_CLOCKWISE,
@@ -58,8 +67,10 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
     """The page turned upright, the clockwise turn applied, and warnings of a failed detection."""
     if not settings.detect_orientation:
         return page, 0, []
-    if _title_block_across_corner(page):
-        # A title block lies across the bottom-right corner: the page is upright.
+    shapes = word_shapes(page.gray)
+    if not shapes.sideways and _title_block_across_corner(page):
+        # A title block lies across the bottom-right corner and the words lie flat: upright. (A
+        # page on its side can have a table of its own in that corner.)
         return page, 0, []
     # OSD reads the page as OCR would see it (ruling lines and geometry removed, text at a fixed
     # height): on the grey page the drawing's lines and hatching drown its letters.
@@ -69,10 +80,10 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
     except OcrError as err:
         log.warning("orientation not detected: %s", err)
         return page, 0, [f"orientation not detected: {err.code}"]
-    if found.rotate == 0:
-        return page, 0, []
     turned = turn_page(page, found.rotate)
     if found.confidence >= settings.min_orientation_confidence:
+        if found.rotate == 0:
+            return page, 0, []
         if not _title_block_across_corner(turned):
             # OSD sometimes mistakes a page for its upside-down self; a drawing's title block
             # tells the two apart.
@@ -81,7 +92,16 @@ def upright(page: CorrectedPage, settings: VisionSettings) -> tuple[CorrectedPag
             if _title_block_across_corner(other):
                 return other, opposite, []
         return turned, found.rotate, []
-    if _title_block_across_corner(turned):
+    # OSD unsure: read a sample of the page's words under each turn and take a clear winner.
+    try:
+        scores = turn_scores(page.gray, shapes, settings)
+    except OcrError as err:
+        log.warning("orientation sample not read: %s", err)
+        scores = dict.fromkeys((0, 90, 180, 270), 0.0)
+    best, second = sorted(scores, key=lambda turn: -scores[turn])[:2]
+    if scores[best] >= MIN_SAMPLE_SCORE and scores[best] >= SAMPLE_MARGIN * scores[second]:
+        return turn_page(page, best), best, []
+    if found.rotate and _title_block_across_corner(turned):
         # OSD unsure, but its turn puts a title block where ISO 7200 wants it: both agree.
         return turned, found.rotate, []
     return page, 0, []

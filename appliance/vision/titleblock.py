@@ -153,7 +153,7 @@ def locate(gray: np.ndarray) -> Box | None:
         w, h = b.x1 - b.x0, b.y1 - b.y0
         if not 0.0002 * page_area <= w * h <= 0.08 * page_area:
             continue
-        if b.y0 > 0.975 * sh or b.x0 > 0.96 * sw or b.y1 < 0.04 * sh or b.x1 < 0.04 * sw:
+        if b.y0 > 0.96 * sh or b.x0 > 0.96 * sw or b.y1 < 0.04 * sh or b.x1 < 0.04 * sw:
             continue  # the zone strip between the outer and inner border
         if h > 0.15 * sh:
             continue  # views and frames, not table rows

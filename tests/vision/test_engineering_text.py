@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -155,7 +156,7 @@ def test_an_upright_drawing_with_a_title_block_skips_orientation_detection(
     [
         (Orientation(90, 3.0), 270),  # confident but upside down: the title block corrects it
         (Orientation(270, 0.5), 270),  # unsure, but its turn puts the title block in the corner
-        (Orientation(180, 0.5), 0),  # unsure and no title block after its turn: left alone
+        (Orientation(180, 0.5), 270),  # unsure: the page's words read best turned 270
     ],
 )
 def test_osd_is_checked_against_the_title_block(
@@ -169,3 +170,58 @@ def test_osd_is_checked_against_the_title_block(
     page = correct_page(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
     _, turned, warnings = upright(page, Config().vision)
     assert (turned, warnings) == (expected, [])
+
+
+def test_unsure_osd_and_an_undecided_word_sample_leave_the_page_alone(
+    drawings: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BM_part turned 90 degrees; OSD unsure of a turn that puts no title block in the corner, and
+    the word sample reading every turn equally (injected): the page is left as it is."""
+    import appliance.vision.orientation as orientation
+
+    monkeypatch.setattr(
+        orientation, "detect_orientation", lambda image, settings: Orientation(180, 0.5)
+    )
+    monkeypatch.setattr(
+        orientation,
+        "turn_scores",
+        lambda gray, shapes, settings: dict.fromkeys((0, 90, 180, 270), 500.0),
+    )
+    image = cv2.cvtColor(cv2.imread(str(drawings / "BM_part.jpg")), cv2.COLOR_BGR2RGB)
+    page = correct_page(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
+    _, turned, warnings = upright(page, Config().vision)
+    assert (turned, warnings) == (0, [])
+
+
+def test_a_table_in_the_corner_of_a_page_on_its_side_is_not_taken_for_its_title_block(
+    candle_rgb: np.ndarray,
+) -> None:
+    """Candle_holder turned 90 degrees clockwise has table cells in its new bottom-right corner;
+    its words stand on end, so OSD is asked and the page is turned back."""
+    from appliance.vision.textsample import word_shapes
+
+    page = correct_page(cv2.rotate(candle_rgb, cv2.ROTATE_90_CLOCKWISE))
+    assert word_shapes(page.gray).sideways
+    assert not word_shapes(correct_page(candle_rgb).gray).sideways
+    fixed, turned, warnings = upright(page, Config().vision)
+    assert (turned, warnings) == (270, [])
+    assert fixed.gray.shape[:2] == correct_page(candle_rgb).gray.shape[:2]
+
+
+def test_an_upside_down_page_osd_is_unsure_of_is_settled_by_reading_its_words(
+    drawings: Path,
+) -> None:
+    """halter upside down: OSD's confidence is far below the threshold; the words read upright
+    only when the page is turned 180 degrees."""
+    image = cv2.cvtColor(cv2.imread(str(drawings / "halter.jpg")), cv2.COLOR_BGR2RGB)
+    page = correct_page(cv2.rotate(image, cv2.ROTATE_180))
+    settings = Config().vision
+    from appliance.vision.orientation import OSD_TEXT_PX
+
+    prepared = prepare(page.gray, dataclasses.replace(settings, ocr_text_height_px=OSD_TEXT_PX))
+    assert (
+        detect_orientation(prepared.image, settings).confidence
+        < settings.min_orientation_confidence
+    )
+    _, turned, warnings = upright(page, settings)
+    assert (turned, warnings) == (180, [])
