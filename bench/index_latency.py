@@ -12,10 +12,10 @@ Every index is searched in the same process in four configurations:
 - ``matrix + budget, parallel``: session 2's default: the namespace's vectors in memory (numpy
   top-k), FTS5 scoring at most ``--budget`` rows for the rare words, the keyword channel in a
   worker thread beside the query embedding and the in-memory ranking;
-- ``matrix + memory BM25``: the keyword channel adding in-memory phrase shares
-  (appliance/index/postings.py), sequential;
-- ``matrix + memory BM25, parallel``: the default, the same with the keyword channel in a worker
-  thread. Stage medians are those of the sequential parts.
+- ``matrix + memory BM25, par.``: the keyword channel adding in-memory phrase shares
+  (appliance/index/postings.py), in a worker thread;
+- ``2-stage + memory BM25, par.``: the default, the same with large namespaces ranked in two
+  exact stages (appliance/index/matrix.py). Stage medians are those of the sequential parts.
 
 Before the timed searches the phrase cache loads its common words (the time and memory are
 printed); a query whose phrases are not all in memory falls back to the budgeted FTS5 path, and the
@@ -34,6 +34,7 @@ import argparse
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from appliance.index.embedder import Embedder
 from appliance.index.keyword import WORDS, keyword_channel, ranked, words_phrases
 from appliance.index.search import SearchOptions, scope, search, sqlite_vec_knn, vector_channel
+from appliance.index.settings import IndexSettings
 from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 from bench.common import out_dir, percentile
@@ -106,11 +108,32 @@ def build(real: Embedder, size: int, namespaces: int, vector_type: str) -> Index
     return store
 
 
+@dataclass(frozen=True)
+class Setup:
+    """One configuration of the search path (the defaults are the product's)."""
+
+    #: Namespace vectors in memory (else sqlite-vec's KNN).
+    matrix: bool = True
+    #: keyword_budget_rows of the FTS5 path.
+    budget: int = SearchOptions().keyword_budget_rows
+    #: Keyword channel in a worker thread.
+    parallel: bool = True
+    #: In-memory BM25 (else FTS5 ranks every query).
+    phrases: bool = True
+    #: Two-stage product on large namespaces (else one full product).
+    two_stage: bool = True
+
+    def apply(self, store: IndexStore, cache_bytes: int, phrase_bytes: int) -> None:
+        store.vectors.max_bytes = cache_bytes if self.matrix else 0
+        store.vectors.two_stage = self.two_stage
+        store.phrases.max_bytes = phrase_bytes if self.phrases else 0
+
+
 def timed_searches(
     store: IndexStore,
     queries: list[str],
     namespace: str,
-    configs: dict[str, tuple[bool, int, bool, bool]],
+    configs: dict[str, Setup],
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU milliseconds of every search per configuration, interleaved query by query.
 
@@ -125,10 +148,11 @@ def timed_searches(
     cpu: dict[str, list[float]] = {name: [] for name in names}
 
     def once(name: str, q: str) -> tuple[float, float]:
-        matrix, budget, parallel, phrases = configs[name]
-        store.vectors.max_bytes = cache_bytes if matrix else 0
-        store.phrases.max_bytes = phrase_bytes if phrases else 0
-        opts = SearchOptions(max_results=10, keyword_budget_rows=budget, parallel_channels=parallel)
+        setup = configs[name]
+        setup.apply(store, cache_bytes, phrase_bytes)
+        opts = SearchOptions(
+            max_results=10, keyword_budget_rows=setup.budget, parallel_channels=setup.parallel
+        )
         t0, c0 = time.perf_counter(), time.process_time()
         search(store, q, [namespace], options=opts)
         return 1000 * (time.perf_counter() - t0), 1000 * (time.process_time() - c0)
@@ -143,7 +167,7 @@ def timed_searches(
             wall, used = once(name, q)
             times[name].append(wall)
             cpu[name].append(used)
-    store.vectors.max_bytes, store.phrases.max_bytes = cache_bytes, phrase_bytes
+    Setup().apply(store, cache_bytes, phrase_bytes)
     print(
         f"  memory BM25 fell back to FTS5 for {store.phrases.fallbacks - fallbacks} of"
         f" {store.phrases.lookups - lookups} keyword rankings (words, identifiers) of the timed runs"
@@ -213,6 +237,30 @@ def keyword_agreement(
     return same / max(1, in_memory), exact / len(queries), float(np.mean(kept))
 
 
+def query_embedding_threads(queries: list[str]) -> None:
+    """Query embedding p50/p95 with one and with two onnxruntime threads, interleaved."""
+    embedders = {
+        n: Embedder.from_manifest(
+            "all-minilm-l6-v2-int8", Path("/nonexistent"), threads=2, cache_size=0, query_threads=n
+        )
+        for n in (1, 2)
+    }
+    times: dict[int, list[float]] = {n: [] for n in embedders}
+    for q in queries:
+        for n, e in embedders.items():
+            t0 = time.perf_counter()
+            e.embed_query(q)
+            times[n].append(1000 * (time.perf_counter() - t0))
+    print(
+        "query embedding alone, p50 / p95 ms: "
+        + ", ".join(
+            f"{n} thread{'s' if n > 1 else ''} {percentile(v, 50):.1f} / {percentile(v, 95):.1f}"
+            for n, v in times.items()
+        )
+        + f"; {load_text()}"
+    )
+
+
 def load_text() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
@@ -225,17 +273,30 @@ def main() -> None:
     parser.add_argument("--namespaces", default="1,10")
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--budget", type=int, default=SearchOptions().keyword_budget_rows)
+    parser.add_argument(
+        "--query-threads",
+        type=int,
+        default=IndexSettings().embed_query_threads,
+        help="index.embed_query_threads for the searches (0: the passage session's 2 threads)",
+    )
     args = parser.parse_args()
-    real = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
+    real = Embedder.from_manifest(
+        "all-minilm-l6-v2-int8",
+        Path("/nonexistent"),
+        cache_size=0,
+        query_threads=args.query_threads,
+    )
     _, queries, _ = load("scifact")
     qs = list(queries.values())[: args.queries]
     print(f"{len(qs)} distinct SciFact queries; {load_text()}")
+    query_embedding_threads(qs)
     pool(real)
+    b = args.budget
     configs = {
-        "sqlite-vec + full BM25": (False, 0, False, False),
-        f"matrix + budget {args.budget}, parallel": (True, args.budget, True, False),
-        "matrix + memory BM25": (True, args.budget, False, True),
-        "matrix + memory BM25, parallel": (True, args.budget, True, True),
+        "sqlite-vec + full BM25": Setup(False, 0, False, False, False),
+        f"matrix + budget {b}, parallel": Setup(True, b, True, False, False),
+        "matrix + memory BM25, par.": Setup(True, b, True, True, False),
+        "2-stage + memory BM25, par.": Setup(True, b, True, True, True),
     }
     for size in [int(s) for s in args.sizes.split(",")]:
         for namespaces in [int(n) for n in args.namespaces.split(",")]:
@@ -274,17 +335,16 @@ def main() -> None:
                     f"   ({load_text()} after the searches)"
                 )
                 phrase_bytes = store.phrases.max_bytes
-                for name, (matrix, budget, _parallel, phrases) in configs.items():
-                    store.vectors.max_bytes = cache_bytes if matrix else 0
-                    store.phrases.max_bytes = phrase_bytes if phrases else 0
-                    st = stage_times(store, qs[:50], ns, budget)
+                for name, setup in configs.items():
+                    setup.apply(store, cache_bytes, phrase_bytes)
+                    st = stage_times(store, qs[:50], ns, setup.budget)
                     print(
                         f"  {name:<28} {percentile(times[name], 50):7.1f}"
                         f" {percentile(times[name], 95):7.1f} {percentile(cpu[name], 50):8.1f}"
                         f" {percentile(cpu[name], 95):8.1f}"
                         f"   {st['embed']:.1f} / {st['vector']:.1f} / {st['keyword']:.1f}"
                     )
-                store.vectors.max_bytes, store.phrases.max_bytes = cache_bytes, phrase_bytes
+                Setup().apply(store, cache_bytes, phrase_bytes)
                 print(f"  embedder cache hits: {store.embedder.cache_hits}")
                 store.close()
 

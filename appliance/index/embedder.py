@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import onnxruntime as ort
@@ -20,6 +21,9 @@ from tokenizers import Tokenizer
 from appliance.errors import ModelError
 from appliance.models.manifest import ModelSpec, load_manifest
 from appliance.models.store import locate
+
+if TYPE_CHECKING:
+    from appliance.index.settings import IndexSettings
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,18 @@ class EmbedderOptions:
             ) from None
 
 
+def _session(model_path: Path, threads: int) -> ort.InferenceSession:
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    # Spinning worker threads burn a core while they wait; on two cores that slows the OCR
+    # processes running beside an indexing job more than it speeds the embedder.
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(
+        str(model_path), sess_options=so, providers=["CPUExecutionProvider"]
+    )
+
+
 class Embedder:
     """Turns texts into vectors; thread-safe; caches query vectors (LRU)."""
 
@@ -73,6 +89,7 @@ class Embedder:
         batch_size: int = 32,
         batch_tokens: int = 2048,
         cache_size: int = 256,
+        query_threads: int = 0,
     ) -> None:
         self.name = name or model_path.stem
         self.options = options
@@ -80,15 +97,14 @@ class Embedder:
         self.batch_size = batch_size
         #: Most padded tokens (texts x longest) in one batch, unless one text alone is longer.
         self.batch_tokens = batch_tokens
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = threads
-        so.inter_op_num_threads = 1
-        # Spinning worker threads burn a core while they wait; on two cores that slows the OCR
-        # processes running beside an indexing job more than it speeds the embedder.
-        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            self._session = ort.InferenceSession(
-                str(model_path), sess_options=so, providers=["CPUExecutionProvider"]
+            self._session = _session(model_path, threads)
+            # Queries are a few dozen tokens: a session of their own with fewer threads spends
+            # less of each query waking a thread pool (0: queries share the passage session).
+            self._query_session = (
+                _session(model_path, query_threads)
+                if query_threads and query_threads != threads
+                else self._session
             )
             self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         except Exception as err:  # onnxruntime raises its own untyped exceptions
@@ -114,6 +130,7 @@ class Embedder:
         threads: int = 2,
         batch_size: int = 32,
         cache_size: int = 256,
+        query_threads: int = 0,
     ) -> Embedder:
         """Load a manifest model after verifying every file's checksum."""
         spec = load_manifest().get(model_name)
@@ -127,6 +144,19 @@ class Embedder:
             threads=threads,
             batch_size=batch_size,
             cache_size=cache_size,
+            query_threads=query_threads,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: IndexSettings, models_dir: Path) -> Embedder:
+        """The configured embedder (``[index]`` settings)."""
+        return cls.from_manifest(
+            settings.embedding_model,
+            models_dir,
+            threads=settings.embed_threads,
+            batch_size=settings.embed_batch,
+            cache_size=settings.query_cache_size,
+            query_threads=settings.embed_query_threads,
         )
 
     @property
@@ -145,11 +175,12 @@ class Embedder:
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         return ids, mask
 
-    def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def _forward(self, ids: np.ndarray, mask: np.ndarray, *, query: bool = False) -> np.ndarray:
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds)[0]
+        session = self._query_session if query else self._session
+        hidden = session.run(None, feeds)[0]
         if self.options.pooling == "cls":
             vectors = hidden[:, 0, :]
         else:
@@ -197,7 +228,8 @@ class Embedder:
                 self._cache.move_to_end(text)
                 self.cache_hits += 1
                 return cached
-        vector = self._run([self.options.query_prefix + text])[0]
+        ids, mask = self._encode([self.options.query_prefix + text])
+        vector = self._forward(ids, mask, query=True)[0]
         with self._lock:
             self._cache[text] = vector
             if len(self._cache) > self._cache_size:

@@ -121,11 +121,15 @@ class NamespaceMatrix:
         extra = self.projection.nbytes if self.projection else 0
         return int(self.ids.nbytes + self.vectors.nbytes + extra)
 
-    def top_k(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(slice id, cosine similarity clipped to 0..1), best first; ties by slice id."""
+    def top_k(
+        self, query: np.ndarray, k: int, *, two_stage: bool = True
+    ) -> list[tuple[int, float]]:
+        """(slice id, cosine similarity clipped to 0..1), best first; ties by slice id.
+
+        ``two_stage`` False: one full product even when the first stage exists (benchmarks)."""
         if len(self.ids) == 0 or k <= 0:
             return []
-        if self.projection is None or 8 * k >= len(self.ids):
+        if self.projection is None or not two_stage or 8 * k >= len(self.ids):
             rows = np.arange(len(self.ids))
             scores = self.vectors @ query
         else:
@@ -168,6 +172,8 @@ class VectorCache:
         self._seen: tuple[int, int] | None = None
         # First-stage bases kept across reloads of a namespace (fitting one takes a while).
         self._bases: dict[str, np.ndarray] = {}
+        #: Rank large namespaces in two stages (benchmarks switch it off to compare).
+        self.two_stage = True
         #: Copies read from the database so far (a benchmark and test counter).
         self.loads = 0
 

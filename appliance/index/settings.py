@@ -20,6 +20,8 @@ class IndexSettings:
     vector_type: Literal["float32", "int8", "bit"] = "float32"
     #: onnxruntime intra-op threads for the embedder.
     embed_threads: int = 2
+    #: Threads of a separate session for query embeddings (0: queries use the passage session).
+    embed_query_threads: int = 0
     #: Texts per embedding batch.
     embed_batch: int = 32
     #: Query embeddings kept in the LRU cache.
@@ -61,8 +63,10 @@ class IndexSettings:
             raise ConfigError("index.min_score: must be between 0 and 1")
         if self.max_results < 1 or self.candidates < self.max_results:
             raise ConfigError("index.max_results: must be >= 1 and <= index.candidates")
-        if self.embed_threads < 1 or self.embed_batch < 1:
-            raise ConfigError("index.embed_threads/embed_batch: must be >= 1")
+        if self.embed_threads < 1 or self.embed_batch < 1 or self.embed_query_threads < 0:
+            raise ConfigError(
+                "index.embed_threads/embed_batch: must be >= 1 (embed_query_threads >= 0)"
+            )
         if min(self.vector_cache_mb, self.keyword_cache_mb, self.keyword_budget_rows) < 0:
             raise ConfigError(
                 "index.vector_cache_mb/keyword_cache_mb/keyword_budget_rows: must be >= 0"

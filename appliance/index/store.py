@@ -194,14 +194,7 @@ class IndexStore:
         from appliance.index.embedder import Embedder
 
         if embedder is None:
-            s = config.index
-            embedder = Embedder.from_manifest(
-                s.embedding_model,
-                config.paths.models_dir,
-                threads=s.embed_threads,
-                batch_size=s.embed_batch,
-                cache_size=s.query_cache_size,
-            )
+            embedder = Embedder.from_settings(config.index, config.paths.models_dir)
         path = config.data_path(config.index.db_file)
         return cls.open_path(
             path,

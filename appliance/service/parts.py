@@ -58,13 +58,8 @@ class SharedEmbedder:
             if self._embedder is None:
                 from appliance.index.embedder import Embedder
 
-                s = self.config.index
-                self._embedder = Embedder.from_manifest(
-                    s.embedding_model,
-                    self.config.paths.models_dir,
-                    threads=s.embed_threads,
-                    batch_size=s.embed_batch,
-                    cache_size=s.query_cache_size,
+                self._embedder = Embedder.from_settings(
+                    self.config.index, self.config.paths.models_dir
                 )
             return self._embedder
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from appliance.index.embedder import Embedder
@@ -48,3 +50,12 @@ def test_a_small_token_budget_splits_batches_without_changing_vectors(embedder: 
 
 def test_no_texts_no_vectors(embedder: Embedder) -> None:
     assert embedder.embed_passages([]).shape == (0, embedder.dimensions)
+
+
+def test_a_query_session_of_its_own_gives_the_same_vectors(embedder: Embedder) -> None:
+    own = Embedder.from_manifest(
+        "all-minilm-l6-v2-int8", Path("/nonexistent-models-dir"), threads=2, query_threads=1
+    )
+    assert own._query_session is not own._session
+    for text in TEXTS[:4]:
+        np.testing.assert_allclose(own.embed_query(text), embedder.embed_query(text), atol=1e-5)
