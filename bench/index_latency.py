@@ -6,16 +6,15 @@ Vectors for the large indexes are real MiniLM embeddings of SciFact abstracts (t
 that bench/index_retrieval.py builds, or embedded here), repeated with small Gaussian noise up to the
 wanted size, and the slice texts are the real abstracts: the KNN and BM25 work is what a real index
 of that size costs. Each query is a real SciFact query, embedded for every search (cache off).
-Every index is searched in the same process in four configurations:
+Every index is searched in the same process in three configurations:
 
 - ``sqlite-vec + full BM25``: the baseline, sqlite-vec's KNN and FTS5 scoring every matching row;
 - ``matrix + budget, parallel``: session 2's default: the namespace's vectors in memory (numpy
   top-k), FTS5 scoring at most ``--budget`` rows for the rare words, the keyword channel in a
   worker thread beside the query embedding and the in-memory ranking;
-- ``matrix + memory BM25, par.``: the keyword channel adding in-memory phrase shares
-  (appliance/index/postings.py), in a worker thread;
-- ``2-stage + memory BM25, par.``: the default, the same with large namespaces ranked in two
-  exact stages (appliance/index/matrix.py). Stage medians are those of the sequential parts.
+- ``matrix + memory BM25, par.``: the default, the keyword channel adding in-memory phrase shares
+  (appliance/index/postings.py), in a worker thread. Stage medians are those of the sequential
+  parts.
 
 Before the timed searches the phrase cache loads its common words (the time and memory are
 printed); a query whose phrases are not all in memory falls back to the budgeted FTS5 path, and the
@@ -120,12 +119,9 @@ class Setup:
     parallel: bool = True
     #: In-memory BM25 (else FTS5 ranks every query).
     phrases: bool = True
-    #: Two-stage product on large namespaces (else one full product).
-    two_stage: bool = True
 
     def apply(self, store: IndexStore, cache_bytes: int, phrase_bytes: int) -> None:
         store.vectors.max_bytes = cache_bytes if self.matrix else 0
-        store.vectors.two_stage = self.two_stage
         store.phrases.max_bytes = phrase_bytes if self.phrases else 0
 
 
@@ -293,10 +289,9 @@ def main() -> None:
     pool(real)
     b = args.budget
     configs = {
-        "sqlite-vec + full BM25": Setup(False, 0, False, False, False),
-        f"matrix + budget {b}, parallel": Setup(True, b, True, False, False),
-        "matrix + memory BM25, par.": Setup(True, b, True, True, False),
-        "2-stage + memory BM25, par.": Setup(True, b, True, True, True),
+        "sqlite-vec + full BM25": Setup(False, 0, False, False),
+        f"matrix + budget {b}, parallel": Setup(True, b, True, False),
+        "matrix + memory BM25, par.": Setup(True, b, True, True),
     }
     for size in [int(s) for s in args.sizes.split(",")]:
         for namespaces in [int(n) for n in args.namespaces.split(",")]:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from appliance.index import db as dbmod
-from appliance.index import matrix as matrix_module
 from appliance.index.embedder import Embedder
 from appliance.index.keyword import TRIGRAMS, WORDS, ranked, trigram_phrases, words_phrases
 from appliance.index.migrations import MIGRATIONS
@@ -296,27 +295,3 @@ def test_a_second_connection_in_the_process_keeps_the_first_ones_view_fresh(
                 assert count == 2 + i
         finally:
             second.close()
-
-
-def test_two_stage_product_finds_the_same_rows(
-    scifact_index: IndexStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The bound-pruned product of a large namespace ranks exactly like the full product."""
-    store = scifact_index
-    plain = store.vectors.matrix("shop")
-    assert plain is not None and plain.projection is None
-    monkeypatch.setattr(matrix_module, "TWO_STAGE_MIN_ROWS", 10)
-    monkeypatch.setattr(matrix_module, "HEAD_DIMENSIONS", 32)
-    store.vectors.clear()
-    try:
-        staged = store.vectors.matrix("shop")
-        assert staged is not None and staged.projection is not None
-        pruned_any = False
-        for q in QUERIES:
-            vector = store.embedder.embed_query(q)
-            pruned_any |= len(staged.candidates(vector, 5)) < len(staged.ids)
-            # Exact scores of the same rows: equal, not approximately equal.
-            assert staged.top_k(vector, 5) == plain.top_k(vector, 5), q
-        assert pruned_any  # the bound did rule rows out, so the second stage was tested
-    finally:
-        store.vectors.clear()
