@@ -6,11 +6,13 @@ beacon's smoothed RSSI relative to its RSSI at 1 m (and the last raw reading), e
 the posterior, the rooms a move is seen towards, the decided room and any switch with its reason.
 
     .venv/bin/python bench/presence_entry_trace.py --seed 1 --from 185 --to 240
+    .venv/bin/python bench/presence_entry_trace.py --scenario body --seed 12 --from 1500 --to 1600
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -18,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_sim import bench_floor, simulate, walk_path
+from presence_rooms import STANDING
+from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
@@ -32,14 +35,25 @@ def short(name: str | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", choices=["walk", *STANDING], default="walk")
+    parser.add_argument("--hours", type=float, default=1.0, help="length of a standing scenario")
+    parser.add_argument("--no-next-to", action="store_true", help="rooms file without next_to")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", action="append", default=[], help="setting=value override")
     parser.add_argument("--from", dest="start", type=float, default=0.0)
     parser.add_argument("--to", dest="end", type=float, default=60.0)
     args = parser.parse_args(argv)
-    settings = PresenceSettings()
-    floor = bench_floor()
+    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
+    settings = dataclasses.replace(PresenceSettings(), **overrides)  # type: ignore[arg-type]
+    floor = bench_floor(next_to=not args.no_next_to)
+    if args.scenario == "walk":
+        path = walk_path()
+    else:
+        where, _expect, prepare = STANDING[args.scenario]
+        path = waypoints([(args.hours * 3600.0, where)])
+        if prepare is not None:
+            prepare(floor)
     plan = floor.plan()
-    path = walk_path()
     clock = [0.0]
     engine = RoomEngine(plan, settings, clock=lambda: clock[0])
     raw: dict[str, int] = {}

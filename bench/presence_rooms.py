@@ -22,19 +22,21 @@ last 2 s (no smoothing, no hysteresis, no dwell).
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
+from presence_sim import Channel, FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.rooms import RoomsPlan
@@ -93,6 +95,7 @@ def run_policies(
     seed: int,
     settings: PresenceSettings,
     prepare: Callable[[FloorPlan], None] | None = None,
+    channel: Channel | None = None,
 ) -> tuple[Run, Run, dict[str, int]]:
     """Replay one simulated trace through the engine and the baseline."""
     if prepare is not None:
@@ -122,7 +125,7 @@ def run_policies(
                 base.changes.append((next_tick, room))
             next_tick += settings.tick_s
 
-    for record in simulate(floor, path, duration, seed=seed):
+    for record in simulate(floor, path, duration, seed=seed, channel=channel):
         tick_until(record.t)
         clock[0] = record.t
         device = BLEDevice(record.address, record.name, None)
@@ -155,10 +158,66 @@ def entries(
     return stays
 
 
-def print_confusion(
-    label: str, floor: FloorPlan, confusion: Counter[tuple[str | None, str | None]]
-) -> None:
+@dataclass
+class WalkStats:
+    """Walking figures of one policy over several seeds."""
+
+    #: Seconds per (true room, decided room).
+    confusion: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
+    #: Switch latency (s) of every entry that was switched.
+    latencies: list[float] = field(default_factory=list)
+    #: Entries over 10 s or missed, as text.
+    late: list[str] = field(default_factory=list)
+    #: Entries never switched to while the stay lasted.
+    missed: int = 0
+    #: Switches into the lab while walking through it.
+    transit_switches: int = 0
+    #: Switches in total.
+    switches: int = 0
+
+
+def score_walk(runs: dict[int, Run]) -> WalkStats:
+    """Confusion matrix, entry latencies and switches of one policy's walks (seed -> run)."""
+    floor0 = bench_floor()
+    path = walk_path()
+    duration = path.duration  # type: ignore[attr-defined]
+    stays = entries(floor0, path, duration)
+    stats = WalkStats()
+    truth = [floor0.room_at(path(float(t))) for t in range(math.ceil(duration))]
+    for seed, run in sorted(runs.items()):
+        stats.switches += run.switches
+        for t, room in enumerate(truth):
+            stats.confusion[(room, run.room_at(float(t)))] += 1
+        for start, end, room in stays:
+            if end - start < 30.0:
+                # A transit (walking through the lab): count switches into it.
+                stats.transit_switches += sum(
+                    1 for w, r in run.changes if start <= w < end + 10 and r == room
+                )
+                continue
+            if start == 0.0:
+                hit = next((w for w, r in run.changes if r == room), None)
+            else:
+                hit = next((w for w, r in run.changes if w >= start - 5 and r == room), None)
+            if hit is None or hit > end:
+                stats.missed += 1
+                stats.late.append(f"seed {seed} {room} at {start:.0f} s: missed")
+            else:
+                stats.latencies.append(max(0.0, hit - start))
+                if hit - start > 10.0:
+                    stats.late.append(f"seed {seed} {room} at {start:.0f} s: {hit - start:.1f} s")
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` of the sorted values (nearest rank below; NaN when empty)."""
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))] if ordered else math.nan
+
+
+def print_confusion(label: str, confusion: Counter[tuple[str | None, str | None]]) -> None:
     """Rows = true room, columns = decided room ("-" = no room); seconds."""
+    floor = bench_floor()
     rooms = [*floor.rooms, None]
     print(f"\n[{label}] confusion (rows = true room, columns = decided; seconds)")
     header = "".join(f"{(r or NONE)[:15]:>16}" for r in rooms)
@@ -170,99 +229,146 @@ def print_confusion(
         print(f"{truth[:15]:>16}{row}")
 
 
-def walk(seeds: Iterable[int], settings: PresenceSettings) -> None:
-    floor0 = bench_floor()
-    path = walk_path()
-    duration = path.duration  # type: ignore[attr-defined]
-    stays = entries(floor0, path, duration)
-    for name, pick in (("engine", 0), ("baseline", 1)):
-        confusion: Counter[tuple[str | None, str | None]] = Counter()
-        latencies: list[float] = []
-        late: list[str] = []
-        missed = 0
-        transit_switches = 0
-        switches = 0
-        for seed in seeds:
-            runs = run_policies(bench_floor(), path, duration, seed, settings)
-            run: Run = runs[pick]  # type: ignore[assignment]
-            switches += run.switches
-            t = 0.0
-            while t < duration:
-                confusion[(floor0.room_at(path(t)), run.room_at(t))] += 1
-                t += 1.0
-            for start, end, room in stays:
-                if end - start < 30.0:
-                    # A transit (walking through the lab): count switches into it.
-                    transit_switches += sum(
-                        1 for w, r in run.changes if start <= w < end + 10 and r == room
-                    )
-                    continue
-                if start == 0.0:
-                    hit = next((w for w, r in run.changes if r == room), None)
-                else:
-                    hit = next((w for w, r in run.changes if w >= start - 5 and r == room), None)
-                if hit is None or hit > end:
-                    missed += 1
-                    late.append(f"seed {seed} {room} at {start:.0f} s: missed")
-                else:
-                    latencies.append(max(0.0, hit - start))
-                    if hit - start > 10.0:
-                        late.append(f"seed {seed} {room} at {start:.0f} s: {hit - start:.1f} s")
-        print_confusion(f"walk {name}", floor0, confusion)
-        total = sum(confusion.values())
-        correct = sum(confusion[(r, r)] for r in floor0.rooms)
-        lat = sorted(latencies)
-        print(
-            f"  accuracy {correct / total:.3f} over {total} s; room entries {len(lat)} "
-            f"(missed {missed}); switch latency after entering: median {statistics.median(lat):.1f} s, "
-            f"p90 {lat[int(0.9 * (len(lat) - 1))]:.1f} s, max {lat[-1]:.1f} s, "
-            f"{sum(x <= 10.0 for x in lat)}/{len(lat)} within the 10 s target; "
-            "switches into the lab while walking through: "
-            f"{transit_switches}; switches in total {switches}"
-        )
-        if late and name == "engine":
-            print("  entries over 10 s: " + "; ".join(late))
+def print_walk(label: str, stats: WalkStats, *, verbose: bool = True) -> None:
+    """The walking figures, as the decision record quotes them."""
+    if verbose:
+        print_confusion(label, stats.confusion)
+    total = sum(stats.confusion.values())
+    correct = sum(stats.confusion[(r, r)] for r in bench_floor().rooms)
+    lat = stats.latencies
+    entered = len(lat) + stats.missed
+    within = sum(x <= 10.0 for x in lat)
+    print(
+        f"[{label}] accuracy {correct / total:.3f} over {total} s; room entries {entered} "
+        f"(missed {stats.missed}); switch latency after entering: median "
+        f"{statistics.median(lat):.1f} s, p90 {percentile(lat, 0.9):.1f} s, max {max(lat):.1f} s; "
+        f"within the 10 s target {within}/{entered} = {within / entered:.3f}; "
+        f"switches into the lab while walking through: {stats.transit_switches}; "
+        f"switches in total {stats.switches}"
+    )
+    if stats.late and label.endswith("engine"):
+        print("  entries over 10 s: " + "; ".join(stats.late))
 
 
-def standing(
-    label: str,
-    where: Point,
-    expect: set[str],
-    seeds: Iterable[int],
-    hours: float,
-    settings: PresenceSettings,
-    prepare: Callable[[FloorPlan], None] | None = None,
-) -> None:
+@dataclass
+class StandingStats:
+    """Standing figures of one policy in one scenario over several seeds."""
+
+    #: Scenario name.
+    name: str
+    #: Flaps (switches after the first minute) per hour, per seed.
+    flaps: dict[int, float] = field(default_factory=dict)
+    #: Seconds per (true room, decided room) after the first minute.
+    confusion: Counter[tuple[str | None, str | None]] = field(default_factory=Counter)
+    #: Fraction of that time in an acceptable room.
+    right: float = 0.0
+    #: Simulated hours per seed.
+    hours: float = 1.0
+
+
+SETTLE_S = 60.0
+
+
+def score_standing(name: str, runs: dict[int, Run], hours: float) -> StandingStats:
+    """Flaps per hour and the confusion matrix of one policy standing still (seed -> run)."""
+    where, expect, _ = STANDING[name]
+    truth = bench_floor().room_at(where)
     duration = hours * 3600.0
-    path = waypoints([(duration, where)])
-    floor0 = bench_floor()
-    truth = floor0.room_at(where)
-    results = {}
-    for seed in seeds:
-        results[seed] = run_policies(bench_floor(), path, duration, seed, settings, prepare)
-    for name, pick in (("engine", 0), ("baseline", 1)):
-        flaps: list[float] = []
-        right = total = 0
-        confusion: Counter[tuple[str | None, str | None]] = Counter()
-        for seed in seeds:
-            run: Run = results[seed][pick]  # type: ignore[assignment]
-            settle = 60.0
-            after = [c for c in run.changes if c[0] > settle]
-            flaps.append(len(after) / hours)
-            t = settle
-            while t < duration:
-                decided = run.room_at(t)
-                right += decided in expect
-                confusion[(truth, decided)] += 1
-                total += 1
-                t += 1.0
-        if name == "engine":
-            print_confusion(f"{label} engine, after the first {settle:.0f} s", floor0, confusion)
-        print(
-            f"[{label}] {name}: flaps/hour mean {statistics.mean(flaps):.1f} "
-            f"(per seed {', '.join(f'{f:.0f}' for f in flaps)}; target 0); "
-            f"time in {'/'.join(sorted(expect))}: {right / total:.3f}"
-        )
+    stats = StandingStats(name, hours=hours)
+    right = total = 0
+    for seed, run in sorted(runs.items()):
+        stats.flaps[seed] = sum(1 for c in run.changes if c[0] > SETTLE_S) / hours
+        for when, room, until in _spans(run, duration):
+            start = max(when, SETTLE_S)
+            # Whole seconds from SETTLE_S on, as the per-second sampling counted them.
+            seconds = max(0, math.ceil(until - SETTLE_S) - math.ceil(start - SETTLE_S))
+            stats.confusion[(truth, room)] += seconds
+            right += seconds if room in expect else 0
+            total += seconds
+    stats.right = right / total if total else math.nan
+    return stats
+
+
+def _spans(run: Run, duration: float) -> list[tuple[float, str | None, float]]:
+    """(from, room, until) for each decided room along a run."""
+    out = []
+    for i, (when, room) in enumerate(run.changes):
+        until = run.changes[i + 1][0] if i + 1 < len(run.changes) else duration
+        out.append((when, room, until))
+    return out
+
+
+def print_standing(stats: StandingStats, label: str = "engine", *, verbose: bool = True) -> None:
+    """Flaps per hour (mean and per seed with any), and time in an acceptable room."""
+    if verbose and label == "engine":
+        print_confusion(f"{stats.name} {label}, after the first {SETTLE_S:.0f} s", stats.confusion)
+    flaps = list(stats.flaps.values())
+    flapping = ", ".join(f"seed {s}: {f * stats.hours:.0f}" for s, f in stats.flaps.items() if f)
+    expect = "/".join(sorted(STANDING[stats.name][1]))
+    print(
+        f"[{stats.name}] {label}: flaps/hour {statistics.mean(flaps):.2f} over "
+        f"{len(flaps) * stats.hours:g} h ({flapping or 'none'}; target 0); "
+        f"time in {expect}: {stats.right:.4f}"
+    )
+
+
+Results = dict[str, dict[int, tuple[Run, Run]]]
+Job = tuple[str, int, float, PresenceSettings, Channel, bool]
+
+
+def run_all(
+    seeds: list[int],
+    hours: float,
+    chosen: set[str],
+    settings: PresenceSettings,
+    jobs: int,
+    channel: Channel | None = None,
+    next_to: bool = True,
+) -> Results:
+    """Every chosen scenario and seed through the engine and the baseline (``jobs`` processes).
+
+    Returns scenario -> seed -> (engine run, baseline run).
+    """
+    channel = channel or Channel()
+    work: list[Job] = [
+        (name, seed, hours, settings, channel, next_to)
+        for name in SCENARIOS
+        if name in chosen
+        for seed in seeds
+    ]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            results = pool.map(_one, work, chunksize=1)
+    else:
+        results = [_one(w) for w in work]
+    out: Results = {}
+    for name, seed, ours, base in results:
+        out.setdefault(name, {})[seed] = (ours, base)
+    return out
+
+
+def _one(job: Job) -> tuple[str, int, Run, Run]:
+    name, seed, hours, settings, channel, next_to = job
+    if name == "walk":
+        path = walk_path()
+        duration = path.duration  # type: ignore[attr-defined]
+        prepare = None
+    else:
+        where, _expect, prepare = STANDING[name]
+        duration = hours * 3600.0
+        path = waypoints([(duration, where)])
+    floor = bench_floor(next_to=next_to)
+    ours, base, _ = run_policies(floor, path, duration, seed, settings, prepare, channel)
+    return name, seed, ours, base
+
+
+def parse_seeds(text: str) -> list[int]:
+    """ "1-6,13-72" -> [1, ..., 6, 13, ..., 72]."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        seeds += range(int(low), int(high or low) + 1)
+    return seeds
 
 
 def dying(floor: FloorPlan) -> None:
@@ -279,16 +385,27 @@ def person_in_front(floor: FloorPlan) -> None:
     hardest case for "a fall is a body, not a move".
     """
     lab = next(b for b in floor.beacons if b.room == "electronics-lab")
-    lab.blocked = [(float(t), t + 40.0, 14.0) for t in range(90, 4 * 3600, 120)]
+    lab.blocked = [(float(t), t + 40.0, 14.0) for t in range(90, 24 * 3600, 120)]
 
 
 SCENARIOS = ("walk", "boundary", "equal", "body", "battery")
+_EITHER = {"electronics-lab", "machine-shop"}
+#: Standing scenarios: where the appliance stands, the acceptable rooms, how the floor is changed.
+STANDING: dict[str, tuple[Point, set[str], Callable[[FloorPlan], None] | None]] = {
+    "boundary": ((6.4, 2.5), _EITHER, None),
+    "equal": ((6.0, 2.5), _EITHER, None),
+    "body": ((10.0, 1.2), {"electronics-lab"}, person_in_front),
+    "battery": ((15.0, 2.5), {"assembly"}, dying),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="room decision quality on simulated traces")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--first-seed", type=int, default=1, help="e.g. 7 for held-out seeds")
+    parser.add_argument(
+        "--seed-list", help="explicit seeds instead of --seeds/--first-seed, e.g. 200-259"
+    )
     parser.add_argument(
         "--hours", type=float, default=1.0, help="simulated hours per standing scenario"
     )
@@ -297,12 +414,44 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(SCENARIOS),
         help=f"comma-separated subset of {','.join(SCENARIOS)}",
     )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    defaults = Channel()
+    parser.add_argument(
+        "--shadow-db", type=float, default=defaults.shadow_db, help="shadowing sigma (dB)"
+    )
+    parser.add_argument(
+        "--shadow-distance",
+        type=float,
+        default=defaults.shadow_distance_m,
+        help="shadowing decorrelation distance (m)",
+    )
+    parser.add_argument("--wall-db", type=float, default=defaults.wall_db, help="wall loss (dB)")
+    parser.add_argument(
+        "--body-db",
+        default=f"{defaults.body_db[0]:g}-{defaults.body_db[1]:g}",
+        help="a person's loss range (dB), e.g. 8-14",
+    )
+    parser.add_argument(
+        "--no-next-to",
+        action="store_true",
+        help="leave out the rooms file's next_to (which rooms open into which)",
+    )
     args = parser.parse_args(argv)
+    low, _, high = args.body_db.partition("-")
+    channel = Channel(
+        shadow_db=args.shadow_db,
+        shadow_distance_m=args.shadow_distance,
+        wall_db=args.wall_db,
+        body_db=(float(low), float(high or low)),
+    )
     chosen = set(args.scenarios.split(","))
     if not chosen <= set(SCENARIOS):
         parser.error(f"unknown scenario(s): {', '.join(sorted(chosen - set(SCENARIOS)))}")
     settings = PresenceSettings()
-    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    if args.seed_list:
+        seeds = parse_seeds(args.seed_list)
+    else:
+        seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     started = time.perf_counter()
     print(
         f"settings: window {settings.window_s} s, tau {settings.smoothing_tau_s} s, "
@@ -311,22 +460,35 @@ def main(argv: list[str] | None = None) -> int:
         f"({settings.moving_margin_db} dB moving), hazard still {settings.hazard_still_per_s:g}/s, "
         f"moving {settings.hazard_moving_per_s:g}/s, motion window {settings.motion_window_s} s, "
         f"lasting fall {settings.lasting_fall_s} s x {settings.lasting_fall_db} dB "
-        f"(rival +{settings.lasting_rise_db} dB), seeds {seeds.start}..{seeds.stop - 1}"
+        f"(rival +{settings.lasting_rise_db} dB); seeds {_span(seeds)}, "
+        f"{args.hours:g} h per standing scenario and seed"
     )
-    if "walk" in chosen:
-        walk(seeds, settings)
-    either = {"electronics-lab", "machine-shop"}
-    if "boundary" in chosen:
-        standing("boundary", (6.4, 2.5), either, seeds, args.hours, settings)
-    if "equal" in chosen:
-        standing("equal", (6.0, 2.5), either, seeds, args.hours, settings)
-    if "body" in chosen:
-        lab = {"electronics-lab"}
-        standing("body", (10.0, 1.2), lab, seeds, args.hours, settings, person_in_front)
-    if "battery" in chosen:
-        standing("battery", (15.0, 2.5), {"assembly"}, seeds, args.hours, settings, dying)
+    print(
+        f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "
+        f"drift {channel.drift_db:g} dB / {channel.drift_s:g} s, wall {channel.wall_db:g} dB, "
+        f"body {channel.body_db[0]:g}-{channel.body_db[1]:g} dB; rooms file "
+        f"{'without' if args.no_next_to else 'with'} next_to"
+    )
+    results = run_all(
+        seeds, args.hours, chosen, settings, args.jobs, channel, next_to=not args.no_next_to
+    )
+    if "walk" in results:
+        for label, pick in (("walk engine", 0), ("walk baseline", 1)):
+            print_walk(label, score_walk({s: r[pick] for s, r in results["walk"].items()}))
+    for name in STANDING:
+        if name not in results:
+            continue
+        for label, pick in (("engine", 0), ("baseline", 1)):
+            runs = {s: r[pick] for s, r in results[name].items()}
+            print_standing(score_standing(name, runs, args.hours), label)
     print(f"\n(run time {time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _span(seeds: list[int]) -> str:
+    if seeds == list(range(seeds[0], seeds[-1] + 1)):
+        return f"{seeds[0]}..{seeds[-1]}"
+    return ",".join(map(str, seeds))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,27 @@ from appliance.presence.trace import TraceRecord, write_trace
 SENSITIVITY_DBM = -97.0
 WALL_DB = 5.0
 
+
+@dataclass(frozen=True)
+class Channel:
+    """The physical parameters of the channel model (defaults: the figures the engine was tuned on).
+
+    Published indoor 2.4 GHz figures these sit among are cited in ``docs/presence.md``.
+    """
+
+    #: Log-normal shadowing, standard deviation (dB).
+    shadow_db: float = 4.0
+    #: Distance moved (m) over which shadowing decorrelates (exponential, Gudmundson).
+    shadow_distance_m: float = 2.0
+    #: Slow drift while nothing moves: standard deviation (dB) and time constant (s).
+    drift_db: float = 1.5
+    drift_s: float = 20.0
+    #: Loss of one drywall (dB).
+    wall_db: float = WALL_DB
+    #: A person in the line of sight: loss range (dB).
+    body_db: tuple[float, float] = (8.0, 14.0)
+
+
 Point = tuple[float, float]
 
 
@@ -133,8 +154,11 @@ SHOP_UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
 ALT_UUID = "4c0f1b2e-5a6d-4e7f-8a9b-0c1d2e3f4a5b"
 
 
-def bench_floor() -> FloorPlan:
-    """Three 6 x 5 m rooms in a row, drywall between them with 1.2 m doors at y 1.9..3.1."""
+def bench_floor(*, next_to: bool = True) -> FloorPlan:
+    """Three 6 x 5 m rooms in a row, drywall between them with 1.2 m doors at y 1.9..3.1.
+
+    The rooms file says which rooms open into which (``next_to``) unless ``next_to`` is False.
+    """
     rooms = {
         "machine-shop": (0.0, 0.0, 6.0, 5.0),
         "electronics-lab": (6.0, 0.0, 12.0, 5.0),
@@ -188,17 +212,21 @@ def bench_floor() -> FloorPlan:
             },
         }
     }
+    if next_to:
+        toml["rooms"]["machine-shop"]["next_to"] = ["electronics-lab"]  # type: ignore[index]
+        toml["rooms"]["assembly"]["next_to"] = ["electronics-lab"]  # type: ignore[index]
     return FloorPlan(rooms, walls, beacons, toml)
 
 
 class _Link:
     """Slow channel state between the appliance and one beacon."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, channel: Channel) -> None:
         self.rng = rng
+        self.channel = channel
         self.exponent = rng.uniform(2.2, 3.0)
-        self.shadow = rng.gauss(0.0, 4.0)
-        self.drift = rng.gauss(0.0, 1.5)
+        self.shadow = rng.gauss(0.0, channel.shadow_db)
+        self.drift = rng.gauss(0.0, channel.drift_db)
         self.last_t = 0.0
         self.last_p: Point | None = None
         self.body_until = -1.0
@@ -216,13 +244,16 @@ class _Link:
         moved = 0.0 if self.last_p is None else math.dist(p, self.last_p)
         self.last_p = p
         # Gudmundson: shadowing is a property of the place, decorrelating over ~2 m.
-        rho = math.exp(-moved / 2.0)
-        self.shadow = rho * self.shadow + math.sqrt(1 - rho * rho) * self.rng.gauss(0.0, 4.0)
+        c = self.channel
+        rho = math.exp(-moved / c.shadow_distance_m)
+        self.shadow = rho * self.shadow + math.sqrt(1 - rho * rho) * self.rng.gauss(
+            0.0, c.shadow_db
+        )
         # People and doors changing the room: a slow drift even when nothing moves.
-        rho = math.exp(-dt / 20.0)
-        self.drift = rho * self.drift + math.sqrt(1 - rho * rho) * self.rng.gauss(0.0, 1.5)
+        rho = math.exp(-dt / c.drift_s)
+        self.drift = rho * self.drift + math.sqrt(1 - rho * rho) * self.rng.gauss(0.0, c.drift_db)
         if t >= self.next_body:
-            self.body_db = self.rng.uniform(8.0, 14.0)
+            self.body_db = self.rng.uniform(*c.body_db)
             self.body_until = t + self.rng.uniform(3.0, 20.0)
             self.next_body = self.body_until + self.rng.expovariate(1 / 90.0)
         body = max(self.body_db if t < self.body_until else 0.0, person_db)
@@ -235,12 +266,14 @@ def simulate(
     duration_s: float,
     *,
     seed: int = 1,
+    channel: Channel | None = None,
 ) -> Iterator[TraceRecord]:
     """Advertisements as heard at the appliance moving along ``path``, in time order."""
+    channel = channel or Channel()
     rng = random.Random(seed)
     events: list[TraceRecord] = []
     for beacon in floor.beacons:
-        link = _Link(random.Random(rng.random()))
+        link = _Link(random.Random(rng.random()), channel)
         manufacturer, service = beacon.payload()
         t = rng.uniform(0, beacon.interval_s)
         while t < duration_s:
@@ -261,7 +294,7 @@ def simulate(
             rssi = (
                 beacon.rssi_at_1m
                 - 10 * link.exponent * math.log10(d)
-                - walls * WALL_DB
+                - walls * channel.wall_db
                 + link.slow(t, p, person)
                 + fading
                 - battery

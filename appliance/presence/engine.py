@@ -23,7 +23,11 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   ``motion_window_s`` (or ``surge_db``, or ``rise_db`` while the current room fell ``fall_db``),
   remembered for ``move_memory_s``; the current room fell ``deep_fall_db``, more than a body costs
   (towards every room now stronger); or the current room stayed ``lasting_fall_db`` down for
-  ``lasting_fall_s`` while that room rose ``lasting_rise_db`` (:meth:`RoomEngine._lasting_fall`).
+  ``lasting_fall_s`` while that room rose ``lasting_rise_db`` (:meth:`RoomEngine._lasting_fall`);
+  or any one beacon rose ``beacon_rise_db`` over the high end of its own readings (a body only
+  takes signal away; carried, every link changes), towards every room now leading the current one.
+  A move is not believed straight into a room the rooms file says the current one does not open
+  into (``next_to``) until a room between them was passed (:meth:`RoomEngine._reachable`).
   "No room" is entered quickly only when the current room's beacons all went silent;
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
@@ -38,7 +42,6 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +50,7 @@ from appliance.presence.posterior import RoomPosterior
 from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
+from appliance.presence.trail import LevelTrail
 
 #: Seconds of the current room's levels before a lasting fall needed to call it a fall (the
 #: median "before" must rest on more than the first moments of a stay).
@@ -210,7 +214,7 @@ class RoomEngine:
         self.history: list[RoomSwitch] = []
         self.posterior = RoomPosterior(plan.rooms)
         #: Recent level per room, to tell "the appliance moved" from "a body, a door".
-        self._trail: dict[str, deque[tuple[float, float]]] = {}
+        self._trail: dict[str, LevelTrail] = {}
         #: Room -> until when the evidence "the appliance moved towards it" holds.
         self._moved: dict[str, float] = {}
         #: Room -> until when "its level rose" / "its level fell" counts.
@@ -219,6 +223,10 @@ class RoomEngine:
         self._surged: dict[str, float] = {}
         #: Rooms the current room's lasting fall points to at the last evaluation.
         self._lasting: set[str] = set()
+        #: Recent proximity per known beacon, for moves that show on one beacon, not a room.
+        self._beacon_trail: dict[str, LevelTrail] = {}
+        #: Until when "some beacon rose beyond anything it read lately" counts as a move.
+        self._motion_until = -1.0
         self._last_t: float | None = None
         self._started: float | None = None
 
@@ -282,6 +290,7 @@ class RoomEngine:
         levels = self._levels(readings)
         self.state.proximity = {k: round(v.level_db, 1) for k, v in levels.items()}
         self._remember(levels, now)
+        self._remember_beacons(readings, now)
         current = self.state.auto_room
         score = self._scores(levels)
         hazard = self._hazards(levels, current, now)
@@ -421,8 +430,16 @@ class RoomEngine:
         self._lasting = self._lasting_fall(levels, current, now)
         for key in self._lasting:
             self._moved[key] = max(self._moved.get(key, -1.0), now)
+        for key in self._joint_fall(levels, current) | self._beacon_rise_moves(
+            levels, current, now
+        ):
+            self._moved[key] = max(self._moved.get(key, -1.0), now)
+        # A move goes through doors: not straight into a room the rooms file says the current
+        # one does not open into (a room behind the next one can read strong through a wall).
         moving: list[str | None] = [
-            k for k, until in self._moved.items() if until >= now and k != current
+            k
+            for k, until in self._moved.items()
+            if until >= now and k != current and self._reachable(current, k, levels, now)
         ]
         self.state.moving = moving
         hazard: dict[str | None, float] = dict.fromkeys(self.plan.rooms, s.hazard_still_per_s)
@@ -436,6 +453,73 @@ class RoomEngine:
         if away:
             moving.append(None)
         return hazard
+
+    def _leading(self, levels: dict[str, _RoomLevel], current: str | None) -> set[str]:
+        """Rooms whose level now exceeds the current room's (none without a heard current)."""
+        if current is None or current not in levels:
+            return set()
+        mine = levels[current].level_db
+        return {k for k, v in levels.items() if k != current and v.level_db > mine}
+
+    def _joint_fall(self, levels: dict[str, _RoomLevel], current: str | None) -> set[str]:
+        """Rooms moved to by the sign "the current room and another fell together" (if enabled).
+
+        One person does not stand in two lines of sight at once; a move changes every link. Off
+        by default: in the simulator it also fires on two independent blockages at once (figures
+        in decision 0006).
+        """
+        s = self.settings
+        leading = self._leading(levels, current)
+        if s.joint_fall_db <= 0.0 or not leading or self._fall(current or "") < s.lasting_fall_db:
+            return set()
+        fell = {k for k in levels if k != current and self._fall(k) >= s.joint_fall_db}
+        return {k for k in leading if k not in fell and fell - {k}}
+
+    def _beacon_rise_moves(
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
+    ) -> set[str]:
+        """Rooms moved to because some beacon rose beyond anything it read lately.
+
+        A body only takes signal away; a beacon reading ``beacon_rise_db`` over the high end of
+        its own last two minutes means the appliance is being carried, wherever that beacon
+        stands (often a third room's). While that is remembered, every room leading the current
+        one may be the room moved to; the evidence picks which.
+        """
+        s = self.settings
+        if s.beacon_rise_db <= 0.0:
+            return set()
+        risen = sum(
+            1 for beacon in self._beacon_trail if self._beacon_rise(beacon, now) >= s.beacon_rise_db
+        )
+        if risen >= s.beacon_rise_count:
+            self._motion_until = now + s.move_memory_s
+        return self._leading(levels, current) if self._motion_until >= now else set()
+
+    def _reachable(
+        self, current: str | None, key: str, levels: dict[str, _RoomLevel], now: float
+    ) -> bool:
+        """Whether a move from ``current`` straight into ``key`` can be believed.
+
+        Always, unless the rooms file says the two do not open into each other (``next_to``); then
+        only once the beacons show the appliance passed through a room between them: that room's
+        level fell ``passed_fall_db`` from its peak in the last ``move_memory_s`` (carried through
+        a room, its beacons rise and fall again), or it was heard then and is silent now.
+        """
+        if current is None or self.plan.adjacent(current, key):
+            return True
+        s = self.settings
+        for between in self.plan.rooms:
+            if between in (current, key):
+                continue
+            if not (self.plan.adjacent(current, between) and self.plan.adjacent(between, key)):
+                continue
+            trail = self._trail.get(between)
+            if trail is None or between not in levels:
+                return True  # heard on the way, silent now: passed
+            recent = [p for t, p in trail if t >= now - s.move_memory_s]
+            if recent and max(recent) - levels[between].level_db >= s.passed_fall_db:
+                return True
+        return False
 
     def _lasting_fall(
         self, levels: dict[str, _RoomLevel], current: str | None, now: float
@@ -480,13 +564,42 @@ class RoomEngine:
     def _remember(self, levels: dict[str, _RoomLevel], now: float) -> None:
         horizon = now - self.settings.motion_window_s
         for key, level in levels.items():
-            trail = self._trail.setdefault(key, deque())
-            trail.append((now, level.level_db))
+            trail = self._trail.get(key)
+            if trail is None:
+                trail = self._trail[key] = LevelTrail()
+            trail.append(now, level.level_db)
         for key, trail in list(self._trail.items()):
-            while trail and trail[0][0] < horizon:
-                trail.popleft()
+            trail.prune(horizon)
             if not trail:
                 del self._trail[key]
+
+    def _remember_beacons(self, readings: list[BeaconReading], now: float) -> None:
+        if self.settings.beacon_rise_db <= 0.0:
+            return
+        horizon = now - self.settings.motion_window_s
+        for reading in readings:
+            if reading.silent or reading.proximity_db is None or reading.room is None:
+                continue
+            trail = self._beacon_trail.get(reading.beacon_id)
+            if trail is None:
+                trail = self._beacon_trail[reading.beacon_id] = LevelTrail()
+            trail.append(now, reading.proximity_db)
+        for key, trail in list(self._beacon_trail.items()):
+            trail.prune(horizon)
+            if not trail:
+                del self._beacon_trail[key]
+
+    def _beacon_rise(self, beacon: str, now: float) -> float:
+        """dB one beacon now exceeds the high end of its earlier readings (-inf if too new)."""
+        s = self.settings
+        trail = self._beacon_trail[beacon]
+        if trail[0][0] > now - s.motion_window_s / 2 or trail[-1][0] < now - s.tick_s:
+            return -math.inf
+        values = trail.sorted_until(now - s.motion_lag_s)
+        if not values:
+            return -math.inf
+        reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
+        return trail[-1][1] - reference
 
     def _rise(self, room: str, now: float) -> float:
         """dB the room's level now exceeds the high end of its earlier levels (inf if new).
@@ -506,7 +619,10 @@ class RoomEngine:
         if not since_start and trail[0][0] > now - s.motion_window_s / 2:
             return math.inf  # newly heard: a move towards it
         earliest = started + s.motion_lag_s if since_start else -math.inf
-        values = sorted(p for t, p in trail if earliest <= t <= now - s.motion_lag_s)
+        if trail[0][0] >= earliest:
+            values = trail.sorted_until(now - s.motion_lag_s)
+        else:  # the first seconds after the start are left out: the slow way
+            values = sorted(p for t, p in trail if earliest <= t <= now - s.motion_lag_s)
         if not values:
             return -math.inf if since_start else math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
@@ -517,7 +633,7 @@ class RoomEngine:
         trail = self._trail.get(room)
         if not trail:
             return math.inf
-        return statistics.median(p for _, p in trail) - trail[-1][1]
+        return trail.median() - trail[-1][1]
 
     # -- helpers ------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 name = "Machine shop"            # optional display name (voice, status page)
 namespaces = ["shop"]            # one or more index namespaces; "global" is always searched too
 radius_m = 4.0                   # optional; presence.default_radius_m otherwise
+next_to = ["electronics-lab"]    # optional; rooms reached from here through one door
 
 [[rooms.machine-shop.beacons]]
 id = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:1"
@@ -15,6 +16,11 @@ label = "above the lathe"        # optional
 Everything is checked once at start-up (:func:`load_rooms`): an unknown key, a namespace the index
 does not know, a beacon listed twice, a malformed beacon id or an impossible number stops the program
 with one line naming the room and key.
+
+``next_to`` (optional) says which rooms a room opens into. It is symmetric (naming the lab in the
+shop's list also puts the shop in the lab's) and only restricts pairs of rooms that both have a
+``next_to`` list: the engine then does not take the beacons' sign of a move as a move straight
+between two rooms that do not open into each other (it goes through the room between).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from appliance.presence.parsers import canonical_id
 GLOBAL_NAMESPACE = "global"
 
 _ROOM_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_ROOM_KEYS = {"name", "namespaces", "radius_m", "beacons"}
+_ROOM_KEYS = {"name", "namespaces", "radius_m", "beacons", "next_to"}
 _BEACON_KEYS = {"id", "rssi_at_1m", "label"}
 
 
@@ -67,6 +73,8 @@ class Room:
     radius_m: float
     #: The room's beacons.
     beacons: tuple[BeaconSpec, ...] = ()
+    #: Rooms this one opens into (symmetric), or None when the rooms file does not say.
+    next_to: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,14 @@ class RoomsPlan:
     beacons: dict[str, BeaconSpec] = field(default_factory=dict)
     #: File the plan came from (name only), for messages.
     source: str = "<memory>"
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """Whether the appliance can be carried from room ``a`` straight into room ``b``.
+
+        True unless both rooms have a ``next_to`` list and neither names the other.
+        """
+        first, second = self.rooms[a].next_to, self.rooms[b].next_to
+        return first is None or second is None or b in first
 
     def room_of(self, beacon_id: str) -> Room | None:
         """The room a known beacon stands in, or None for a stranger."""
@@ -104,6 +120,7 @@ class RoomsPlan:
                     "name": room.name,
                     "namespaces": list(room.namespaces),
                     "radius_m": room.radius_m,
+                    "next_to": None if room.next_to is None else sorted(room.next_to),
                     "beacons": [
                         {"id": b.beacon_id, "rssi_at_1m": b.rssi_at_1m, "label": b.label}
                         for b in room.beacons
@@ -179,7 +196,45 @@ def parse_rooms(
             raise _fail(source, f"{where}.radius_m", f"{radius} m is outside 0.1..100")
         specs = _parse_beacons(source, where, key, body.get("beacons", []), beacons)
         rooms[key] = Room(key, name.strip(), tuple(dict.fromkeys(namespaces)), radius, specs)
-    return RoomsPlan(rooms, beacons, source)
+    return RoomsPlan(_with_neighbours(source, table, rooms), beacons, source)
+
+
+def _with_neighbours(
+    source: str, table: Mapping[str, Any], rooms: dict[str, Room]
+) -> dict[str, Room]:
+    """Rooms with their ``next_to`` sets checked and made symmetric."""
+    listed: dict[str, set[str]] = {}
+    for key, body in table.items():
+        if "next_to" not in body:
+            continue
+        where = f"rooms.{key}.next_to"
+        items = body["next_to"]
+        if isinstance(items, str):
+            items = [items]
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise _fail(source, where, "expected a list of room keys")
+        for other in items:
+            if other == key:
+                raise _fail(source, where, "a room cannot be next to itself")
+            if other not in rooms:
+                raise _fail(source, where, f"no room {other!r} in this file")
+        listed[key] = set(items)
+    if not listed:
+        return rooms
+    for key, others in list(listed.items()):
+        for other in others:
+            listed.setdefault(other, set()).add(key)
+    return {
+        key: Room(
+            room.key,
+            room.name,
+            room.namespaces,
+            room.radius_m,
+            room.beacons,
+            frozenset(listed[key]) if key in listed else None,
+        )
+        for key, room in rooms.items()
+    }
 
 
 def _parse_beacons(

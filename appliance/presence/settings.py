@@ -88,9 +88,9 @@ class PresenceSettings:
     #: ...leaving out the last seconds for the rise (they hold the rise itself).
     motion_lag_s: float = 5.0
     #: A fall of the current room (under its median over ``motion_window_s``) deeper than a
-    #: person's body causes (8-14 dB; 20 at most) is a move towards every room now stronger
-    #: (0 = off).
-    deep_fall_db: float = 20.0
+    #: person's body causes is a move towards every room now stronger (0 = off). A body costs
+    #: 8-14 dB, but a blocked beacon read up to ~20 dB under its median (fading on top), so 24.
+    deep_fall_db: float = 24.0
     #: A slow move: the current room's level stayed this many seconds (longer than a person
     #: stands in front of a beacon; 0 = off)...
     lasting_fall_s: float = 24.0
@@ -99,6 +99,20 @@ class PresenceSettings:
     #: ...while a room now leading it rose this many dB (its median since then over the upper
     #: quartile of its levels before); then the hazard into that room is raised as for a move.
     lasting_rise_db: float = 5.0
+    #: A move seen on one beacon: it rose this many dB over the high end (``rise_quantile``) of its
+    #: own readings in ``motion_window_s`` (0 = off); then every room leading the current one is
+    #: a room being moved to, for ``move_memory_s``...
+    beacon_rise_db: float = 8.0
+    #: ...once this many beacons rose so at once.
+    beacon_rise_count: int = 1
+    #: A move seen as two rooms falling at once: the current room ``lasting_fall_db`` and another
+    #: this many dB under their medians over ``motion_window_s`` (0 = off); towards every room
+    #: that now leads the current one and did not fall.
+    joint_fall_db: float = 0.0
+    #: Between rooms the rooms file says do not open into each other (``next_to``), a move counts
+    #: only once a room between them fell this many dB from its peak over ``move_memory_s`` (the
+    #: appliance was carried through it), or went silent.
+    passed_fall_db: float = 5.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -163,6 +177,9 @@ class PresenceSettings:
             "lasting_fall_s": self.lasting_fall_s,
             "lasting_fall_db": self.lasting_fall_db,
             "lasting_rise_db": self.lasting_rise_db,
+            "beacon_rise_db": self.beacon_rise_db,
+            "passed_fall_db": self.passed_fall_db,
+            "joint_fall_db": self.joint_fall_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,

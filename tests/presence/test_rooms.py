@@ -115,3 +115,52 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RoomsFileError, match="cannot be read"):
         load_rooms(binary, known_namespaces=None)
+
+
+def test_next_to_is_symmetric_and_restricts_only_rooms_that_say_so(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+[rooms.shop]
+namespaces = ["shop"]
+next_to = ["lab"]
+[rooms.lab]
+namespaces = ["electronics"]
+[rooms.store]
+namespaces = ["assembly"]
+next_to = "lab"
+[rooms.yard]
+namespaces = ["global"]
+""",
+    )
+    plan = load_rooms(path, known_namespaces=KNOWN)
+    assert plan.rooms["lab"].next_to == {"shop", "store"}  # named by both, so it has a list
+    assert plan.rooms["yard"].next_to is None
+    assert plan.adjacent("shop", "lab") and plan.adjacent("lab", "store")
+    assert not plan.adjacent("shop", "store") and not plan.adjacent("store", "shop")
+    assert plan.adjacent("yard", "shop") and plan.adjacent("store", "yard")  # yard says nothing
+    assert plan.to_json()["rooms"][0]["next_to"] == ["lab"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('["kitchen"]', "no room 'kitchen' in this file"),
+        ('["shop"]', "a room cannot be next to itself"),
+        ("[1]", "expected a list of room keys"),
+    ],
+)
+def test_bad_next_to_is_a_clear_error(tmp_path: Path, value: str, message: str) -> None:
+    path = write(
+        tmp_path,
+        f"""
+[rooms.shop]
+namespaces = ["shop"]
+next_to = {value}
+[rooms.lab]
+namespaces = ["electronics"]
+""",
+    )
+    with pytest.raises(RoomsFileError) as caught:
+        load_rooms(path, known_namespaces=KNOWN)
+    assert "rooms.shop.next_to" in str(caught.value) and message in str(caught.value)

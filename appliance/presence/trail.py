@@ -1,0 +1,95 @@
+"""A short history of one room's (or beacon's) level, with its values kept sorted.
+
+The room engine asks for quantiles of the last two minutes of every room's level at every
+evaluation (twice a second per room). Keeping the values sorted as they enter and leave the window
+turns each of those into a lookup instead of a sort of ~240 values.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, insort
+from collections import deque
+from collections.abc import Iterator
+
+
+class LevelTrail:
+    """(time, level) pairs, oldest first, with sorted views of the levels."""
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[float, float]] = deque()
+        self._sorted: list[float] = []
+        #: Sorted levels of the oldest ``_older_count`` items (those at or before ``_cutoff``).
+        self._older: list[float] = []
+        self._older_count = 0
+        self._cutoff = -math.inf
+
+    def append(self, t: float, level: float) -> None:
+        """Add a pair; one older than the newest is put in its place by time."""
+        items = self._items
+        if items and t < items[-1][0]:
+            self._reset_older()
+            index = len(items)
+            while index and items[index - 1][0] > t:
+                index -= 1
+            items.insert(index, (t, level))
+        else:
+            items.append((t, level))
+        insort(self._sorted, level)
+
+    def prune(self, horizon: float) -> None:
+        """Drop the pairs older than ``horizon``."""
+        items = self._items
+        while items and items[0][0] < horizon:
+            _, level = items.popleft()
+            _remove(self._sorted, level)
+            if self._older_count:
+                _remove(self._older, level)
+                self._older_count -= 1
+
+    def sorted_levels(self) -> list[float]:
+        """Every level in the trail, sorted (do not modify)."""
+        return self._sorted
+
+    def sorted_until(self, cutoff: float) -> list[float]:
+        """The levels of the pairs at or before ``cutoff``, sorted (do not modify)."""
+        if cutoff < self._cutoff:
+            self._reset_older()
+        self._cutoff = cutoff
+        items = self._items
+        while self._older_count < len(items) and items[self._older_count][0] <= cutoff:
+            insort(self._older, items[self._older_count][1])
+            self._older_count += 1
+        return self._older
+
+    def median(self) -> float:
+        """Median of every level in the trail (the trail must not be empty)."""
+        values = self._sorted
+        n = len(values)
+        half = n // 2
+        return values[half] if n % 2 else (values[half - 1] + values[half]) / 2
+
+    def _reset_older(self) -> None:
+        self._older = []
+        self._older_count = 0
+        self._cutoff = -math.inf
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __iter__(self) -> Iterator[tuple[float, float]]:
+        return iter(self._items)
+
+    def __getitem__(self, index: int) -> tuple[float, float]:
+        return self._items[index]
+
+
+def _remove(values: list[float], value: float) -> None:
+    index = bisect_left(values, value)
+    if index < len(values) and values[index] == value:
+        del values[index]
+    else:  # not there (cannot happen when used as above); keep the views honest
+        values.remove(value)
