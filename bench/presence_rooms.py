@@ -22,6 +22,7 @@ last 2 s (no smoothing, no hysteresis, no dwell).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import sys
@@ -415,6 +416,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"comma-separated subset of {','.join(SCENARIOS)}",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        help="engine setting=value, e.g. deep_fall_db=20 (the previous revision: "
+        "--set deep_fall_db=20 --set beacon_rise_db=0 --no-next-to)",
+    )
     defaults = Channel()
     parser.add_argument(
         "--shadow-db", type=float, default=defaults.shadow_db, help="shadowing sigma (dB)"
@@ -447,7 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     chosen = set(args.scenarios.split(","))
     if not chosen <= set(SCENARIOS):
         parser.error(f"unknown scenario(s): {', '.join(sorted(chosen - set(SCENARIOS)))}")
-    settings = PresenceSettings()
+    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
+    settings = dataclasses.replace(PresenceSettings(), **overrides)  # type: ignore[arg-type]
+    settings.validate()
     if args.seed_list:
         seeds = parse_seeds(args.seed_list)
     else:
@@ -461,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         f"moving {settings.hazard_moving_per_s:g}/s, motion window {settings.motion_window_s} s, "
         f"lasting fall {settings.lasting_fall_s} s x {settings.lasting_fall_db} dB "
         f"(rival +{settings.lasting_rise_db} dB); seeds {_span(seeds)}, "
-        f"{args.hours:g} h per standing scenario and seed"
+        f"{args.hours:g} h per standing scenario and seed; beacon rise {settings.beacon_rise_db} dB, "
+        f"deep fall {settings.deep_fall_db} dB, passed {settings.passed_fall_db} dB"
     )
     print(
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "
