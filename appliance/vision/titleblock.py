@@ -272,8 +272,16 @@ _VALID: dict[str, re.Pattern[str]] = {
 
 
 def valid_value(name: str, value: str) -> bool:
-    """Whether ``value`` has the form of field ``name`` (see :data:`_VALID`; a scale is a ratio)."""
-    return bool((_SCALE if name == "scale" else _VALID[name]).fullmatch(value))
+    """Whether ``value`` has the form of field ``name`` (see :data:`_VALID`; a scale is a ratio,
+    a date has a month of 1-12 and a day of 1-31)."""
+    if not (_SCALE if name == "scale" else _VALID[name]).fullmatch(value):
+        return False
+    if name == "date":
+        parts = [int(p) for p in re.split(r"[-./]", value)]
+        if value[4:5] == "-":  # year first (ISO 8601)
+            return 1 <= parts[1] <= 12 and 1 <= parts[2] <= 31
+        return all(1 <= p <= 31 for p in parts[:2]) and min(parts[:2]) <= 12
+    return True
 
 
 def choose_fields(*readings: dict[str, FieldReading]) -> dict[str, str]:
@@ -459,7 +467,7 @@ def _vote_short_text(glyphs: np.ndarray, settings: VisionSettings) -> str:
 def _no_vertical(settings: VisionSettings) -> VisionSettings:
     from dataclasses import replace
 
-    return replace(settings, read_vertical_text=False)
+    return replace(settings, read_vertical_text=False, read_grey_page=False)
 
 
 def _shift(line: OcrLine, dx: float, dy: float) -> OcrLine:

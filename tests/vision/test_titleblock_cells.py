@@ -20,6 +20,7 @@ from appliance.vision.titleblock import (
     find_cells,
     locate,
     read_title_block,
+    valid_value,
 )
 from appliance.vision.titlecells import text_rows
 
@@ -120,3 +121,11 @@ def test_choose_fields_takes_the_majority_then_the_most_confident() -> None:
 def test_drawing_number_needs_a_digit() -> None:
     chosen = choose_fields({"drawing_number": FieldReading("SHEET REV", 96.0)})
     assert "drawing_number" not in chosen
+
+
+def test_a_date_needs_a_month_and_a_day_that_exist() -> None:
+    """`80.1/91` (a tolerance misread) has the digits of a date but no month 80 or day 80."""
+    assert valid_value("date", "2022-08-26")
+    assert valid_value("date", "15.10.2021")
+    assert not valid_value("date", "80.1/91")
+    assert not valid_value("date", "2022-13-01")
