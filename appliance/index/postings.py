@@ -330,6 +330,24 @@ class _Request:
     signature: Signature
 
 
+#: Endings the Porter stemmer strips: a stem that is not a word of its own ("increas") is asked for
+#: as one of the words it comes from ("increase").
+_ENDINGS = (
+    "", "e", "s", "es", "ed", "ing", "y", "ies", "ion", "ions", "al", "ally", "ly", "er", "ers",
+    "ate", "ation", "ive", "ity", "ous", "ment", "ness", "ence", "ance", "ent", "ant", "ism",
+    "ize", "ful", "ble", "able", "ible",
+)  # fmt: skip
+
+
+def _surface_form(cache: PhraseCache, table: FtsTable, term: str) -> str | None:
+    """A quoted phrase FTS5 tokenizes to exactly ``term``, or None if no common ending gives one."""
+    for ending in _ENDINGS:
+        phrase = '"' + (term + ending).replace('"', '""') + '"'
+        if cache.key(table, phrase)[1] == (term,):
+            return phrase
+    return None
+
+
 class _Filler:
     """Fetches expensive phrases on its own read-only connection, off the search path."""
 
@@ -419,13 +437,12 @@ class _Filler:
         for (term,) in terms:
             if self._stopping.is_set():
                 return
-            phrase = '"' + str(term).replace('"', '""') + '"'
-            key = cache.key(table, phrase)
-            # A stem that stems again to something else cannot be asked for by itself.
-            if key[1] != (term,) or cache.has(key):
+            if _NAMESPACE_TOKEN.fullmatch(term) or cache.has((table.name, (term,))):
+                continue  # a namespace token (see NAMESPACE_TOKEN_SQL) is never a query word
+            phrase = _surface_form(cache, table, str(term))
+            if phrase is None:
                 continue
-            if _NAMESPACE_TOKEN.fullmatch(term):
-                continue  # a namespace token (see NAMESPACE_TOKEN_SQL), never a query word
+            key = (table.name, (term,))
             shares = fetch_shares(db, table, phrase)
             if not cache.keep(signature, key=key, shares=shares, evict=False):
                 return  # full, or the data moved on

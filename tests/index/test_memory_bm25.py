@@ -136,12 +136,17 @@ def test_common_words_are_loaded_after_a_write(
     monkeypatch.setattr(postings, "PREFETCH_ROWS", 3)
     with IndexStore.open_path(tmp_path / "i.sqlite3", embedder=embedder) as store:
         for i in range(5):
-            store.replace_source(_doc(f"n{i}.md", f"pumps note {i}" + (" rare" if i == 0 else "")))
+            text = f"pumps note {i} increases" + (" rare" if i == 0 else "")
+            store.replace_source(_doc(f"n{i}.md", text))
         store.phrases.warm()
         assert store.phrases.wait_idle(60)
         # "pumps" stems to the loaded "pump" (5 rows); "rare" (1 row) was not loaded.
         assert ranked(store, WORDS, ['"pumps"'], ["shop"], 5).in_memory
         assert not ranked(store, WORDS, ['"rare"'], ["shop"], 5).in_memory
+        # The stem "increas" stems again to "increa", so it was asked for as "increase".
+        assert store.phrases.key(WORDS, '"increas"')[1] == ("increa",)
+        found = ranked(store, WORDS, ['"increased"'], ["shop"], 5)
+        assert found.in_memory and len(found.rows) == 5
         store.replace_source(_doc("n9.md", "pumps again"))
         assert not ranked(store, WORDS, ['"pumps"'], ["shop"], 5).in_memory  # dropped
         assert store.phrases.wait_idle(60)
