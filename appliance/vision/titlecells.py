@@ -12,6 +12,7 @@ holds its rows' words, in reading order, with boxes mapped back to the page.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,10 +20,13 @@ import cv2
 import numpy as np
 
 from appliance.index.slices import Box
+from appliance.vision.errors import OcrError
 from appliance.vision.mosaic import read_row_words
 from appliance.vision.ocr import OcrWord, binarise
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise_word
+
+log = logging.getLogger(__name__)
 
 #: Height a row's ink box is scaled to. Measured on the title blocks of the eDOCr2 drawings: at 28 px
 #: Tesseract read `LiU0010`, `Halter1` and `Weird_Gripper_Cam_` right; at 32 px (the tolerance
@@ -219,12 +223,13 @@ def read_cells(
     is_label: Callable[[list[str]], bool] | None = None,
 ) -> list[list[list[OcrWord]]]:
     """The words of each cell's rows (cells in the order given, rows top to bottom), read in one
-    Tesseract call, plus one more when a label needs another look.
+    Tesseract call, plus one more when a label needs another look (a failure of that one only
+    loses the second look).
 
     ``is_label`` tells whether a row's words begin with a known label. A cell's first row that
     does not, printed smaller than the cell's biggest row (a label over its value), is read again
     at :data:`LABEL_LOOKS`; the first look that reads a label replaces the row's words. Raises
-    :class:`~appliance.vision.errors.OcrError` when a call fails.
+    :class:`~appliance.vision.errors.OcrError` when the first call fails.
     """
     rows = text_rows(gray, cells)[:MAX_ROWS]
     words = _read(gray, rows, [(ROW_HEIGHT, 0)] * len(rows), settings)
@@ -241,7 +246,12 @@ def read_cells(
             and not is_label([w.raw_text for w in words[index]])
         ]
         looks = [(index, look) for index in unsure for look in LABEL_LOOKS]
-        again = _read(gray, [rows[i] for i, _ in looks], [look for _, look in looks], settings)
+        try:
+            again = _read(gray, [rows[i] for i, _ in looks], [look for _, look in looks], settings)
+        except OcrError as err:
+            # The rows' first reading stands; only the second look at the labels is lost.
+            log.warning("title-block label look failed: %s", err)
+            again = [[] for _ in looks]
         replaced: set[int] = set()
         for (index, _), reading in zip(looks, again, strict=True):
             if index not in replaced and is_label([w.raw_text for w in reading]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,7 @@ from appliance.index.slices import Box
 from appliance.vision.ocr import OcrWord
 from appliance.vision.page import correct_page
 from appliance.vision.settings import VisionSettings
+from appliance.vision.tesseract import RawWord
 from appliance.vision.titleblock import (
     Cell,
     FieldReading,
@@ -26,8 +28,9 @@ from appliance.vision.titlecells import text_rows
 
 
 def _page(drawings: Path, name: str) -> np.ndarray:
-    image = cv2.cvtColor(cv2.imread(str(drawings / name)), cv2.COLOR_BGR2RGB)
-    return correct_page(image).gray
+    image = cv2.imread(str(drawings / name))
+    assert image is not None
+    return correct_page(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)).gray
 
 
 def _words(*texts: str) -> list[OcrWord]:
@@ -129,3 +132,41 @@ def test_a_date_needs_a_month_and_a_day_that_exist() -> None:
     assert valid_value("date", "15.10.2021")
     assert not valid_value("date", "80.1/91")
     assert not valid_value("date", "2022-13-01")
+
+
+@pytest.mark.slow
+def test_failing_cell_calls_degrade_to_the_blocks_own_reading(
+    drawings: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every mosaic call of the cell pass fails (injected crash): the block keeps the fields of
+    its own pass and says what was lost; a failing second look keeps the first reading."""
+    import appliance.vision.titlecells as titlecells
+    from appliance.vision.errors import OcrError
+
+    gray = _page(drawings, "halter.jpg")
+    real = titlecells.read_row_words
+    calls: list[int] = []
+
+    def crash_after(n: int) -> Callable[..., list[list[RawWord]]]:
+        def fake(
+            rows: list[np.ndarray], settings: VisionSettings, whitelist: str = ""
+        ) -> list[list[RawWord]]:
+            calls.append(len(rows))
+            if len(calls) > n:
+                raise OcrError("Tesseract crashed (injected)", code="ocr_crashed")
+            return real(rows, settings, whitelist=whitelist)
+
+        return fake
+
+    monkeypatch.setattr(titlecells, "read_row_words", crash_after(0))
+    block = read_title_block(gray, VisionSettings())
+    assert block is not None
+    assert "title-block cells not read: ocr_crashed" in block.warnings
+    assert block.fields["drawing_number"] == "Halter1"  # the block's own pass (big-value re-read)
+
+    calls.clear()
+    monkeypatch.setattr(titlecells, "read_row_words", crash_after(1))
+    cells = [c.box for c in find_cells(gray, 40)]
+    rows = titlecells.read_cells(gray, cells, VisionSettings(), is_label=lambda tokens: False)
+    assert len(calls) == 2  # the first reading, then the label looks that failed
+    assert any(word.text for cell in rows for row in cell for word in row)
