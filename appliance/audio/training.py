@@ -7,14 +7,18 @@ Data (all made here, nothing recorded; docs/decisions/0031-audio-kws-wake-model.
 * positives: espeak-ng says "open claw" with the TRAINING voices only (accents x variants below),
   random rate and pitch, alone, after leading speech, or followed by a question in one breath;
 * negatives: espeak-ng reading sentences of the retrieval abstracts (``../shared/data/retrieval``)
-  with English and other languages' voices, this module's own near-miss phrases (none of them is one
-  the benchmark tests), noise and silence;
-* every clip gets a random gain, and most get noise (white, pink, brown, hum, synthetic babble) at
-  0-25 dB SNR, some a synthetic room reverb and a microphone-like band limit.
+  with English and other languages' voices, this module's own near-miss phrases ("open claw"
+  followed or preceded by more sound among them; only five of the benchmark's phrasings, which it
+  reports apart), noise and silence;
+* every clip's speech may be warped (stretched in time, pitch and formants: a new speaker), every
+  clip gets a random gain, and most get noise (white, pink, brown, hum, synthetic babble) at
+  0-25 dB SNR, some a synthetic room reverb and a microphone-like band limit; the "-babble" kinds
+  always get babble of synthetic talkers at 0-12 dB.
 
-Never used: ``../shared/data/speech`` (the false-accept test set), the benchmark's near-miss phrases
-and the HELD_OUT voices, which ``bench/audio_wake.py`` uses for its positives. Generated clips are
-reduced to embeddings and cached under ``~/.cache/openclaw/kws`` (not in git).
+Never used: ``../shared/data/speech`` (the false-accept test set and the benchmark's babble), the
+benchmark's held-out near-miss phrasings and the HELD_OUT voices, which ``bench/audio_wake.py``
+uses for its positives and near-misses. Generated clips are reduced to embeddings and cached under
+``~/.cache/openclaw/kws`` (not in git).
 """
 
 from __future__ import annotations
@@ -306,11 +310,40 @@ def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
     return " ".join(words[start : start + n])
 
 
-def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int, int]:
-    """The audio of one clip and, for positives, the phrase's start and end sample (else -1)."""
+def warp_voice(audio: Samples, factor: float) -> Samples:
+    """The speech stretched by ``factor`` in time and lowered by it in pitch and formants alike.
+
+    Read at another rate, the same speech sounds like a longer (``factor`` > 1) or shorter vocal
+    tract: a new speaker to the model, where espeak-ng's variants share one set of formants.
+    """
+    if abs(factor - 1.0) < 1e-3:
+        return audio
+    stretched = resample(
+        audio.astype(np.float32) / 32768.0, SAMPLE_RATE, round(SAMPLE_RATE * factor)
+    )
+    return to_int16(stretched)
+
+
+def make_clip(
+    spec: ClipSpec, texts: list[str], seed: int, warp: float = 0.0
+) -> tuple[Samples, int, int]:
+    """The audio of one clip and, for positives, the phrase's start and end sample (else -1).
+
+    ``warp``: the clip's speech goes through :func:`warp_voice` with a factor drawn from
+    1 ± ``warp`` (its own random stream: ``warp = 0`` makes exactly the clips made before it).
+    """
     rng = np.random.default_rng([seed, KINDS.index(spec.kind), spec.index])
+    factor = float(
+        np.random.default_rng([seed, KINDS.index(spec.kind), spec.index, 1]).uniform(
+            1.0 - warp, 1.0 + warp
+        )
+    )
     heavy = spec.kind.endswith("-babble")
     voice, rate, pitch = _voice(rng, spec.validation)
+
+    def say(text: str) -> Samples:
+        return warp_voice(synth(text, voice, rate, pitch), factor)
+
     parts: list[Samples] = [_silence(rng, 0.2, 1.2)]
     if spec.kind == "noise":
         n = int(rng.uniform(2.0, 6.0) * SAMPLE_RATE)
@@ -327,7 +360,7 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
         x = np.clip(np.round(noise * level / (_rms(noise) + 1e-9)), -32768, 32767)
         return x.astype(np.int16), -1, -1
     if spec.kind.startswith("sentence"):
-        parts.append(synth(_words(rng, texts, 6, 22), voice, rate, pitch))
+        parts.append(say(_words(rng, texts, 6, 22)))
         parts.append(_silence(rng, 0.3, 1.0))
         audio = np.concatenate(parts)
         return augment(rng, audio, texts, heavy_babble=heavy), -1, -1
@@ -337,16 +370,16 @@ def make_clip(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int
     else:
         phrase_text = PHRASE + str(rng.choice(["", "", ",", "!", "?", "."]))
     if rng.random() < 0.3:
-        lead = synth(_words(rng, texts, 2, 8), voice, rate, pitch)
+        lead = say(_words(rng, texts, 2, 8))
         ls, le = speech_bounds(lead)
         parts += [lead[ls:le], _silence(rng, 0.15, 0.8)]
-    phrase = synth(phrase_text, voice, rate, pitch)
+    phrase = say(phrase_text)
     ps, pe = speech_bounds(phrase)
     start = sum(len(p) for p in parts)
     parts.append(phrase[ps:pe])
     end = start + (pe - ps)
     if rng.random() < 0.45:
-        q = synth(str(rng.choice(QUESTIONS)), voice, rate, pitch)
+        q = say(str(rng.choice(QUESTIONS)))
         qs, qe = speech_bounds(q)
         parts += [_silence(rng, 0.0, 0.2), q[qs:qe]]
     parts.append(_silence(rng, 0.5, 1.5))
@@ -366,10 +399,10 @@ def _worker_init(models_dir: str) -> None:
     _features = SpeechEmbedding.from_manifest(Path(models_dir))
 
 
-def _embed_clip(args: tuple[ClipSpec, list[str], int]) -> tuple[Floats, int, int, float]:
-    spec, texts, seed = args
+def _embed_clip(args: tuple[ClipSpec, list[str], int, float]) -> tuple[Floats, int, int, float]:
+    spec, texts, seed, warp = args
     assert _features is not None
-    audio, start, end = make_clip(spec, texts, seed)
+    audio, start, end = make_clip(spec, texts, seed, warp)
     return _features.clip(audio), start, end, len(audio) / SAMPLE_RATE
 
 
@@ -413,7 +446,13 @@ DATA_VERSION = 4
 
 
 def _block(
-    kind: str, first: int, seed: int, texts: list[str], models_dir: Path, workers: int
+    kind: str,
+    first: int,
+    seed: int,
+    texts: list[str],
+    models_dir: Path,
+    workers: int,
+    warp: float = 0.0,
 ) -> dict[str, Any]:
     """One cached block of clips of one kind (made in ``workers`` processes when not cached)."""
     facts: dict[str, Any] = {
@@ -429,6 +468,8 @@ def _block(
         facts["extra"] = NEAR_MISSES_EXTRA
     if kind == "near-miss-claw":
         facts["claw"] = NEAR_MISSES_CLAW
+    if warp:
+        facts["warp"] = warp
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -438,7 +479,7 @@ def _block(
     specs = [ClipSpec(kind, i, i % 8 == 0) for i in range(first, first + BLOCK)]
     ctx = get_context("fork")
     with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
-        results = pool.map(_embed_clip, [(s, texts, seed) for s in specs], chunksize=5)
+        results = pool.map(_embed_clip, [(s, texts, seed, warp) for s in specs], chunksize=5)
     block = {
         "embeddings": np.concatenate([r[0] for r in results]).astype(np.float32),
         "lengths": np.array([len(r[0]) for r in results], dtype=np.int64),
@@ -452,7 +493,12 @@ def _block(
 
 
 def build_dataset(
-    counts: dict[str, int], seed: int, models_dir: Path, retrieval: Path, workers: int
+    counts: dict[str, int],
+    seed: int,
+    models_dir: Path,
+    retrieval: Path,
+    workers: int,
+    warp: float = 0.0,
 ) -> Dataset:
     """Make (or load from the cache) the embeddings of every training clip.
 
@@ -464,7 +510,7 @@ def build_dataset(
     t0 = time.time()
     for kind, n in counts.items():
         for first in range(0, n, BLOCK):
-            blocks.append(_block(kind, first, seed, texts, models_dir, workers))
+            blocks.append(_block(kind, first, seed, texts, models_dir, workers, warp))
             kind_of.append(KINDS.index(kind))
     print(f"{sum(len(b['lengths']) for b in blocks)} clips ready in {time.time() - t0:.0f} s")
     lengths = np.concatenate([b["lengths"] for b in blocks])
@@ -682,6 +728,12 @@ def main() -> None:
     parser.add_argument("--dropout", type=float, default=0.1)
     parser.add_argument("--rounds", type=int, default=2, choices=(1, 2))
     parser.add_argument(
+        "--warp",
+        type=float,
+        default=0.0,
+        help="speaker warp: each clip's speech stretched by a factor in 1 +- WARP (0: none)",
+    )
+    parser.add_argument(
         "--positive-from",
         type=float,
         default=POSITIVE_FROM_S,
@@ -710,7 +762,9 @@ def main() -> None:
         "positive-babble": args.positive_babble,
         "sentence-babble": args.sentence_babble,
     }
-    data = build_dataset(counts, args.seed, args.models_dir, args.retrieval, args.workers)
+    data = build_dataset(
+        counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
+    )
     features = SpeechEmbedding.from_manifest(args.models_dir)
     silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
     source = WindowSource(data, silent, args.window)
@@ -781,6 +835,7 @@ def main() -> None:
             "l2": args.l2,
             "dropout": args.dropout,
             "rounds": args.rounds,
+            "warp": args.warp,
             "positive_s": [args.positive_from, args.positive_to],
             "hard_fraction": args.hard_fraction,
             "validation_false_reject": round(float(np.mean(pos < threshold)), 4),

@@ -3,7 +3,7 @@
 The feature extractor (:mod:`appliance.audio.engines.speech_embedding`) turns the stream into a 96-d
 embedding every 80 ms. The head looks at the last ``window`` embeddings (16: about 2 s of audio),
 flattened and standardised, through one hidden ReLU layer to a sigmoid score: "the wake phrase has
-just ended". The head is trained by ``models/training/train_wake_head.py`` on synthetic speech only
+just ended". The head is trained by ``python -m appliance.audio.training`` on synthetic speech only
 (docs/decisions/0031-audio-kws-wake-model.md) and shipped as a small ``.npz`` in ``models/``, described
 in the manifest with its sha256 and verified before it is loaded.
 """
@@ -73,7 +73,7 @@ def locate_head(spec: ModelSpec, models_dir: Path) -> Path:
         if state != "ok":
             raise ModelError(
                 f"model {spec.name}: file {f.path} fails its manifest check ({state}); refusing "
-                "to load it. Retrain it with models/training/train_wake_head.py or restore it",
+                "to load it. Retrain it with python -m appliance.audio.training or restore it",
                 code="model_checksum",
             ) from None
         return committed
