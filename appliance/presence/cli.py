@@ -255,8 +255,10 @@ def rooms_command(app: AppContext, rooms_path: Path | None, as_json: bool) -> No
         echo_json(data)
         return
     for room in plan.rooms.values():
+        doors = f"; next to {', '.join(sorted(room.next_to))}" if room.next_to else ""
         click.echo(
-            f"{room.key}: {room.name} -> {', '.join(room.namespaces)} (radius {room.radius_m:g} m)"
+            f"{room.key}: {room.name} -> {', '.join(room.namespaces)} "
+            f"(radius {room.radius_m:g} m{doors})"
         )
         for beacon in room.beacons:
             calibration = (

@@ -75,11 +75,15 @@ def test_presence_with_a_missing_trace_reports_and_keeps_going(
 def test_rooms_lists_rooms_beacons_and_namespaces(capsys, config_file: Path) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = run(capsys, config_file, "rooms", "--rooms", SAMPLE)
     assert code == ExitCode.OK
-    assert "assembly: Assembly area -> assembly, shop (radius 3.5 m)" in out
+    assert (
+        "assembly: Assembly area -> assembly, shop (radius 3.5 m; next to electronics-lab)" in out
+    )
+    assert "(radius 4 m; next to assembly, machine-shop)" in out  # the lab, named by both
     assert "eddystone-uid:0123456789abcdef0123:0000000000a1 (soldering station)" in out
     assert "namespaces not checked: there is no index yet" in out
     code, out, _ = run(capsys, config_file, "rooms", "--rooms", SAMPLE, "--json")
-    assert len(json.loads(out)["rooms"]) == 3
+    rooms = json.loads(out)["rooms"]
+    assert len(rooms) == 3 and rooms[0]["next_to"] == ["electronics-lab"]
 
 
 def test_rooms_without_a_rooms_file_points_to_the_sample(capsys, config_file: Path) -> None:  # type: ignore[no-untyped-def]
