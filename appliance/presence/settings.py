@@ -193,6 +193,8 @@ class PresenceSettings:
             raise ConfigError("presence.rise_quantile: must be between 0 and 1")
         if not -127 <= self.default_rssi_at_1m <= 20:
             raise ConfigError("presence.default_rssi_at_1m: must be between -127 and 20 dBm")
+        if self.beacon_rise_count < 1:
+            raise ConfigError("presence.beacon_rise_count: must be >= 1")
         if self.jump_confirm < 1:
             raise ConfigError("presence.jump_confirm: must be >= 1")
         if self.max_tracked < 8:

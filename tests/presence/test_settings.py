@@ -23,6 +23,8 @@ from tests.presence.presence_radio import wait_for
         ("DWELL_S", "-1", "presence.dwell_s: must be >= 0"),
         ("DEFAULT_RSSI_AT_1M", "40", "presence.default_rssi_at_1m"),
         ("MAX_TRACKED", "2", "presence.max_tracked: must be >= 8"),
+        ("BEACON_RISE_COUNT", "0", "presence.beacon_rise_count: must be >= 1"),
+        ("PASSED_FALL_DB", "-1", "presence.passed_fall_db: must be >= 0"),
         ("RETRY_MAX_S", "0.5", "presence.retry_max_s: must be >= presence.retry_initial_s"),
         ("SCANNING_MODE", "sniff", "presence.scanning_mode: 'sniff' is not allowed"),
         ("BACKEND", "usb", "presence.backend: 'usb' is not allowed"),
