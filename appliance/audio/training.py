@@ -730,7 +730,7 @@ def main() -> None:
     parser.add_argument(
         "--warp",
         type=float,
-        default=0.0,
+        default=0.12,
         help="speaker warp: each clip's speech stretched by a factor in 1 +- WARP (0: none)",
     )
     parser.add_argument(
