@@ -6,15 +6,17 @@ Vectors for the large indexes are real MiniLM embeddings of SciFact abstracts (t
 that bench/index_retrieval.py builds, or embedded here), repeated with small Gaussian noise up to the
 wanted size, and the slice texts are the real abstracts: the KNN and BM25 work is what a real index
 of that size costs. Each query is a real SciFact query, embedded for every search (cache off).
-Every index is searched in the same process in three configurations:
+Every index is searched in the same process in four configurations:
 
 - ``sqlite-vec + full BM25``: the baseline, sqlite-vec's KNN and FTS5 scoring every matching row;
 - ``matrix + budget, parallel``: session 2's default: the namespace's vectors in memory (numpy
   top-k), FTS5 scoring at most ``--budget`` rows for the rare words, the keyword channel in a
   worker thread beside the query embedding and the in-memory ranking;
-- ``matrix + memory BM25, par.``: the default, the keyword channel adding in-memory phrase shares
-  (appliance/index/postings.py), in a worker thread. Stage medians are those of the sequential
-  parts.
+- ``matrix + memory BM25, par.``: the keyword channel adding in-memory phrase shares
+  (appliance/index/postings.py), in a worker thread;
+- ``int8 pass + memory BM25, par.``: the default, the same with a large namespace's vectors first
+  scored in int8 and only the rows its error bound cannot rule out rescored in float32
+  (appliance/index/matrix.py). Stage medians are those of the sequential parts.
 
 Before the timed searches the phrase cache loads its common words (the time and memory are
 printed); a query whose phrases are not all in memory falls back to the budgeted FTS5 path, and the
@@ -119,9 +121,12 @@ class Setup:
     parallel: bool = True
     #: In-memory BM25 (else FTS5 ranks every query).
     phrases: bool = True
+    #: int8 first pass on large namespaces (else one float32 product).
+    first_pass: bool = True
 
     def apply(self, store: IndexStore, cache_bytes: int, phrase_bytes: int) -> None:
         store.vectors.max_bytes = cache_bytes if self.matrix else 0
+        store.vectors.first_pass = self.first_pass
         store.phrases.max_bytes = phrase_bytes if self.phrases else 0
 
 
@@ -289,9 +294,10 @@ def main() -> None:
     pool(real)
     b = args.budget
     configs = {
-        "sqlite-vec + full BM25": Setup(False, 0, False, False),
-        f"matrix + budget {b}, parallel": Setup(True, b, True, False),
-        "matrix + memory BM25, par.": Setup(True, b, True, True),
+        "sqlite-vec + full BM25": Setup(False, 0, False, False, False),
+        f"matrix + budget {b}, parallel": Setup(True, b, True, False, False),
+        "matrix + memory BM25, par.": Setup(True, b, True, True, False),
+        "int8 pass + memory BM25, par.": Setup(True, b, True, True, True),
     }
     for size in [int(s) for s in args.sizes.split(",")]:
         for namespaces in [int(n) for n in args.namespaces.split(",")]:
@@ -325,7 +331,7 @@ def main() -> None:
                 )
                 times, cpu = timed_searches(store, qs, ns, configs)
                 print(
-                    f"  {'configuration':<28} {'p50 ms':>7} {'p95 ms':>7} {'CPU p50':>8}"
+                    f"  {'configuration':<30} {'p50 ms':>7} {'p95 ms':>7} {'CPU p50':>8}"
                     f" {'CPU p95':>8}   median embed / vector / keyword ms"
                     f"   ({load_text()} after the searches)"
                 )
@@ -334,7 +340,7 @@ def main() -> None:
                     setup.apply(store, cache_bytes, phrase_bytes)
                     st = stage_times(store, qs[:50], ns, setup.budget)
                     print(
-                        f"  {name:<28} {percentile(times[name], 50):7.1f}"
+                        f"  {name:<30} {percentile(times[name], 50):7.1f}"
                         f" {percentile(times[name], 95):7.1f} {percentile(cpu[name], 50):8.1f}"
                         f" {percentile(cpu[name], 95):8.1f}"
                         f"   {st['embed']:.1f} / {st['vector']:.1f} / {st['keyword']:.1f}"

@@ -11,6 +11,13 @@ cheap ``PRAGMA data_version`` (changes when any other connection or process comm
 store's own commit count, and only when one moved does it re-read the generations and drop the
 copies whose namespace moved on. A copy is read inside one read transaction together with its
 generation, so it is exactly one committed state of the namespace.
+
+At 100k slices the float32 product reads 154 MB per query, and that memory traffic is the vector
+channel's whole cost. A large namespace therefore also keeps an int8 copy (:class:`Int8FirstPass`,
+a quarter of the bytes), scored by onnxruntime's integer matrix kernel. Rounding moves each score by
+at most a bound known per row, so every row whose int8 score plus bound reaches the k-th best exact
+score is rescored from the float32 vectors, and no other row can be in the top k: the ranking is
+the full product's, with a few hundred rows rescored instead of all of them.
 """
 
 from __future__ import annotations
@@ -23,7 +30,87 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    import onnxruntime as ort
+
     from appliance.index.store import IndexStore
+
+#: Namespaces this large get the int8 first pass (below it one float32 product takes < 1 ms).
+INT8_MIN_ROWS = 20_000
+#: Slack for float32 rounding in the bound test, so a row on the boundary is always rescored.
+BOUND_SLACK = 1e-5
+
+
+@dataclass(frozen=True)
+class Int8FirstPass:
+    """Every row rounded to int8 with its own scale, scored in one onnxruntime call.
+
+    With ``x = s_x (X + dx)`` and ``q = s_q (Q + dq)``, ``|dx|, |dq| <= 1/2`` per component, the
+    exact ``q . x`` differs from ``s_x s_q (Q . X)`` by at most
+    ``s_x s_q (|Q|_1 / 2 + |X|_1 / 2 + d / 4)``: the bound the rescoring test uses.
+    """
+
+    #: onnxruntime session holding the int8 rows (MatMulInteger, then each row's scale).
+    session: ort.InferenceSession
+    #: Scale of each row (its largest |component| / 127).
+    row_scales: np.ndarray
+    #: ``s_x |X|_1 / 2`` of each row (its share of the error bound).
+    row_bounds: np.ndarray
+    #: Vector length.
+    dimensions: int
+
+    @classmethod
+    def of(cls, vectors: np.ndarray) -> Int8FirstPass:
+        """Quantize the rows and build the session."""
+        import onnxruntime as ort
+        from onnx import TensorProto, helper, numpy_helper
+
+        scales = np.maximum(np.abs(vectors).max(axis=1), 1e-12) / 127.0
+        rows = np.round(vectors / scales[:, None]).astype(np.int16)
+        bounds = (scales * np.abs(rows).sum(axis=1) / 2).astype(np.float32)
+        # onnxruntime's fast integer kernel takes unsigned rows: stored +128, zero point 128.
+        shifted = (rows + 128).astype(np.uint8)
+        n, d = vectors.shape
+        graph = helper.make_graph(
+            [
+                helper.make_node("MatMulInteger", ["rows", "query", "zero"], ["dots"]),
+                helper.make_node("Cast", ["dots"], ["dots_f"], to=TensorProto.FLOAT),
+                helper.make_node("Mul", ["dots_f", "scales"], ["scores"]),
+            ],
+            "int8_first_pass",
+            [helper.make_tensor_value_info("query", TensorProto.INT8, [d, 1])],
+            [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [n, 1])],
+            [
+                numpy_helper.from_array(shifted, "rows"),
+                numpy_helper.from_array(np.array(128, dtype=np.uint8), "zero"),
+                numpy_helper.from_array(scales.astype(np.float32)[:, None], "scales"),
+            ],
+        )
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        options = ort.SessionOptions()
+        # One thread: the call is memory-bound and takes ~2 ms; a second thread mostly waits.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        session = ort.InferenceSession(
+            model.SerializeToString(), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        return cls(session, scales.astype(np.float32), bounds, d)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held (the int8 rows inside the session plus the per-row arrays)."""
+        return int(len(self.row_scales) * self.dimensions + 2 * self.row_scales.nbytes)
+
+    def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(approximate score, error bound) of every row."""
+        q_scale = max(float(np.abs(query).max()), 1e-12) / 127.0
+        q = np.round(query / q_scale)
+        approx = self.session.run(None, {"query": q.astype(np.int8)[:, None]})[0][:, 0]
+        approx *= np.float32(q_scale)
+        per_row = np.float32(q_scale * (np.abs(q).sum() / 2 + self.dimensions / 4))
+        bound = self.row_scales * per_row
+        bound += self.row_bounds * np.float32(q_scale)
+        return approx, bound
 
 
 @dataclass(frozen=True)
@@ -38,22 +125,51 @@ class NamespaceMatrix:
     vectors: np.ndarray
     #: False when the namespace is larger than the cache may hold: use sqlite-vec for it.
     fits: bool = True
+    #: The int8 first pass of a large namespace; None: ranked by one float32 product.
+    first_pass: Int8FirstPass | None = None
+
+    @classmethod
+    def build(cls, generation: int, ids: np.ndarray, vectors: np.ndarray) -> NamespaceMatrix:
+        """A copy ready for searching; a large namespace gets its int8 first pass."""
+        first_pass = Int8FirstPass.of(vectors) if len(ids) >= INT8_MIN_ROWS else None
+        return cls(generation, ids, vectors, first_pass=first_pass)
 
     @property
     def nbytes(self) -> int:
         """Memory held by this copy."""
-        return int(self.ids.nbytes + self.vectors.nbytes)
+        extra = self.first_pass.nbytes if self.first_pass else 0
+        return int(self.ids.nbytes + self.vectors.nbytes + extra)
 
-    def top_k(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """(slice id, cosine similarity clipped to 0..1), best first; ties by slice id."""
+    def top_k(
+        self, query: np.ndarray, k: int, *, first_pass: bool = True
+    ) -> list[tuple[int, float]]:
+        """(slice id, cosine similarity clipped to 0..1), best first; ties by slice id.
+
+        ``first_pass`` False: one float32 product even when the int8 pass exists (benchmarks).
+        """
         if len(self.ids) == 0 or k <= 0:
             return []
-        scores = self.vectors @ query
+        if self.first_pass is not None and first_pass and 8 * k < len(self.ids):
+            rows = self.candidates(query, k)
+            scores = self.vectors[rows] @ query
+        else:
+            rows = np.arange(len(self.ids))
+            scores = self.vectors @ query
         # argpartition finds the k best in linear time; only those k are sorted.
         best = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
-        best = best[np.lexsort((self.ids[best], -scores[best]))]
+        best = best[np.lexsort((self.ids[rows[best]], -scores[best]))]
         sims = np.clip(scores[best], 0.0, 1.0)
-        return [(int(i), float(s)) for i, s in zip(self.ids[best], sims, strict=True)]
+        return [(int(i), float(s)) for i, s in zip(self.ids[rows[best]], sims, strict=True)]
+
+    def candidates(self, query: np.ndarray, k: int) -> np.ndarray:
+        """Rows that can be in the top k: every row whose int8 score plus bound reaches the k-th
+        best exact score of the int8 pass's best 4k rows."""
+        assert self.first_pass is not None
+        approx, bound = self.first_pass.scores(query)
+        guess = np.argpartition(-approx, 4 * k - 1)[: 4 * k]
+        kth = np.partition(self.vectors[guess] @ query, -k)[-k]
+        bound += approx
+        return np.flatnonzero(bound >= kth - BOUND_SLACK)
 
 
 class VectorCache:
@@ -70,6 +186,8 @@ class VectorCache:
         self._lock = threading.Lock()
         self._copies: OrderedDict[str, NamespaceMatrix] = OrderedDict()
         self._seen: tuple[int, int] | None = None
+        #: Use the int8 first pass of large namespaces (benchmarks switch it off to compare).
+        self.first_pass = True
         #: Copies read from the database so far (a benchmark and test counter).
         self.loads = 0
 
@@ -137,6 +255,8 @@ class VectorCache:
                     (namespace,),
                 ).fetchone()[0]
                 needed = count * (dims * 4 + 8)
+                if count >= INT8_MIN_ROWS:
+                    needed += count * (dims + 8)  # the int8 first pass
                 if needed > self.max_bytes:
                     empty = np.zeros(0, dtype=np.int64)
                     return NamespaceMatrix(
@@ -149,7 +269,7 @@ class VectorCache:
         self.loads += 1
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-        return NamespaceMatrix(generation, ids, vectors.reshape(len(rows), dims).copy())
+        return NamespaceMatrix.build(generation, ids, vectors.reshape(len(rows), dims).copy())
 
     def _vectors_sql(self) -> str:
         if self._store.codec.rescored:

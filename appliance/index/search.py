@@ -172,7 +172,7 @@ def vector_channel(
     for ns in namespaces:
         matrix = matrices[ns] if matrices is not None else store.vectors.matrix(ns)
         if matrix is not None:
-            found.extend(matrix.top_k(vector, k))
+            found.extend(matrix.top_k(vector, k, first_pass=store.vectors.first_pass))
         else:
             found.extend(sqlite_vec_knn(store, vector, ns, k))
     found.sort(key=lambda x: (-x[1], x[0]))

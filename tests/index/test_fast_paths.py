@@ -9,9 +9,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from appliance.index import db as dbmod
+from appliance.index import matrix as matrix_module
 from appliance.index.embedder import Embedder
 from appliance.index.keyword import TRIGRAMS, WORDS, ranked, trigram_phrases, words_phrases
 from appliance.index.migrations import MIGRATIONS
@@ -295,3 +297,30 @@ def test_a_second_connection_in_the_process_keeps_the_first_ones_view_fresh(
                 assert count == 2 + i
         finally:
             second.close()
+
+
+def test_int8_first_pass_ranks_like_the_full_product(
+    scifact_index: IndexStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The int8 pass's bound holds for every row, and its top k is the float32 product's."""
+    store = scifact_index
+    plain = store.vectors.matrix("shop")
+    assert plain is not None and plain.first_pass is None
+    monkeypatch.setattr(matrix_module, "INT8_MIN_ROWS", 10)
+    store.vectors.clear()
+    try:
+        staged = store.vectors.matrix("shop")
+        assert staged is not None and staged.first_pass is not None
+        pruned_any = False
+        for q in QUERIES:
+            vector = store.embedder.embed_query(q)
+            approx, bound = staged.first_pass.scores(vector)
+            exact = staged.vectors @ vector
+            assert np.all(np.abs(exact - approx) <= bound + 1e-6), q
+            pruned_any |= len(staged.candidates(vector, 5)) < len(staged.ids)
+            mine, theirs = staged.top_k(vector, 5), plain.top_k(vector, 5)
+            assert [i for i, _ in mine] == [i for i, _ in theirs], q
+            assert [s for _, s in mine] == pytest.approx([s for _, s in theirs], abs=1e-6)
+        assert pruned_any  # the bound ruled rows out, so the rescoring path ran
+    finally:
+        store.vectors.clear()
