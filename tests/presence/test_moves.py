@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
-from appliance.presence.engine import RoomEngine, RoomSwitch
 from appliance.presence.rooms import RoomsPlan, parse_rooms
 from appliance.presence.settings import PresenceSettings
-from appliance.presence.smoothing import Sighting
+from tests.presence.test_engine import Drive as EngineDrive
 
 SHOP = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:1"
 LAB = "eddystone-uid:0123456789abcdef0123:0000000000a1"
@@ -30,31 +27,11 @@ def plan(*, doors: bool) -> RoomsPlan:
     return parse_rooms({"rooms": rooms}, known_namespaces=None)
 
 
-class Drive:
-    """Readings at 2 Hz with 1 dB of noise, evaluated every step on the test's clock."""
+class Drive(EngineDrive):
+    """Readings at 2 Hz with 1 dB of noise on the shop | lab | store row, on the test's clock."""
 
     def __init__(self, *, doors: bool = True, settings: PresenceSettings | None = None) -> None:
-        self.now = 0.0
-        self.engine = RoomEngine(
-            plan(doors=doors), settings or PresenceSettings(), clock=lambda: self.now
-        )
-        self.switches: list[RoomSwitch] = []
-        self.rng = random.Random(7)
-
-    def run(self, seconds: float, rssi: dict[str, float]) -> None:
-        end = self.now + seconds
-        while self.now < end - 1e-9:
-            self.now += STEP
-            for beacon, level in rssi.items():
-                value = round(level + self.rng.gauss(0.0, 1.0))
-                self.engine.observe(Sighting(self.now, beacon, value))
-            switch = self.engine.evaluate()
-            if switch is not None:
-                self.switches.append(switch)
-
-    @property
-    def rooms(self) -> list[str | None]:
-        return [s.to_room for s in self.switches]
+        super().__init__(settings, seed=7, rooms=plan(doors=doors))
 
 
 def test_a_third_rooms_beacon_rising_is_a_move_a_fall_alone_is_not() -> None:
