@@ -164,9 +164,9 @@ class Embedder:
         """Length of every vector."""
         return self.options.dimensions
 
-    def _run(self, texts: Sequence[str]) -> np.ndarray:
+    def _run(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         ids, mask = self._encode(texts)
-        return self._forward(ids, mask)
+        return self._forward(ids, mask, query=query)
 
     def _encode(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Token ids and attention masks, right-padded to the longest text."""
@@ -228,8 +228,7 @@ class Embedder:
                 self._cache.move_to_end(text)
                 self.cache_hits += 1
                 return cached
-        ids, mask = self._encode([self.options.query_prefix + text])
-        vector = self._forward(ids, mask, query=True)[0]
+        vector = self._run([self.options.query_prefix + text], query=True)[0]
         with self._lock:
             self._cache[text] = vector
             if len(self._cache) > self._cache_size:

@@ -185,7 +185,7 @@ class VectorCache:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._copies: OrderedDict[str, NamespaceMatrix] = OrderedDict()
-        self._seen: tuple[int, int] | None = None
+        self._seen: dict[str, int] | None = None
         #: Use the int8 first pass of large namespaces (benchmarks switch it off to compare).
         self.first_pass = True
         #: Copies read from the database so far (a benchmark and test counter).
@@ -225,17 +225,12 @@ class VectorCache:
             self.matrix(ns)
 
     def _drop_stale(self) -> None:
-        version = self._store.data_version()
-        if version == self._seen:
+        generations = self._store.generations()
+        if generations is self._seen:
             return
-        generations = dict(
-            self._store.db.execute("SELECT namespace, generation FROM namespace_generations")
-        )
         for ns in [ns for ns, m in self._copies.items() if generations.get(ns, 0) != m.generation]:
             del self._copies[ns]
-        # Recorded after the generations were read: a commit in between moves data_version again,
-        # so the next search checks once more; a stale copy is never kept.
-        self._seen = version
+        self._seen = generations
 
     def _read(self, namespace: str) -> NamespaceMatrix:
         store = self._store

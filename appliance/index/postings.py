@@ -79,10 +79,15 @@ class RowNamespaces:
     names: dict[str, int]
 
 
+def signature_from(generations: dict[str, int]) -> Signature:
+    """The data's identity for BM25 from every namespace's write generation."""
+    return tuple(sorted(generations.items()))
+
+
 def signature_of(db: dbmod.Connection) -> Signature:
-    """The data's identity for BM25: every namespace's write generation."""
+    """The data's identity for BM25, read on a connection of its own (the filler's)."""
     rows = db.execute("SELECT namespace, generation FROM namespace_generations").fetchall()
-    return tuple(sorted((str(r[0]), int(r[1])) for r in rows))
+    return signature_from({str(r[0]): int(r[1]) for r in rows})
 
 
 def fetch_shares(db: dbmod.Connection, table: FtsTable, phrase: str) -> PhraseShares:
@@ -145,7 +150,6 @@ class PhraseCache:
         self._store = store
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
-        self._seen: tuple[int, int] | None = None
         self._signature: Signature | None = None
         self._phrases: OrderedDict[Key, PhraseShares] = OrderedDict()
         self._held = 0
@@ -180,7 +184,7 @@ class PhraseCache:
         """Drop everything (benchmarks measure a cold cache this way)."""
         with self._lock:
             self._drop()
-            self._seen = self._signature = None
+            self._signature = None
 
     def close(self) -> None:
         """Stop the background filler."""
@@ -296,17 +300,11 @@ class PhraseCache:
         self._namespaces = None
 
     def _check_signature(self) -> Signature:
-        version = self._store.data_version()
-        with self._lock:
-            if version == self._seen and self._signature is not None:
-                return self._signature
-        signature = signature_of(self._store.db)
+        signature = signature_from(self._store.generations())
         with self._lock:
             if signature != self._signature:
                 self._drop()
                 self._signature = signature
-            # Recorded after the signature was read: a commit in between moves data_version again.
-            self._seen = version
         return signature
 
     def _queue(self, request: _Request) -> None:

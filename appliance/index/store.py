@@ -176,6 +176,8 @@ class IndexStore:
         self._write_lock = threading.RLock()
         # Commits made through this connection: PRAGMA data_version only counts other connections'.
         self._local_commits = 0
+        self._generations_lock = threading.Lock()
+        self._generations: tuple[tuple[int, int], dict[str, int]] | None = None
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         self.codec = VectorCodec(meta["vector_type"], int(meta["dimensions"]))
         self.embedding_model = meta["embedding_model"]
@@ -304,6 +306,24 @@ class IndexStore:
         """
         row = self.db.execute("PRAGMA data_version").fetchone()
         return int(row[0]), self._local_commits
+
+    def generations(self) -> dict[str, int]:
+        """Every namespace's write generation, read again only after something was committed.
+
+        The in-memory caches (vectors, BM25 shares) compare these to what they hold. The same
+        dict object is returned until a commit: callers may compare by identity.
+        """
+        version = self.data_version()
+        with self._generations_lock:
+            if self._generations is not None and self._generations[0] == version:
+                return self._generations[1]
+        rows = self.db.execute("SELECT namespace, generation FROM namespace_generations")
+        found = {str(r[0]): int(r[1]) for r in rows.fetchall()}
+        with self._generations_lock:
+            # Tagged with the version read before: a commit in between moves data_version again,
+            # so the next call reads once more; a stale dict is never kept.
+            self._generations = (version, found)
+        return found
 
     def _bump_generation(self, namespace: str) -> None:
         """Mark a namespace as changed; called inside the write transaction that changes it."""

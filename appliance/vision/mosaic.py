@@ -24,17 +24,25 @@ ROW_HEIGHT = 32
 RowWord = tuple[int, str, float]
 
 
-def cut_row(image: np.ndarray, box: Box) -> np.ndarray:
-    """The box with a quarter of its height of paper around it, scaled to :data:`ROW_HEIGHT`."""
+def scaled(image: np.ndarray, scale: float) -> np.ndarray:
+    """The image resized by ``scale`` (cubic when enlarging, area averaging when shrinking)."""
+    interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=interpolation)
+
+
+def padded_crop(image: np.ndarray, box: Box) -> np.ndarray:
+    """The box with a quarter of its height of paper around it (clipped at the image's edge)."""
     pad = max(2, int(0.25 * (box.y1 - box.y0)))
-    crop = image[
+    return image[
         max(0, int(box.y0) - pad) : int(box.y1) + pad, max(0, int(box.x0) - pad) : int(box.x1) + pad
     ]
+
+
+def cut_row(image: np.ndarray, box: Box) -> np.ndarray:
+    """The box with a quarter of its height of paper around it, scaled to :data:`ROW_HEIGHT`."""
+    crop = padded_crop(image, box)
     scale = ROW_HEIGHT / max(1.0, box.y1 - box.y0)
-    if abs(scale - 1) > 0.1:
-        interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation)
-    return crop
+    return scaled(crop, scale) if abs(scale - 1) > 0.1 else crop
 
 
 def read_rows(

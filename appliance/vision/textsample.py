@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from appliance.index.slices import Box
-from appliance.vision.mosaic import read_row_words
+from appliance.vision.mosaic import read_row_words, scaled
 from appliance.vision.ocr import binarise, estimate_text_height, long_line_mask
 from appliance.vision.settings import VisionSettings
 
@@ -114,6 +114,4 @@ def _cut(gray: np.ndarray, box: Box, turn: int) -> np.ndarray:
     ]
     if turn % 360:
         crop = cv2.rotate(crop, _TURNS[turn % 360])
-    scale = SAMPLE_TEXT_PX / max(1.0, thickness)
-    interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-    return cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation)
+    return scaled(crop, SAMPLE_TEXT_PX / max(1.0, thickness))

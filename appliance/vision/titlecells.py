@@ -21,7 +21,7 @@ import numpy as np
 
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
-from appliance.vision.mosaic import read_row_words
+from appliance.vision.mosaic import padded_crop, read_row_words, scaled
 from appliance.vision.ocr import OcrWord, binarise
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise_word
@@ -201,8 +201,7 @@ def cut_row(
     crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
     scale = height / max(1, ink_height)
     if abs(scale - 1) > 0.1:
-        interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation)
+        crop = scaled(crop, scale)
     else:
         scale = 1.0
     if thin:
@@ -298,15 +297,9 @@ def read_at_heights(
     in one call: per box, per height, (text, lowest word confidence), ("", 0.0) when nothing."""
     images = []
     for box in boxes:
-        pad = max(2, int(0.25 * (box.y1 - box.y0)))
-        crop = gray[
-            max(0, int(box.y0) - pad) : int(box.y1) + pad,
-            max(0, int(box.x0) - pad) : int(box.x1) + pad,
-        ]
+        crop = padded_crop(gray, box)
         for height in heights:
-            scale = height / max(1.0, box.y1 - box.y0)
-            interpolation = cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA
-            images.append(cv2.resize(crop, None, fx=scale, fy=scale, interpolation=interpolation))
+            images.append(scaled(crop, height / max(1.0, box.y1 - box.y0)))
     readings = read_row_words(images, settings)
     found = []
     for i in range(len(boxes)):
