@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_rooms import STANDING
+from presence_rooms import FRESH_HELD_OUT, STANDING
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
@@ -42,7 +42,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], help="setting=value override")
     parser.add_argument("--from", dest="start", type=float, default=0.0)
     parser.add_argument("--to", dest="end", type=float, default=60.0)
+    parser.add_argument(
+        "--held-out-ok",
+        action="store_true",
+        help="allow a seed of the fresh held-out set (only after its one benchmark run)",
+    )
     args = parser.parse_args(argv)
+    if args.seed in FRESH_HELD_OUT and not args.held_out_ok:
+        parser.error(
+            f"seed {args.seed} is in the fresh held-out set "
+            f"({FRESH_HELD_OUT.start}-{FRESH_HELD_OUT.stop - 1}): pass --held-out-ok after its run"
+        )
     overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
     settings = dataclasses.replace(PresenceSettings(), **overrides)  # type: ignore[arg-type]
     floor = bench_floor(next_to=not args.no_next_to)

@@ -10,8 +10,9 @@ decision over the stored readings with the engine's settings, optionally overrid
     .venv/bin/python bench/presence_tune.py ... --set lasting_fall_s=20 --set rise_db=5
 
 The figures are those of ``presence_rooms.py`` (same scenarios, metrics and code), for the tuning seeds
-only: the fresh held-out seeds (200 and up) are never passed here. Filter settings (window, tau, fall
-rate, jump gate) are part of the cache key; changing them re-simulates.
+only: the held-out seeds (200 and up: 200-259 of session 3, 300-359 of session 4) are refused.
+Filter settings (window, tau, fall rate, jump gate) are part of the cache key; changing them
+re-simulates.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
 from presence_rooms import (
+    HELD_OUT_FROM,
     STANDING,
     Run,
     StandingStats,
@@ -253,8 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
     stand_seeds = parse_seeds(args.stand_seeds)
-    if any(s >= 200 for s in [*walk_seeds, *stand_seeds]):
-        parser.error("seeds 200 and up are the fresh held-out set: not for tuning")
+    if any(s >= HELD_OUT_FROM for s in [*walk_seeds, *stand_seeds]):
+        parser.error(
+            f"seeds {HELD_OUT_FROM} and up are held out (200-259 session 3, 300-359 session 4): "
+            "not for tuning"
+        )
     started = time.perf_counter()
     walk, standing = evaluate(
         walk_seeds,
