@@ -7,7 +7,14 @@ same breath, some after leading real speech, mixed with white noise or with real
 "open claw") plus synthesised near-miss phrases. Each configuration runs in the same process on the
 same audio, so the figures compare directly.
 
-    .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 56 --configs kws,plain
+Since session 4 a second family of test speakers says more positives and near-misses: the flite and
+festival voices no training clip uses (``appliance.audio.voices.HELD_OUT_VOICES``: flite ``awb``,
+festival ``ked_diphone``), made from their own seeds after the espeak-ng audio, which stays what it
+was (``--other-positives 0 --other-near-miss 0`` gives session 3's run). Figures are printed per
+family and over both.
+
+    .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 108 \
+        --other-positives 60 --other-near-miss 108 --configs kws --kws-head old.npz --kws-head new.npz
 
 The kws configuration also prints a threshold sweep (false rejects, false accepts per hour, latency)
 computed from every score the model gave, so the chosen threshold can be checked.
@@ -19,6 +26,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +54,13 @@ from appliance.audio.training import (
     TRAIN_VARIANTS,
 )
 from appliance.audio.training import NEAR_MISSES as TRAINING_NEAR_MISSES
+from appliance.audio.voices import (
+    HELD_OUT_VOICES,
+    TRAIN_FOREIGN_VOICES,
+    TRAIN_VOICES,
+    VALIDATION_VOICES,
+    SyntheticVoice,
+)
 from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
@@ -91,6 +106,19 @@ assert not set(NEAR_MISSES_HELD_OUT) & set(
     TRAINING_NEAR_MISSES + NEAR_MISSES_EXTRA + NEAR_MISSES_CLAW
 ), "a held-out near-miss was trained on"
 assert set(NEAR_MISSES_TRAINED) <= set(NEAR_MISSES_CLAW), "a 'trained' near-miss is not in training"
+#: flite/festival test voices: none of them says a training or validation clip.
+OTHER_VOICES = list(HELD_OUT_VOICES)
+assert not {v.label for v in OTHER_VOICES} & {
+    v.label for v in TRAIN_VOICES + TRAIN_FOREIGN_VOICES + VALIDATION_VOICES
+}, "a flite/festival test voice was trained on"
+assert not {v.name for v in OTHER_VOICES} & {
+    v.name for v in TRAIN_VOICES + TRAIN_FOREIGN_VOICES + VALIDATION_VOICES
+}, "a flite/festival test voice shares its name with a training voice"
+#: Speaking rates of the flite/festival positives (duration stretch: > 1 is slower)...
+STRETCHES = [1.25, 1.0, 0.85]
+#: ... and mean pitch, as a fraction of the way through the voice's F0 range.
+F0_STEPS = [0.2, 0.5, 0.8]
+ESPEAK, OTHER = "espeak-ng", "flite/festival"
 CHUNK = SAMPLE_RATE * 30 // 1000
 #: Wake phrase of the vosk-ko configuration ("hello" in Korean: a word the Korean model knows).
 KO_WAKE = "안녕하세요"
@@ -104,6 +132,8 @@ class Trial:
     phrase_start: int
     phrase_end: int
     label: str
+    #: Family of the test voice: espeak-ng or flite/festival.
+    family: str = ESPEAK
 
 
 @dataclass
@@ -142,12 +172,52 @@ def make_positive(
     questions: list[str] = QUESTIONS,
 ) -> Trial:
     voice, rate, pitch = rng.choice(voices), rng.choice(RATES), rng.choice(PITCHES)
-    phrase = synth(wake, voice, rate, pitch)
+    return compose_positive(
+        rng,
+        babble,
+        index,
+        lambda text: synth(text, voice, rate, pitch),
+        f"{voice}/{rate}/{pitch}",
+        wake,
+        questions,
+    )
+
+
+def make_other_positive(rng: random.Random, babble: list[Samples], index: int) -> Trial:
+    """A positive said by a flite/festival test voice (its own random stream and white noise)."""
+    voice: SyntheticVoice = rng.choice(OTHER_VOICES)
+    stretch, step = rng.choice(STRETCHES), rng.choice(F0_STEPS)
+    low, high = voice.f0_range
+    f0 = low + step * (high - low)
+    trial = compose_positive(
+        rng,
+        babble,
+        10_000 + index,
+        lambda text: voice.say(text, stretch, f0),
+        f"{voice.label}/x{stretch}/{f0:.0f}Hz",
+        kind=["alone", "one-breath", "leading-speech"][index % 3],
+    )
+    trial.family = OTHER
+    return trial
+
+
+def compose_positive(
+    rng: random.Random,
+    babble: list[Samples],
+    index: int,
+    say: Callable[[str], Samples],
+    label: str,
+    wake: str = "open claw",
+    questions: list[str] = QUESTIONS,
+    kind: str | None = None,
+) -> Trial:
+    """The phrase alone, before a question or after leading speech (by ``index``), maybe in noise."""
+    phrase = say(wake)
     s, e = speech_bounds(phrase)
     phrase = phrase[s:e]
-    kind = ["alone", "one-breath", "leading-speech"][index % 3]
+    kind = kind or ["alone", "one-breath", "leading-speech"][index % 3]
     parts: list[Samples] = [silence(0.6)]
-    label = f"{voice}/{rate}/{pitch}/{kind}"
+    label = f"{label}/{kind}"
     if kind == "leading-speech":
         lead = babble[rng.randrange(len(babble))]
         ls, le = speech_bounds(lead)
@@ -158,7 +228,7 @@ def make_positive(
     if kind == "alone":
         parts.append(silence(1.5))
     else:
-        q = synth(rng.choice(questions), voice, rate, pitch)
+        q = say(rng.choice(questions))
         qs, qe = speech_bounds(q)
         parts += [silence(0.05), q[qs:qe], silence(1.0)]
     audio = np.concatenate(parts)
@@ -281,6 +351,18 @@ def main() -> None:
         "the committed head, the default): compares a candidate with the committed head",
     )
     parser.add_argument(
+        "--other-positives",
+        type=int,
+        default=12,
+        help="positives said by the flite/festival test voices (default 12; 0: session 3's run)",
+    )
+    parser.add_argument(
+        "--other-near-miss",
+        type=int,
+        default=18,
+        help="near-miss utterances by the flite/festival test voices (default 18)",
+    )
+    parser.add_argument(
         "--save-traces", type=Path, default=None, help="write the kws score traces (JSON)"
     )
     args = parser.parse_args()
@@ -308,6 +390,19 @@ def main() -> None:
         voice = near_rng.choice(VOICES)
         audio = synth(phrase, voice, near_rng.choice(RATES), near_rng.choice(PITCHES))
         near.append((f"{phrase} ({voice})", np.concatenate([silence(0.5), audio, silence(1.0)])))
+    # The flite/festival test voices, from their own seeds (the espeak-ng audio above is unchanged).
+    other_rng = random.Random(args.seed + 2)
+    positives += [make_other_positive(other_rng, babble, i) for i in range(args.other_positives)]
+    near_other_rng = random.Random(args.seed + 3)
+    for i in range(args.other_near_miss):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        other: SyntheticVoice = near_other_rng.choice(OTHER_VOICES)
+        low, high = other.f0_range
+        f0 = low + near_other_rng.choice(F0_STEPS) * (high - low)
+        audio = other.say(phrase, near_other_rng.choice(STRETCHES), f0)
+        near.append(
+            (f"{phrase} ({other.label})", np.concatenate([silence(0.5), audio, silence(1.0)]))
+        )
 
     recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
     print(
@@ -347,10 +442,13 @@ def main() -> None:
             det = kws
         else:
             det = WhisperWakeDetector(recogniser, "open claw", bias=config == "bias")
-        st = Stats()
-        pos_traces: list[tuple[Trace, int, int]] = []
-        neg_traces: list[Trace] = []
-        near_traces: list[tuple[bool, Trace]] = []
+        # One Stats per family of test voices for the positives and near-misses; the real clips
+        # (the same for both) in their own.
+        fam = {ESPEAK: Stats(), OTHER: Stats()}
+        clip_st = Stats()
+        pos_traces: dict[str, list[tuple[Trace, int, int]]] = {ESPEAK: [], OTHER: []}
+        clip_traces: list[Trace] = []
+        near_traces: dict[str, list[tuple[bool, Trace]]] = {ESPEAK: [], OTHER: []}
 
         def take_trace(det: WakeDetector = det) -> Trace:
             trace = getattr(det, "trace", None)
@@ -361,8 +459,9 @@ def main() -> None:
             return taken
 
         for t in trials:
+            st = fam[t.family]
             found, cpu = run(det, t.audio)
-            pos_traces.append((take_trace(), t.phrase_start, t.phrase_end))
+            pos_traces[t.family].append((take_trace(), t.phrase_start, t.phrase_end))
             st.positives += 1
             st.cpu_s += cpu
             st.audio_s += len(t.audio) / SAMPLE_RATE
@@ -389,23 +488,24 @@ def main() -> None:
         for clip in negatives:
             audio = np.concatenate([load(clip.path), silence(0.5)])
             found, cpu = run(det, audio)
-            neg_traces.append(take_trace())
-            st.neg_accepts += len(found)
-            st.neg_scores.append(max((f[2] for f in found), default=0.0))
-            st.neg_seconds += len(audio) / SAMPLE_RATE
-            st.cpu_s += cpu
-            st.audio_s += len(audio) / SAMPLE_RATE
+            clip_traces.append(take_trace())
+            clip_st.neg_accepts += len(found)
+            clip_st.neg_scores.append(max((f[2] for f in found), default=0.0))
+            clip_st.neg_seconds += len(audio) / SAMPLE_RATE
+            clip_st.cpu_s += cpu
+            clip_st.audio_s += len(audio) / SAMPLE_RATE
             if found:
-                st.accepted_examples.append(clip.path.name)
+                clip_st.accepted_examples.append(clip.path.name)
         for label, audio in near if config != "vosk-ko" else []:
+            phrase, speaker = label.split(" (")
+            family = OTHER if ":" in speaker else ESPEAK
+            st = fam[family]
             found, cpu = run(det, audio)
-            neg_traces.append(take_trace())
-            near_traces.append((label.split(" (")[0] in NEAR_MISSES_TRAINED, neg_traces[-1]))
+            trained = phrase in NEAR_MISSES_TRAINED
+            near_traces[family].append((trained, take_trace()))
             st.near_trials += 1
             st.near_accepts += bool(found)
-            tally = st.near_by_set.setdefault(
-                "trained" if label.split(" (")[0] in NEAR_MISSES_TRAINED else "held-out", [0, 0]
-            )
+            tally = st.near_by_set.setdefault("trained" if trained else "held-out", [0, 0])
             tally[0] += 1
             tally[1] += bool(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
@@ -414,14 +514,13 @@ def main() -> None:
             st.audio_s += len(audio) / SAMPLE_RATE
             if found:
                 st.accepted_examples.append(label)
-        hours = (st.neg_seconds + st.near_seconds) / 3600
-        lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
         print(
             f"\n== {det.name} detector, config {config}{f' ({head_file})' if head_file else ''} =="
         )
         if config == "kws":
             print(
-                f"(test voices, none heard in training: {', '.join(VOICES[:4])} ... {len(VOICES)} in all)"
+                f"(test voices, none heard in training: {', '.join(VOICES[:4])} ... {len(VOICES)} "
+                f"espeak-ng voices; {', '.join(v.label for v in OTHER_VOICES)})"
             )
         if config == "vosk-ko":
             print(
@@ -430,54 +529,108 @@ def main() -> None:
             print(
                 " onto the phrase: its false accepts say nothing about the English model on the Pi)"
             )
+        groups = [(ESPEAK, [fam[ESPEAK]])]
+        if fam[OTHER].positives or fam[OTHER].near_trials:
+            groups += [(OTHER, [fam[OTHER]]), ("all test voices", [fam[ESPEAK], fam[OTHER]])]
+        for name, members in groups:
+            report(name, merge(members), clip_st)
+        cpu_s = clip_st.cpu_s + sum(f.cpu_s for f in fam.values())
+        audio_s = clip_st.audio_s + sum(f.audio_s for f in fam.values())
         print(
-            f"false-reject rate      {1 - st.hits / max(1, st.positives):.3f} ({st.positives - st.hits}/{st.positives})"
+            f"CPU real-time factor   {cpu_s / max(audio_s, 1e-9):.3f} "
+            f"({cpu_s:.1f} CPU s for {audio_s:.0f} s of audio, 1 thread)"
         )
-        for cond, (n, hit) in sorted(st.by_noise.items()):
-            print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
-        print(f"detections before the phrase (false accepts in leading speech): {st.early}")
-        print(f"false accepts, clips   {st.neg_accepts} in {st.neg_seconds / 3600:.3f} h")
-        print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")
-        for name, (n, hit) in sorted(st.near_by_set.items()):
-            print(f"  near-miss {name:8s} phrasings: {hit}/{n}")
-        print(
-            f"false accepts per hour {(st.neg_accepts + st.near_accepts) / max(hours, 1e-9):.2f} "
-            f"(over {hours:.3f} h of negatives)"
-        )
-        print(
-            f"latency after phrase   p50 {np.percentile(lat, 50):.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, "
-            f"max {lat.max():.0f} ms"
-        )
-        print(
-            f"CPU real-time factor   {st.cpu_s / max(st.audio_s, 1e-9):.3f} "
-            f"({st.cpu_s:.1f} CPU s for {st.audio_s:.0f} s of audio, 1 thread)"
-        )
+        if clip_st.accepted_examples:
+            print("false accepts, clips:", *clip_st.accepted_examples[:10], sep="\n  ")
         if config == "kws":
             print(f"threshold {args.kws_threshold}")
-            kws_sweep(pos_traces, neg_traces, near_traces, hours, 2 * SAMPLE_RATE)
+            for name, members in groups:
+                family_names = [n for n in (ESPEAK, OTHER) if fam[n] in members]
+                pos_all = [p for n in family_names for p in pos_traces[n]]
+                near_all = [x for n in family_names for x in near_traces[n]]
+                near_s = sum(fam[n].near_seconds for n in family_names)
+                print(f"-- {name} --")
+                kws_sweep(
+                    pos_all,
+                    clip_traces + [trace for _, trace in near_all],
+                    near_all,
+                    (clip_st.neg_seconds + near_s) / 3600,
+                    2 * SAMPLE_RATE,
+                )
             if args.save_traces:
                 args.save_traces.write_text(
-                    json.dumps({"pos": pos_traces, "neg": neg_traces, "near": near_traces})
+                    json.dumps({"pos": pos_traces, "clips": clip_traces, "near": near_traces})
                 )
-            if st.missed_examples:
-                print("missed (first few):", *st.missed_examples, sep="\n  ")
-            if st.accepted_examples:
-                print("false accepts:", *st.accepted_examples[:10], sep="\n  ")
             continue
-        pos, neg = np.array(st.pos_scores), np.array(st.neg_scores)
+        merged = merge(list(fam.values()))
+        pos, neg = np.array(merged.pos_scores), np.array(clip_st.neg_scores + merged.neg_scores)
+        hours = (clip_st.neg_seconds + merged.near_seconds) / 3600
+        n_fa = clip_st.neg_accepts + merged.near_accepts
         print(
             "threshold sweep on the detection score (whisper: phrase posterior; vosk: lowest word confidence):"
         )
         for thr in (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4):
-            frr = float(np.mean(pos <= thr)) if thr > 0 else 1 - st.hits / max(1, st.positives)
-            fa = int(np.sum(neg > thr)) if thr > 0 else st.neg_accepts + st.near_accepts
+            frr = (
+                float(np.mean(pos <= thr))
+                if thr > 0
+                else 1 - merged.hits / max(1, merged.positives)
+            )
+            fa = int(np.sum(neg > thr)) if thr > 0 else n_fa
             print(
                 f"  > {thr:.2f}: false-reject {frr:.3f}, false accepts {fa} ({fa / max(hours, 1e-9):.1f}/h)"
             )
-        if st.missed_examples:
-            print("missed (first few):", *st.missed_examples, sep="\n  ")
-        if st.accepted_examples:
-            print("false accepts:", *st.accepted_examples[:10], sep="\n  ")
+
+
+def merge(parts: list[Stats]) -> Stats:
+    """The figures of several families of test voices together."""
+    out = Stats()
+    for st in parts:
+        out.hits += st.hits
+        out.positives += st.positives
+        out.early += st.early
+        out.latencies += st.latencies
+        out.near_accepts += st.near_accepts
+        out.near_trials += st.near_trials
+        out.near_seconds += st.near_seconds
+        out.pos_scores += st.pos_scores
+        out.neg_scores += st.neg_scores
+        out.missed_examples += st.missed_examples
+        out.accepted_examples += st.accepted_examples
+        for table, into in ((st.by_noise, out.by_noise), (st.near_by_set, out.near_by_set)):
+            for key, (n, hit) in table.items():
+                tally = into.setdefault(key, [0, 0])
+                tally[0] += n
+                tally[1] += hit
+    return out
+
+
+def report(name: str, st: Stats, clips: Stats) -> None:
+    """False rejects, false accepts (the real clips and this family's near-misses) and latency."""
+    hours = (clips.neg_seconds + st.near_seconds) / 3600
+    lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
+    print(f"-- {name} --")
+    print(
+        f"false-reject rate      {1 - st.hits / max(1, st.positives):.3f} ({st.positives - st.hits}/{st.positives})"
+    )
+    for cond, (n, hit) in sorted(st.by_noise.items()):
+        print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
+    print(f"detections before the phrase (false accepts in leading speech): {st.early}")
+    print(f"false accepts, clips   {clips.neg_accepts} in {clips.neg_seconds / 3600:.3f} h")
+    print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")
+    for set_name, (n, hit) in sorted(st.near_by_set.items()):
+        print(f"  near-miss {set_name:8s} phrasings: {hit}/{n}")
+    print(
+        f"false accepts per hour {(clips.neg_accepts + st.near_accepts) / max(hours, 1e-9):.2f} "
+        f"(over {hours:.3f} h of negatives)"
+    )
+    print(
+        f"latency after phrase   p50 {np.percentile(lat, 50):.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, "
+        f"max {lat.max():.0f} ms"
+    )
+    if st.missed_examples:
+        print("missed (first few):", *st.missed_examples[:6], sep="\n  ")
+    if st.accepted_examples:
+        print("false accepts, near-misses:", *st.accepted_examples[:12], sep="\n  ")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,6 @@ class SpeechModelError(ModelError):
 
 
 class TtsError(ExternalProgramError):
-    """espeak-ng is missing, failed or timed out."""
+    """A speech synthesiser (espeak-ng, flite, festival) is missing, failed or timed out."""
 
     code = "tts_failed"

@@ -40,6 +40,13 @@ import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
+from appliance.audio.voices import (
+    HELD_OUT_VOICES,
+    TRAIN_FOREIGN_VOICES,
+    TRAIN_VOICES,
+    VALIDATION_VOICES,
+    SyntheticVoice,
+)
 from appliance.audio.wake_model import KeywordHead
 from appliance.audio.wavio import resample, to_int16
 
@@ -175,15 +182,25 @@ def _hum(rng: np.random.Generator, n: int) -> npt.NDArray[np.float64]:
 
 
 def _babble(
-    rng: np.random.Generator, n: int, texts: list[str], talkers: tuple[int, int] = (2, 5)
+    rng: np.random.Generator,
+    n: int,
+    texts: list[str],
+    talkers: tuple[int, int] = (2, 5),
+    other: bool = False,
 ) -> npt.NDArray[np.float64]:
+    """Talkers reading sentences, each at its own level; ``other``: half of them flite voices."""
     out = np.zeros(n)
     for _ in range(int(rng.integers(*talkers))):
-        voice = voice_name(
-            str(rng.choice(TRAIN_ACCENTS + FOREIGN_VOICES)),
-            None if rng.random() < 0.5 else str(rng.choice(_named_variants())),
-        )
-        speech = synth(str(rng.choice(texts)), voice, int(rng.integers(120, 220)), 50)
+        if other and rng.random() < 0.5:
+            # flite only (about 30 ms a sentence): festival's start-up would double the clip's cost.
+            talker = [v for v in TRAIN_VOICES if v.engine == "flite"][int(rng.integers(4))]
+            speech = talker.say(str(rng.choice(texts)), float(rng.uniform(0.8, 1.25)))
+        else:
+            voice = voice_name(
+                str(rng.choice(TRAIN_ACCENTS + FOREIGN_VOICES)),
+                None if rng.random() < 0.5 else str(rng.choice(_named_variants())),
+            )
+            speech = synth(str(rng.choice(texts)), voice, int(rng.integers(120, 220)), 50)
         s = speech.astype(np.float64)
         if len(s) < n:
             s = np.tile(s, n // max(1, len(s)) + 1)
@@ -218,11 +235,12 @@ def augment(
     texts: list[str],
     ref: tuple[int, int] | None = None,
     heavy_babble: bool = False,
+    other_babble: bool = False,
 ) -> Samples:
     """Reverb, band limit, noise at 0-25 dB SNR and a random level, each with some probability.
 
     ``heavy_babble``: always babble of 1-4 talkers (one talker as often as several: a person
-    talking nearby), at 0-12 dB SNR.
+    talking nearby), at 0-12 dB SNR. ``other_babble``: flite voices among the babble's talkers.
     """
     x = audio.astype(np.float64)
     s, e = ref if ref is not None else speech_bounds(audio)
@@ -232,14 +250,14 @@ def augment(
     if rng.random() < 0.3:
         x = _band_limit(rng, x)
     if heavy_babble:
-        noise = _babble(rng, len(x), texts, (1, 2) if rng.random() < 0.5 else (2, 5))
+        noise = _babble(rng, len(x), texts, (1, 2) if rng.random() < 0.5 else (2, 5), other_babble)
         x = x + noise * (level / (10 ** (rng.uniform(0.0, 12.0) / 20)) / (_rms(noise) + 1e-9))
     elif rng.random() < 0.75:
         kind = str(rng.choice(["white", "pink", "brown", "hum", "babble", "babble"]))
         if kind == "hum":
             noise = _hum(rng, len(x))
         elif kind == "babble":
-            noise = _babble(rng, len(x), texts)
+            noise = _babble(rng, len(x), texts, other=other_babble)
         else:
             noise = _coloured_noise(rng, len(x), kind)
         snr = rng.uniform(0.0, 25.0)
@@ -265,19 +283,38 @@ class ClipSpec:
 
 
 #: Kinds of clip, in the order of their index in :attr:`Dataset.kinds` (appended, never reordered:
-#: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble.
+#: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble; the
+#: "-other" kinds (session 4) are said by flite and festival voices (:mod:`appliance.audio.voices`)
+#: instead of espeak-ng, and their babble has flite talkers too.
 KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
-    "positive-babble", "sentence-babble",
+    "positive-babble", "sentence-babble", "positive-other", "sentence-other", "near-miss-other",
+    "near-miss-claw-other", "positive-other-babble",
 )  # fmt: skip
 #: Kinds whose negative windows get a fixed share of every batch.
-NEAR_MISS_KINDS = ("near-miss", "near-miss-extra", "near-miss-claw")
+NEAR_MISS_KINDS = (
+    "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
+)  # fmt: skip
 #: Phrases of each near-miss kind.
 NEAR_MISS_PHRASES = {
     "near-miss": NEAR_MISSES,
     "near-miss-extra": NEAR_MISSES_EXTRA,
     "near-miss-claw": NEAR_MISSES_CLAW,
+    "near-miss-other": NEAR_MISSES + NEAR_MISSES_EXTRA,
+    "near-miss-claw-other": NEAR_MISSES_CLAW,
 }
+
+
+def is_other(kind: str) -> bool:
+    """Whether clips of ``kind`` are said by flite/festival voices rather than espeak-ng."""
+    return "-other" in kind
+
+
+def other_voices(positive: bool, validation: bool) -> tuple[SyntheticVoice, ...]:
+    """The flite/festival speakers a clip may use: English ones for positives (a foreign voice's
+    "open claw" is not the phrase), every one for negatives; validation clips their own."""
+    pool = VALIDATION_VOICES if validation else TRAIN_VOICES + TRAIN_FOREIGN_VOICES
+    return tuple(v for v in pool if v.english or not positive)
 
 
 def _fit_variants() -> tuple[str | None, ...]:
@@ -339,10 +376,21 @@ def make_clip(
         )
     )
     heavy = spec.kind.endswith("-babble")
-    voice, rate, pitch = _voice(rng, spec.validation)
+    other = is_other(spec.kind)
+    if other:
+        pool = other_voices(spec.kind.startswith("positive"), spec.validation)
+        speaker = pool[int(rng.integers(len(pool)))]
+        stretch = float(rng.uniform(0.8, 1.3))
+        f0 = float(rng.uniform(*speaker.f0_range))
 
-    def say(text: str) -> Samples:
-        return warp_voice(synth(text, voice, rate, pitch), factor)
+        def say(text: str) -> Samples:
+            return warp_voice(speaker.say(text, stretch, f0), factor)
+
+    else:
+        voice, rate, pitch = _voice(rng, spec.validation)
+
+        def say(text: str) -> Samples:
+            return warp_voice(synth(text, voice, rate, pitch), factor)
 
     parts: list[Samples] = [_silence(rng, 0.2, 1.2)]
     if spec.kind == "noise":
@@ -363,7 +411,7 @@ def make_clip(
         parts.append(say(_words(rng, texts, 6, 22)))
         parts.append(_silence(rng, 0.3, 1.0))
         audio = np.concatenate(parts)
-        return augment(rng, audio, texts, heavy_babble=heavy), -1, -1
+        return augment(rng, audio, texts, heavy_babble=heavy, other_babble=other), -1, -1
     if spec.kind in NEAR_MISS_PHRASES:
         phrases = NEAR_MISS_PHRASES[spec.kind]
         phrase_text = phrases[spec.index % len(phrases)]
@@ -383,7 +431,9 @@ def make_clip(
         qs, qe = speech_bounds(q)
         parts += [_silence(rng, 0.0, 0.2), q[qs:qe]]
     parts.append(_silence(rng, 0.5, 1.5))
-    audio = augment(rng, np.concatenate(parts), texts, ref=(start, end), heavy_babble=heavy)
+    audio = augment(
+        rng, np.concatenate(parts), texts, ref=(start, end), heavy_babble=heavy, other_babble=other
+    )
     if not spec.kind.startswith("positive"):
         return audio, -1, -1
     return audio, start, end
@@ -468,6 +518,12 @@ def _block(
         facts["extra"] = NEAR_MISSES_EXTRA
     if kind == "near-miss-claw":
         facts["claw"] = NEAR_MISSES_CLAW
+    if is_other(kind):
+        facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
+        facts["voices"] = [
+            [v.label, v.english, v.f0_range]
+            for v in TRAIN_VOICES + TRAIN_FOREIGN_VOICES + VALIDATION_VOICES
+        ]
     if warp:
         facts["warp"] = warp
     key = json.dumps(facts, sort_keys=True)
@@ -721,6 +777,12 @@ def main() -> None:
     parser.add_argument("--near-miss-claw", type=int, default=1200)
     parser.add_argument("--positive-babble", type=int, default=600)
     parser.add_argument("--sentence-babble", type=int, default=300)
+    # Session 4: the same kinds of clip said by flite and festival voices.
+    parser.add_argument("--positive-other", type=int, default=800)
+    parser.add_argument("--sentence-other", type=int, default=400)
+    parser.add_argument("--near-miss-other", type=int, default=400)
+    parser.add_argument("--near-miss-claw-other", type=int, default=800)
+    parser.add_argument("--positive-other-babble", type=int, default=200)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--window", type=int, default=16)
@@ -761,6 +823,11 @@ def main() -> None:
         "near-miss-claw": args.near_miss_claw,
         "positive-babble": args.positive_babble,
         "sentence-babble": args.sentence_babble,
+        "positive-other": args.positive_other,
+        "sentence-other": args.sentence_other,
+        "near-miss-other": args.near_miss_other,
+        "near-miss-claw-other": args.near_miss_claw_other,
+        "positive-other-babble": args.positive_other_babble,
     }
     data = build_dataset(
         counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
@@ -811,6 +878,17 @@ def main() -> None:
     print("threshold  false-reject  false accepts")
     for thr in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99):
         print(f"  {thr:.2f}     {np.mean(pos < thr):.3f}        {int(np.sum(neg >= thr))}")
+    # The same per family of voices: espeak-ng's validation variants, the flite/festival ones.
+    other_val = np.array([is_other(KINDS[k]) for k in data.kinds[val]], dtype=bool)
+    for family, clips in (("espeak-ng", val[~other_val]), ("flite/festival", val[other_val])):
+        if len(clips):
+            fp, fn, _, _ = evaluate(head, source, data, clips)
+            print(f"validation, {family} voices: {len(fp)} positives, {len(fn)} negative items")
+            for thr in (0.5, 0.9, 0.99):
+                print(
+                    f"  {thr:.2f}     {np.mean(np.array(fp) < thr):.3f}"
+                    f"        {int(np.sum(np.array(fn) >= thr))}"
+                )
     # The threshold: the lowest that accepts no validation negative, but never below 0.5.
     threshold = float(max(0.5, min(0.99, (neg.max() if len(neg) else 0.0) + 0.01)))
     lag = float(np.median(lags)) if lags else 0.16
@@ -842,6 +920,9 @@ def main() -> None:
             "train_accents": list(TRAIN_ACCENTS),
             "held_out_accents": list(HELD_OUT_ACCENTS),
             "held_out_variants": list(HELD_OUT_VARIANTS),
+            "train_other_voices": [v.label for v in TRAIN_VOICES + TRAIN_FOREIGN_VOICES],
+            "validation_other_voices": [v.label for v in VALIDATION_VOICES],
+            "held_out_other_voices": [v.label for v in HELD_OUT_VOICES],
         },
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,170 @@
+"""Synthetic speakers besides espeak-ng: Debian's flite and festival voices, and who may hear which.
+
+espeak-ng makes every one of its voices with one formant synthesiser; these are other families —
+diphone concatenation (flite ``kal``, festival ``*_diphone``), statistical parametric (flite's
+clustergen ``rms``/``slt``/``awb``, festival's HTS ``cmu_us_slt_arctic_hts``) and unit selection
+(``msu_ru_nsh_clunits``) — with other glottal sources, formants and timing. The keyword model's
+training (``appliance.audio.training``) uses the TRAIN voices, picks its threshold on the
+VALIDATION ones, and never hears the HELD_OUT ones, which only ``bench/audio_wake.py`` uses.
+
+The non-English festival voices read English with their own language's letter-to-sound rules:
+whisper tiny.en hears their "open claw" as "open select", "open the lamp", "happy end, slough".
+They are speakers for negatives and babble only, never for positives (the phrase they say is not
+the phrase).
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.errors import TtsError
+from appliance.audio.wavio import resample, to_int16
+
+#: Seconds one synthesiser call may take (festival loads its voice each time: about 0.3 s).
+SYNTH_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class SyntheticVoice:
+    """One flite or festival speaker."""
+
+    #: "flite" or "festival".
+    engine: str
+    #: The engine's voice name (``flite -lv``; festival's ``voice_<name>`` function).
+    name: str
+    #: True when the voice reads English as English (fit to say the wake phrase).
+    english: bool
+    #: Range of the mean F0 (Hz) drawn for it; engines that cannot move it ignore the value.
+    f0_range: tuple[float, float] = (85.0, 150.0)
+
+    @property
+    def label(self) -> str:
+        """``engine:name``, as benchmarks and head files record it."""
+        return f"{self.engine}:{self.name}"
+
+    def say(self, text: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
+        """``text`` spoken as 16 kHz mono int16; ``stretch`` > 1 is slower speech.
+
+        ``f0``: the mean pitch in Hz where the voice's intonation model takes a target (flite
+        ``kal``, ``slt``, ``awb``; festival's English diphone voices); others keep their own.
+        """
+        if self.engine == "flite":
+            return flite(text, self.name, stretch, f0)
+        if self.engine == "festival":
+            return festival(text, self.name, stretch, f0)
+        raise TtsError(f"unknown speech engine {self.engine!r} for voice {self.name!r}")
+
+
+FEMALE = (150.0, 240.0)
+
+#: Training speakers: flite's US male diphone voice (8 and 16 kHz), its clustergen US male and
+#: female; festival's HTS US female (another engine than flite's ``slt``, same speaker).
+TRAIN_VOICES = (
+    SyntheticVoice("flite", "kal", True),
+    SyntheticVoice("flite", "kal16", True),
+    SyntheticVoice("flite", "rms", True),
+    SyntheticVoice("flite", "slt", True, FEMALE),
+    SyntheticVoice("festival", "cmu_us_slt_arctic_hts", True, FEMALE),
+)
+#: Training speakers for negatives only: other languages' voices reading English.
+TRAIN_FOREIGN_VOICES = (
+    SyntheticVoice("festival", "lp_diphone", False),
+    SyntheticVoice("festival", "pc_diphone", False, FEMALE),
+    SyntheticVoice("festival", "czech_dita", False, FEMALE),
+    SyntheticVoice("festival", "czech_ph", False),
+    SyntheticVoice("festival", "suo_fi_lj_diphone", False, FEMALE),
+    SyntheticVoice("festival", "msu_ru_nsh_clunits", False),
+)
+#: Kept out of fitting and used, with espeak-ng's validation variants, to pick the threshold:
+#: festival's US male diphone voice (the speaker of flite ``kal``, another engine) and a Finnish
+#: male (negatives only).
+VALIDATION_VOICES = (
+    SyntheticVoice("festival", "kal_diphone", True),
+    SyntheticVoice("festival", "hy_fi_mv_diphone", False),
+)
+#: Never heard in training: the benchmark's speakers of this family — a Scottish male (flite's
+#: clustergen ``awb``) and a US male diphone voice (festival's ``ked_diphone``).
+HELD_OUT_VOICES = (
+    SyntheticVoice("flite", "awb", True),
+    SyntheticVoice("festival", "ked_diphone", True),
+)
+
+
+def _to_samples(wav: bytes, what: str) -> Samples:
+    import soundfile as sf
+
+    if not wav:
+        raise TtsError(f"{what} produced no audio")
+    data, sr = sf.read(io.BytesIO(wav), dtype="float32")
+    data = np.asarray(data, dtype=np.float32)
+    if data.ndim > 1:
+        data = data.mean(axis=1)
+    return to_int16(resample(data, int(sr), SAMPLE_RATE))
+
+
+def _run(argv: list[str], what: str, stdin: str | None = None) -> bytes:
+    try:
+        done = subprocess.run(
+            argv, input=None if stdin is None else stdin.encode(), capture_output=True,
+            check=False, timeout=SYNTH_TIMEOUT_S,
+        )  # fmt: skip
+    except FileNotFoundError as exc:
+        raise TtsError(f"{argv[0]} is not installed (Debian package {argv[0]})") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise TtsError(f"{what} took longer than {SYNTH_TIMEOUT_S:.0f} s") from exc
+    if done.returncode != 0:
+        raise TtsError(f"{what} failed: {done.stderr.decode(errors='replace')[-200:]}")
+    return done.stdout
+
+
+@cache
+def flite_voices() -> frozenset[str]:
+    """The voices ``flite -lv`` lists (flite quietly uses its default for any other name)."""
+    out = _run(["flite", "-lv"], "flite -lv").decode()
+    return frozenset(out.split(":", 1)[-1].split())
+
+
+def flite(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
+    """flite speech as 16 kHz mono int16 (``kal`` is an 8 kHz voice: resampled)."""
+    if voice not in flite_voices():
+        raise TtsError(f"flite has no voice {voice!r} (it has {', '.join(sorted(flite_voices()))})")
+    argv = ["flite", "-voice", voice, "--setf", f"duration_stretch={stretch:.3f}"]
+    if f0 is not None:
+        argv += ["--setf", f"int_f0_target_mean={f0:.1f}"]
+    # A text starting with "-" would be read as an option: a space keeps it text.
+    argv += ["-t", f" {text}" if text.startswith("-") else text, "-o", "/dev/stdout"]
+    return _to_samples(_run(argv, f"flite voice {voice}"), f"flite voice {voice}")
+
+
+def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
+    """festival speech (``text2wave``) as 16 kHz mono int16 (its voices run at 16-44.1 kHz).
+
+    An unknown voice makes festival print an error and exit 0 with no audio: refused here.
+    """
+    argv = [
+        "text2wave", "-eval", f"(voice_{voice})",
+        "-eval", f"(Parameter.set 'Duration_Stretch {stretch:.3f})",
+    ]  # fmt: skip
+    if f0 is not None:
+        # The linear-regression intonation of the diphone voices maps its model's F0 onto this
+        # target; set after the voice, which resets it.
+        argv += [
+            "-eval",
+            f"(set! int_lr_params '((target_f0_mean {f0:.1f}) (target_f0_std {f0 * 0.14:.1f})"
+            " (model_f0_mean 170) (model_f0_std 34)))",
+        ]
+    # text2wave reads the text from stdin as a text file: nothing in it is taken as an option. It
+    # writes a WAV to a file, not to a pipe (the header's data size is patched in by seeking back).
+    with tempfile.TemporaryDirectory(prefix="openclaw-festival-") as tmp:
+        out = Path(tmp) / "speech.wav"
+        _run([*argv, "-o", str(out)], f"festival voice {voice}", stdin=text + "\n")
+        wav = out.read_bytes() if out.is_file() else b""
+    return _to_samples(wav, f"festival voice {voice}")
