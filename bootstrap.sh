@@ -23,7 +23,13 @@ debian_packages=(
   python3-venv python3-dev build-essential cmake git
 )
 # Only the tests need a browser (the status page is checked in headless Chromium).
-test_packages=(chromium chromium-driver)
+# The wake-word training and its tests also speak through flite and festival (more speakers than
+# espeak-ng alone); the appliance itself never needs them.
+test_packages=(
+  chromium chromium-driver
+  flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
+  festvox-italp16k festvox-czech-dita festvox-suopuhe-lj festvox-ru
+)
 
 install_debian_packages() {
   local missing=()
