@@ -28,7 +28,8 @@ debian_packages=(
 test_packages=(
   chromium chromium-driver
   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
-  festvox-italp16k festvox-czech-dita festvox-suopuhe-lj festvox-ru
+  festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-ph festvox-suopuhe-lj
+  festvox-suopuhe-mv festvox-ru
 )
 
 install_debian_packages() {
