@@ -16,6 +16,7 @@ the phrase).
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
 from appliance.audio.wavio import resample, to_int16
 
+_LETTERS_ONLY = re.compile(r"[^A-Za-z' ]+")
 #: Seconds one synthesiser call may take (festival loads its voice each time: about 0.3 s).
 SYNTH_TIMEOUT_S = 30.0
 
@@ -56,6 +58,10 @@ class SyntheticVoice:
         ``f0``: the mean pitch in Hz where the voice's intonation model takes a target (flite
         ``kal``, ``slt``, ``awb``; festival's English diphone voices); others keep their own.
         """
+        if not self.english:
+            # Their letter-to-sound rules know their own alphabet's letters, not digits or
+            # stray dots: the Russian voice stops with no audio at "0.40" or a lone ".".
+            text = _LETTERS_ONLY.sub(" ", text).strip() or "a"
         if self.engine == "flite":
             return flite(text, self.name, stretch, f0)
         if self.engine == "festival":

@@ -152,3 +152,13 @@ def test_clips_of_the_other_voices_are_deterministic(shared_data: Path) -> None:
     assert not np.array_equal(audio[: len(other)], other[: len(audio)])
     sentence, s, e = make_clip(ClipSpec("sentence-other", 0, True), texts, seed=11)
     assert (s, e) == (-1, -1) and len(sentence) > SAMPLE_RATE
+
+
+def test_foreign_voices_read_text_with_digits_and_stray_dots() -> None:
+    text = "the coefficient was approximately 0.40 of that ."
+    russian = next(v for v in TRAIN_FOREIGN_VOICES if v.name == "msu_ru_nsh_clunits")
+    # Straight to festival, its letter-to-sound rules stop at the digits: no audio, refused.
+    with pytest.raises(TtsError, match="produced no audio"):
+        festival(text, russian.name)
+    s, e = speech_bounds(russian.say(text))
+    assert e - s > SAMPLE_RATE
