@@ -227,6 +227,10 @@ class RoomEngine:
         self._beacon_trail: dict[str, LevelTrail] = {}
         #: Until when "some beacon rose beyond anything it read lately" counts as a move.
         self._motion_until = -1.0
+        #: Until when the current room's fall deeper than a body counts as the appliance moving.
+        self._deep_fall_until = -1.0
+        #: Since when no sign of a move was seen (None while one is).
+        self._still_since: float | None = None
         self._last_t: float | None = None
         self._started: float | None = None
 
@@ -296,7 +300,15 @@ class RoomEngine:
         hazard = self._hazards(levels, current, now)
         dt = 0.0 if self._last_t is None else min(max(0.0, now - self._last_t), s.max_step_s)
         self._last_t = now if self._last_t is None else max(self._last_t, now)
-        self.posterior.step(dt, self._evidence(score, current), hazard)
+        # Standing still (no sign of a move towards any room, through a door or not): a loss of
+        # the current room is not evidence, so it counts at its usual level.
+        still = max(self._motion_until, self._deep_fall_until) < now and all(
+            u < now for u in self._moved.values()
+        )
+        if not still or self._still_since is None:
+            self._still_since = None if not still else now
+        usual = self._usual_scores(levels, current) if still else {}
+        self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
         best, probability = self.posterior.best()
         if best == current or probability < s.switch_posterior:
@@ -344,7 +356,10 @@ class RoomEngine:
         return score
 
     def _evidence(
-        self, score: dict[str | None, float], current: str | None
+        self,
+        score: dict[str | None, float],
+        current: str | None,
+        usual: dict[str | None, float] | None = None,
     ) -> dict[str | None, float]:
         """Log-likelihood rate (nats/s) of each state relative to the current one (which gets 0).
 
@@ -354,13 +369,17 @@ class RoomEngine:
         ``(its score - the current's score - evidence_margin_db) / evidence_db`` nats per second
         (at most ``evidence_cap`` either way): a lead smaller than the margin *loses* evidence, so
         a permanent few dB of shadowing, or the remains of a past blockage, never pile up.
+        While the appliance stands still, a rival in ``usual`` is measured against that score of
+        the current room instead (its usual level, :meth:`_usual_scores`) when it is higher.
         """
         s = self.settings
         mine = score[current]
+        usual = usual or {}
         rates: dict[str | None, float] = {}
         for key, value in score.items():
             margin = self._margin(key, current, score)
-            rates[key] = 0.0 if key == current else (value - mine - margin) / s.evidence_db
+            base = max(mine, usual.get(key, -math.inf))
+            rates[key] = 0.0 if key == current else (value - base - margin) / s.evidence_db
         # Cap the fastest rival at evidence_cap, shifting the others with it so they keep their
         # order (two rooms both far better than "no room" must not tie at the cap).
         excess = max(0.0, max(rates.values()) - s.evidence_cap)
@@ -368,6 +387,51 @@ class RoomEngine:
             key: 0.0 if key == current else max(-s.evidence_cap, rate - excess)
             for key, rate in rates.items()
         }
+
+    def _usual_scores(
+        self, levels: dict[str, _RoomLevel], current: str | None
+    ) -> dict[str | None, float]:
+        """Rivals to measure against the current room's usual level, with that score.
+
+        Standing still, a room's *usual level* is the high end (``rise_quantile``) of its levels
+        since the standstill began (within the motion window): what its beacons read here when
+        nobody stands in front of them. A person only takes signal away, for seconds, so while
+        a rival reads no more than ``standstill_rise_db`` over its own median since then the
+        current room counts at its usual level against it: a body, or two one after the other, in front of
+        its beacon hands no rival a lead. A rival that rose over its median changed by itself
+        (the appliance was carried towards it, unseen by the move signs): then the current room
+        counts as it reads. A fall that lasts most of the window becomes the usual level and counts.
+        """
+        s = self.settings
+        if not s.standstill_usual_level or current is None or current not in levels:
+            return {}
+        high = self._usual_level(current)
+        if high is None:
+            return {}
+        score = high - self._none_db(current)
+        usual: dict[str | None, float] = {None: score}
+        for key, level in levels.items():
+            if key == current:
+                continue
+            typical = self._usual_level(key, 0.5)
+            if typical is not None and level.level_db - typical <= s.standstill_rise_db:
+                usual[key] = score
+        return usual
+
+    def _usual_level(self, room: str, quantile: float | None = None) -> float | None:
+        """A quantile (default ``rise_quantile``) of a room's levels since the standstill began."""
+        trail = self._trail.get(room)
+        since = self._still_since
+        if not trail or since is None:
+            return None
+        if trail[0][0] >= since:
+            values = trail.sorted_levels()
+        else:
+            values = sorted(p for t, p in trail if t >= since)
+        if not values:
+            return None
+        q = self.settings.rise_quantile if quantile is None else quantile
+        return values[min(len(values) - 1, int(q * len(values)))]
 
     def _margin(
         self, key: str | None, current: str | None, score: dict[str | None, float]
@@ -424,6 +488,9 @@ class RoomEngine:
             and current in levels
             and self._fall(current) >= s.deep_fall_db
         ):
+            # No body costs that much: the appliance is not standing still, even when no room
+            # reads stronger (carried out of every room).
+            self._deep_fall_until = now + s.move_memory_s
             for key, level in levels.items():
                 if key != current and level.level_db > levels[current].level_db:
                     self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)

@@ -113,6 +113,16 @@ class PresenceSettings:
     #: only once a room between them fell this many dB from its peak over ``move_memory_s`` (the
     #: appliance was carried through it), or went silent.
     passed_fall_db: float = 5.0
+    #: While no sign of a move towards any room is seen (standing still), a rival's lead is
+    #: measured against the current room's *usual* level when it now reads weaker: the
+    #: ``rise_quantile`` of its levels over ``motion_window_s``. A person in front of a beacon
+    #: only takes signal away, and for seconds, so a fall that has not outlasted most of the
+    #: motion window is no evidence that the appliance moved (False = the current level, as
+    #: before revision 4).
+    standstill_usual_level: bool = True
+    #: ...unless the rival itself reads this many dB over its own usual level (a person only
+    #: takes signal away: a rival that rose was neared, a move the move signs missed).
+    standstill_rise_db: float = 4.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -180,6 +190,7 @@ class PresenceSettings:
             "beacon_rise_db": self.beacon_rise_db,
             "passed_fall_db": self.passed_fall_db,
             "joint_fall_db": self.joint_fall_db,
+            "standstill_rise_db": self.standstill_rise_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,
