@@ -6,8 +6,9 @@ synthetic speech that shares nothing with the keyword model's training:
 
 - speakers: the espeak-ng test voices of ``bench/audio_wake.py`` (held-out accents and variants)
   and the held-out flite/festival voices (``appliance.audio.voices.HELD_OUT_VOICES``);
-- text: Cranfield and SciFact abstracts the training never reads (it reads the first 200 of each
-  corpus; this reads from document 700 of Cranfield and 1,000 of SciFact on), without "claw";
+- text: Cranfield and SciFact abstracts the training never reads (its sentences come from the
+  first 200 documents of each corpus, its long readings from the first 700; this reads from
+  document 700 of Cranfield and 1,000 of SciFact on), without "claw";
 - rates and pitches drawn per abstract, pauses of 0.2-1.2 s between sentences, levels -35 to
   -12 dBFS, a noise floor 25-45 dB under the speech.
 
@@ -34,12 +35,14 @@ from audio_wake import ESPEAK, OTHER, OTHER_VOICES, VOICES, simulate
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.training import embedding_end
+from appliance.audio.training import READING_DOCS, embedding_end
 from appliance.audio.wake_model import KeywordHead
 
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
 #: First document of each corpus this benchmark reads (training reads documents 0-199).
 FIRST_DOC = {"cranfield": 700, "scifact_beir": 1000}
+# The training's long readings take the first READING_DOCS // 2 documents of each corpus.
+assert min(FIRST_DOC.values()) >= READING_DOCS // 2, "the benchmark's text was trained on"
 THRESHOLDS = (0.5, 0.8, 0.9, 0.95, 0.99)
 REFRACTORY = 2 * SAMPLE_RATE
 #: Length of one scored segment: long enough that the head's 1.3 s of start-up silence is rare.
@@ -62,6 +65,18 @@ def held_out_abstracts() -> list[list[str]]:
     return out
 
 
+def words_before(said: Said, at: int, n: int = 8) -> str:
+    """The last ``n`` words of the sentence being said at sample ``at`` (the detection)."""
+    for end, sentence in said:
+        if at <= end + SAMPLE_RATE // 2:
+            # Roughly where in the sentence: the share of its duration elapsed.
+            start = next((e for e, _ in reversed(said) if e < end), 0)
+            words = sentence.split()
+            cut = max(1, round(len(words) * min(1.0, (at - start) / max(1, end - start))))
+            return " ".join(words[max(0, cut - n) : cut])
+    return "(after the last sentence)"
+
+
 def poisson_upper(k: int, level: float = 0.95) -> float:
     """Exact upper confidence bound on a Poisson mean after observing ``k`` events."""
     lo, hi = 0.0, 10.0 + 5.0 * k
@@ -82,9 +97,14 @@ def speak(rng: random.Random, family: str, sentence: str, voice_index: int) -> S
     return other.say(sentence, rng.uniform(0.85, 1.25), f0)
 
 
-def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> Samples:
-    """About :data:`SEGMENT_S` seconds of abstracts read aloud by test voices of ``family``."""
+Said = list[tuple[int, str]]
+
+
+def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> tuple[Samples, Said]:
+    """About :data:`SEGMENT_S` seconds of abstracts read aloud by test voices of ``family``, and
+    the sample at which each sentence ends, with its text."""
     parts: list[Samples] = []
+    said: Said = []
     total = 0
     while total < SEGMENT_S * SAMPLE_RATE:
         sentences = rng.choice(abstracts)
@@ -96,12 +116,13 @@ def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> Samp
             gap = silence(rng.uniform(0.2, 1.2))
             parts += [speech, gap]
             total += len(speech) + len(gap)
+            said.append((total - len(gap), sentence))
     audio = np.concatenate(parts)
     level = 10 ** (rng.uniform(-35, -12) / 20) * 32767
     peak_rms = float(np.sqrt(np.mean(audio.astype(np.float64) ** 2)) + 1e-9)
     audio = np.clip(audio * (level / peak_rms), -32768, 32767).astype(np.int16)
     noise = np.random.default_rng(rng.randrange(2**31)).normal(0, 1000, len(audio))
-    return mix(audio, noise.astype(np.int16), rng.uniform(25, 45))
+    return mix(audio, noise.astype(np.int16), rng.uniform(25, 45)), said
 
 
 def scores(
@@ -121,6 +142,12 @@ def main() -> None:
         "--minutes", type=float, default=10.0, help="speech per family (default 10)"
     )
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument(
+        "--show",
+        type=float,
+        default=0.9,
+        help="list what was being said at each false accept at this threshold (default 0.9)",
+    )
     parser.add_argument(
         "--kws-head",
         action="append",
@@ -144,11 +171,13 @@ def main() -> None:
         h: {ESPEAK: [], OTHER: []} for h in heads
     }
     seconds = {ESPEAK: 0.0, OTHER: 0.0}
+    transcripts: dict[str, list[Said]] = {ESPEAK: [], OTHER: []}
     t_synth = t_embed = 0.0
     for family in (ESPEAK, OTHER):
         while seconds[family] < args.minutes * 60:
             t0 = time.perf_counter()
-            audio = segment(random.Random(rng.random()), family, abstracts)
+            audio, said = segment(random.Random(rng.random()), family, abstracts)
+            transcripts[family].append(said)
             t1 = time.perf_counter()
             emb = features.clip(audio)
             t_embed += time.perf_counter() - t1
@@ -174,6 +203,11 @@ def main() -> None:
                     f"  {thr:9.2f}  {fam:14s}  {k:13d}  {hours:5.2f}  {k / hours:6.2f}"
                     f"   {poisson_upper(k) / hours:6.2f}"
                 )
+        print(f"  false accepts at {args.show} (the words up to the detection):")
+        for fam in (ESPEAK, OTHER):
+            for trace, said in zip(per_family[fam], transcripts[fam], strict=True):
+                for at in simulate(trace, args.show, REFRACTORY):
+                    print(f"    {fam:14s} ... {words_before(said, at)}")
 
 
 if __name__ == "__main__":

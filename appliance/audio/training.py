@@ -289,8 +289,16 @@ class ClipSpec:
 KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
     "positive-babble", "sentence-babble", "positive-other", "sentence-other", "near-miss-other",
-    "near-miss-claw-other", "positive-other-babble",
+    "near-miss-claw-other", "positive-other-babble", "reading", "reading-other",
 )  # fmt: skip
+#: Kinds that read on for :data:`READING_S` seconds from the wider text pool (:data:`READING_DOCS`).
+READING_KINDS = ("reading", "reading-other")
+#: Seconds one reading clip lasts: hours of ordinary speech are where a wake word's false accepts
+#: per hour are decided, and session 3's 1,200 short sentences were 1.5 h.
+READING_S = (20.0, 40.0)
+#: Documents per corpus the readings draw from (``bench/audio_wake_hours.py`` reads from 700 of
+#: Cranfield and 1,000 of SciFact on, so these stay apart from the benchmark's text).
+READING_DOCS = 1400
 #: Kinds whose negative windows get a fixed share of every batch.
 NEAR_MISS_KINDS = (
     "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
@@ -407,6 +415,22 @@ def make_clip(
         level = 32768.0 * 10 ** (rng.uniform(-70.0, -15.0) / 20)
         x = np.clip(np.round(noise * level / (_rms(noise) + 1e-9)), -32768, 32767)
         return x.astype(np.int16), -1, -1
+    if spec.kind in READING_KINDS:
+        # One speaker reading on through consecutive sentences, a breath every 8-30 words (some
+        # "sentences" of the corpora are whole abstracts).
+        i, length = int(rng.integers(len(texts))), 0
+        target = rng.uniform(*READING_S) * SAMPLE_RATE
+        words: list[str] = []
+        while length < target:
+            while len(words) < 30:
+                words += texts[i % len(texts)].split()
+                i += 1
+            n = int(rng.integers(8, 31))
+            parts += [say(" ".join(words[:n])), _silence(rng, 0.15, 0.9)]
+            words = words[n:]
+            length += len(parts[-2]) + len(parts[-1])
+        audio = np.concatenate(parts)
+        return augment(rng, audio, texts, heavy_babble=heavy, other_babble=other), -1, -1
     if spec.kind.startswith("sentence"):
         parts.append(say(_words(rng, texts, 6, 22)))
         parts.append(_silence(rng, 0.3, 1.0))
@@ -526,6 +550,8 @@ def _block(
         ]
     if warp:
         facts["warp"] = warp
+    if kind in READING_KINDS:
+        facts["docs"] = READING_DOCS
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -562,11 +588,13 @@ def build_dataset(
     rounded up to whole blocks of :data:`BLOCK` clips.
     """
     texts = load_texts(retrieval)
+    wide = load_texts(retrieval, READING_DOCS) if any(counts.get(k) for k in READING_KINDS) else []
     blocks, kind_of = [], []
     t0 = time.time()
     for kind, n in counts.items():
+        pool = wide if kind in READING_KINDS else texts
         for first in range(0, n, BLOCK):
-            blocks.append(_block(kind, first, seed, texts, models_dir, workers, warp))
+            blocks.append(_block(kind, first, seed, pool, models_dir, workers, warp))
             kind_of.append(KINDS.index(kind))
     print(f"{sum(len(b['lengths']) for b in blocks)} clips ready in {time.time() - t0:.0f} s")
     lengths = np.concatenate([b["lengths"] for b in blocks])
@@ -783,6 +811,10 @@ def main() -> None:
     parser.add_argument("--near-miss-other", type=int, default=400)
     parser.add_argument("--near-miss-claw-other", type=int, default=800)
     parser.add_argument("--positive-other-babble", type=int, default=200)
+    # Long readings (20-40 s each) by espeak-ng and by flite/festival training voices; 0 by
+    # default until a head trained with them is adopted (see decision 0031, session 4).
+    parser.add_argument("--reading", type=int, default=0)
+    parser.add_argument("--reading-other", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--window", type=int, default=16)
@@ -828,6 +860,8 @@ def main() -> None:
         "near-miss-other": args.near_miss_other,
         "near-miss-claw-other": args.near_miss_claw_other,
         "positive-other-babble": args.positive_other_babble,
+        "reading": args.reading,
+        "reading-other": args.reading_other,
     }
     data = build_dataset(
         counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
