@@ -182,6 +182,9 @@ class EngineState:
     posterior: dict[str, float] = field(default_factory=dict)
     #: Rooms (None = no room) the beacons show a move towards (their hazard is raised).
     moving: list[str | None] = field(default_factory=list)
+    #: Since when no sign of a move towards any room was seen (None while one is): standing
+    #: still, the current room counts at its usual level against rivals that did not rise.
+    still_since: float | None = None
     #: Switches so far.
     switches: int = 0
 
@@ -307,6 +310,7 @@ class RoomEngine:
         )
         if not still or self._still_since is None:
             self._still_since = None if not still else now
+        self.state.still_since = self._still_since
         usual = self._usual_scores(levels, current) if still else {}
         self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
