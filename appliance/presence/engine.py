@@ -311,7 +311,7 @@ class RoomEngine:
         if not still or self._still_since is None:
             self._still_since = None if not still else now
         self.state.still_since = self._still_since
-        usual = self._usual_scores(levels, current) if still else {}
+        usual = self._usual_scores(levels, current, now) if still else {}
         self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
         best, probability = self.posterior.best()
@@ -393,7 +393,7 @@ class RoomEngine:
         }
 
     def _usual_scores(
-        self, levels: dict[str, _RoomLevel], current: str | None
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
     ) -> dict[str | None, float]:
         """Rivals to measure against the current room's usual level, with that score.
 
@@ -405,10 +405,14 @@ class RoomEngine:
         its beacon hands no rival a lead. A rival that rose over its median changed by itself
         (the appliance was carried towards it, unseen by the move signs): then the current room
         counts as it reads. A fall that lasts most of the window becomes the usual level and counts.
+        Standing for less than half the motion window (as for a beacon's rise), nothing is usual
+        yet: the rule waits.
         """
         s = self.settings
         if not s.standstill_usual_level or current is None or current not in levels:
             return {}
+        if self._still_since is None or now - self._still_since < s.motion_window_s / 2:
+            return {}  # standing for too short a time to know what is usual here
         high = self._usual_level(current)
         if high is None:
             return {}
