@@ -268,6 +268,9 @@ class PresenceMonitor:
             "proximity_db": dict(state.proximity),
             "posterior": dict(state.posterior),
             "moving": [room or "" for room in state.moving],
+            "still_for_s": None
+            if state.still_since is None
+            else round(max(0.0, now - state.still_since), 1),
             "switches": state.switches,
             "beacons": known,
             "strangers": [r.to_json() for r in strangers[:STRANGERS_SHOWN]],

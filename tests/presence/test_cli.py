@@ -46,6 +46,8 @@ def test_presence_replays_the_development_trace(capsys, config_file: Path) -> No
         "machine-shop",
     ]
     assert data["scanner"]["parse"]["malformed_total"] > 0
+    # The walk ends standing at the shop bench: no move seen for a while, none towards a room.
+    assert data["moving"] == [] and data["still_for_s"] > 0
     assert {b["room"] for b in data["beacons"]} == {"machine-shop", "electronics-lab", "assembly"}
 
 
