@@ -478,7 +478,9 @@ def main(argv: list[str] | None = None) -> int:
         f"lasting fall {settings.lasting_fall_s} s x {settings.lasting_fall_db} dB "
         f"(rival +{settings.lasting_rise_db} dB); seeds {_span(seeds)}, "
         f"{args.hours:g} h per standing scenario and seed; beacon rise {settings.beacon_rise_db} dB, "
-        f"deep fall {settings.deep_fall_db} dB, passed {settings.passed_fall_db} dB"
+        f"deep fall {settings.deep_fall_db} dB, passed {settings.passed_fall_db} dB; standing "
+        f"still: usual level {'on' if settings.standstill_usual_level else 'off'} "
+        f"(rival rise {settings.standstill_rise_db} dB)"
     )
     print(
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "
