@@ -128,13 +128,14 @@ def test_speakers_are_split_between_training_validation_and_the_benchmark() -> N
         if positive:
             assert all(v.english for v in fit + val)
     assert any(not v.english for v in other_voices(False, False))
-    assert [k for k in KINDS if is_other(k)] == [
+    assert {
         "positive-other",
         "sentence-other",
         "near-miss-other",
         "near-miss-claw-other",
         "positive-other-babble",
-    ]
+    } <= {k for k in KINDS if is_other(k)}
+    assert not any(is_other(k) for k in KINDS[:8])  # session 3's kinds stay espeak-ng
 
 
 def test_clips_of_the_other_voices_are_deterministic(shared_data: Path) -> None:
