@@ -25,6 +25,8 @@ from tests.presence.presence_radio import wait_for
         ("MAX_TRACKED", "2", "presence.max_tracked: must be >= 8"),
         ("BEACON_RISE_COUNT", "0", "presence.beacon_rise_count: must be >= 1"),
         ("PASSED_FALL_DB", "-1", "presence.passed_fall_db: must be >= 0"),
+        ("STANDSTILL_RISE_DB", "-2", "presence.standstill_rise_db: must be >= 0"),
+        ("STANDSTILL_USUAL_LEVEL", "maybe", "presence.standstill_usual_level"),
         ("RETRY_MAX_S", "0.5", "presence.retry_max_s: must be >= presence.retry_initial_s"),
         ("SCANNING_MODE", "sniff", "presence.scanning_mode: 'sniff' is not allowed"),
         ("BACKEND", "usb", "presence.backend: 'usb' is not allowed"),
