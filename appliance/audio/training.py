@@ -816,7 +816,7 @@ def main() -> None:
     parser.add_argument("--reading", type=int, default=0)
     parser.add_argument("--reading-other", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--window", type=int, default=16)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--dropout", type=float, default=0.1)

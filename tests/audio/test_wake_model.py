@@ -27,6 +27,7 @@ from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.training import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
 from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.voices import HELD_OUT_VOICES
 from appliance.audio.wake_model import (
     HEAD_MODEL,
     KeywordHead,
@@ -167,9 +168,28 @@ def test_no_wake_on_real_speech_or_a_near_miss(
 def test_open_clause_does_not_wake_it(
     features: SpeechEmbedding, head: KeywordHead, synth: SynthFn
 ) -> None:
+    # Nine held-out voices (each held-out accent with three held-out variants): the session 4 head
+    # rejects both phrases said by the first of them, and still wakes on them for 21 of the 27
+    # voices of the three accents (the session 3 head: 26 of 27).
     det = detector(features, head)
-    for phrase in ("open clause", "open claws"):
-        assert feed_all(det, samples_of(synth(phrase, voice=HELD_OUT_VOICE))) == [], phrase
+    for voice in [f"{a}+{v}" for a in HELD_OUT_ACCENTS for v in HELD_OUT_VARIANTS[:3]]:
+        for phrase in ("open clause", "open claws"):
+            assert feed_all(det, samples_of(synth(phrase, voice=voice))) == [], (phrase, voice)
+
+
+def test_wakes_on_a_held_out_flite_voice_and_not_on_its_near_misses(
+    features: SpeechEmbedding, head: KeywordHead
+) -> None:
+    # flite's awb (a Scottish male, statistical parametric synthesis): no training clip used it,
+    # nor any voice of its engine family before session 4 (the session 3 head missed 57 of the
+    # benchmark's 60 flite/festival positives).
+    awb = next(v for v in HELD_OUT_VOICES if v.name == "awb")
+    pad = np.zeros(SAMPLE_RATE, np.int16)
+    det = detector(features, head)
+    found = feed_all(det, np.concatenate([pad, awb.say("open claw, scan this"), pad]))
+    assert len(found) == 1 and found[0].score >= det.threshold
+    for phrase in ("clean the claw", "open call logs", "open the law"):
+        assert feed_all(det, np.concatenate([pad, awb.say(phrase), pad])) == [], phrase
 
 
 def test_refractory_period_stops_a_second_wake(
