@@ -23,6 +23,7 @@ Poisson upper bound, per family of voices and per threshold.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -36,7 +37,8 @@ from audio_wake import ESPEAK, OTHER, OTHER_VOICES, VOICES, simulate
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.training import READING_DOCS, embedding_end
-from appliance.audio.wake_model import KeywordHead
+from appliance.audio.wake_model import HEAD_MODEL, KeywordHead, locate_head
+from appliance.models.manifest import load_manifest
 
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
 #: First document of each corpus this benchmark reads (training reads documents 0-199).
@@ -82,7 +84,7 @@ def poisson_upper(k: int, level: float = 0.95) -> float:
     lo, hi = 0.0, 10.0 + 5.0 * k
     for _ in range(100):
         mid = (lo + hi) / 2
-        cdf = sum(math.exp(-mid) * mid**i / math.factorial(i) for i in range(k + 1))
+        cdf = sum(math.exp(i * math.log(mid) - mid - math.lgamma(i + 1)) for i in range(k + 1))
         lo, hi = (mid, hi) if cdf > 1 - level else (lo, mid)
     return hi
 
@@ -155,12 +157,14 @@ def main() -> None:
         help="head file (repeatable; 'manifest' = the committed head, the default)",
     )
     args = parser.parse_args()
-    heads = {
-        name: KeywordHead.from_manifest(Path("var/models"))
+    files = {
+        name: locate_head(load_manifest().get(HEAD_MODEL), Path("var/models"))
         if name == "manifest"
-        else KeywordHead.load(Path(name))
+        else Path(name)
         for name in (args.kws_head or ["manifest"])
     }
+    heads = {name: KeywordHead.load(path) for name, path in files.items()}
+    digests = {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in files.items()}
     features = SpeechEmbedding.from_manifest(Path("var/models"))
     # The detector starts from this embedding of silence (``KeywordModelWakeDetector.reset``).
     silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])
@@ -190,7 +194,7 @@ def main() -> None:
         f"({len(abstracts)} held-out abstracts; synthesis {t_synth:.0f} s, embeddings {t_embed:.0f} s)"
     )
     for name, per_family in traces.items():
-        print(f"head {name} (sha256 of the file is in the manifest for 'manifest'):")
+        print(f"head {name} (sha256 {digests[name][:12]}):")
         print("  threshold  family          false accepts  hours   per h   95% upper per h")
         for thr in THRESHOLDS:
             rows = [(fam, per_family[fam], seconds[fam] / 3600) for fam in (ESPEAK, OTHER)]
