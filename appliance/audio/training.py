@@ -812,7 +812,8 @@ def main() -> None:
     parser.add_argument("--near-miss-claw-other", type=int, default=800)
     parser.add_argument("--positive-other-babble", type=int, default=200)
     # Long readings (20-40 s each) by espeak-ng and by flite/festival training voices; 0 by
-    # default until a head trained with them is adopted (see decision 0031, session 4).
+    # default: the head trained with them (1000 and 300, --epochs 6) was measured and not adopted
+    # (decision 0031, session 4).
     parser.add_argument("--reading", type=int, default=0)
     parser.add_argument("--reading-other", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=10)
