@@ -9,7 +9,7 @@ synthetic speech that shares nothing with the keyword model's training:
 - text: Cranfield and SciFact abstracts the training never reads (its sentences come from the
   first 200 documents of each corpus, its long readings from the first 700; this reads from
   document 700 of Cranfield and 1,000 of SciFact on), without "claw";
-- rates and pitches drawn per abstract, pauses of 0.2-1.2 s between sentences, levels -35 to
+- one voice per abstract, rate and pitch drawn per sentence, pauses of 0.2-1.2 s between sentences, levels -35 to
   -12 dBFS, a noise floor 25-45 dB under the speech.
 
 Each head scores the same embeddings (computed once per segment, equal to the streaming
@@ -90,7 +90,7 @@ def poisson_upper(k: int, level: float = 0.95) -> float:
 
 
 def speak(rng: random.Random, family: str, sentence: str, voice_index: int) -> Samples:
-    """One sentence by one test voice of ``family`` (the voice, rate and pitch drawn per abstract)."""
+    """One sentence by one test voice of ``family`` (the voice fixed per abstract, rate and pitch drawn here)."""
     if family == ESPEAK:
         voice = VOICES[voice_index % len(VOICES)]
         return synth(sentence, voice, rng.choice((130, 150, 170, 190, 210)), rng.randint(25, 75))
@@ -113,7 +113,8 @@ def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> tupl
         voice_index = rng.randrange(1000)
         state = random.Random(rng.random())
         for sentence in sentences[: rng.randint(2, 6)]:
-            # Each sentence keeps the abstract's voice, rate and pitch (a speaker reading on).
+            # One voice reads the whole abstract (a speaker reading on); its rate and pitch are
+            # drawn again for each sentence.
             speech = speak(random.Random(state.random()), family, sentence, voice_index)
             gap = silence(rng.uniform(0.2, 1.2))
             parts += [speech, gap]
@@ -121,8 +122,8 @@ def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> tupl
             said.append((total - len(gap), sentence))
     audio = np.concatenate(parts)
     level = 10 ** (rng.uniform(-35, -12) / 20) * 32767
-    peak_rms = float(np.sqrt(np.mean(audio.astype(np.float64) ** 2)) + 1e-9)
-    audio = np.clip(audio * (level / peak_rms), -32768, 32767).astype(np.int16)
+    speech_rms = float(np.sqrt(np.mean(audio.astype(np.float64) ** 2)) + 1e-9)
+    audio = np.clip(audio * (level / speech_rms), -32768, 32767).astype(np.int16)
     noise = np.random.default_rng(rng.randrange(2**31)).normal(0, 1000, len(audio))
     return mix(audio, noise.astype(np.int16), rng.uniform(25, 45)), said
 
