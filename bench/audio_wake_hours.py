@@ -9,8 +9,8 @@ synthetic speech that shares nothing with the keyword model's training:
 - text: Cranfield and SciFact abstracts the training never reads (its sentences come from the
   first 200 documents of each corpus, its long readings from the first 700; this reads from
   document 700 of Cranfield and 1,000 of SciFact on), without "claw";
-- one voice per abstract, rate and pitch drawn per sentence, pauses of 0.2-1.2 s between sentences, levels -35 to
-  -12 dBFS, a noise floor 25-45 dB under the speech.
+- one voice per abstract, rate and pitch drawn per sentence, pauses of 0.2-1.2 s between
+  sentences, levels -35 to -12 dBFS, a noise floor 25-45 dB under the speech.
 
 Each head scores the same embeddings (computed once per segment, equal to the streaming
 computation), and detections follow the detector's rule (first score at or over the threshold,
@@ -90,7 +90,7 @@ def poisson_upper(k: int, level: float = 0.95) -> float:
 
 
 def speak(rng: random.Random, family: str, sentence: str, voice_index: int) -> Samples:
-    """One sentence by one test voice of ``family`` (the voice fixed per abstract, rate and pitch drawn here)."""
+    """One sentence by test voice ``voice_index`` of ``family``, at a rate and pitch drawn here."""
     if family == ESPEAK:
         voice = VOICES[voice_index % len(VOICES)]
         return synth(sentence, voice, rng.choice((130, 150, 170, 190, 210)), rng.randint(25, 75))
