@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import os
 import subprocess
@@ -46,6 +45,7 @@ from appliance.audio.voices import (
     TRAIN_VOICES,
     VALIDATION_VOICES,
     SyntheticVoice,
+    wav_to_samples,
 )
 from appliance.audio.wake_model import KeywordHead
 from appliance.audio.wavio import resample, to_int16
@@ -129,8 +129,6 @@ def voice_name(accent: str, variant: str | None) -> str:
 
 def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> Samples:
     """espeak-ng speech as 16 kHz mono int16."""
-    import soundfile as sf
-
     # A text starting with "-" ("-0.5 mm ...") would be read as an option: a space keeps it text.
     text = f" {text}" if text.startswith("-") else text
     wav = subprocess.run(
@@ -139,8 +137,7 @@ def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> 
         check=True,
         timeout=30,
     ).stdout
-    data, sr = sf.read(io.BytesIO(wav), dtype="float32")
-    return to_int16(resample(np.asarray(data, dtype=np.float32), int(sr), SAMPLE_RATE))
+    return wav_to_samples(wav, f"espeak-ng voice {voice}")
 
 
 def speech_bounds(audio: Samples, threshold_db: float = -40.0) -> tuple[int, int]:
@@ -181,6 +178,11 @@ def _hum(rng: np.random.Generator, n: int) -> npt.NDArray[np.float64]:
     ) + 0.05 * rng.normal(0, 1, n)
 
 
+#: The babble's flite talkers (about 30 ms a sentence; festival's start-up would double a clip's
+#: cost).
+_FLITE_TALKERS = tuple(v for v in TRAIN_VOICES if v.engine == "flite")
+
+
 def _babble(
     rng: np.random.Generator,
     n: int,
@@ -192,8 +194,7 @@ def _babble(
     out = np.zeros(n)
     for _ in range(int(rng.integers(*talkers))):
         if other and rng.random() < 0.5:
-            # flite only (about 30 ms a sentence): festival's start-up would double the clip's cost.
-            talker = [v for v in TRAIN_VOICES if v.engine == "flite"][int(rng.integers(4))]
+            talker = _FLITE_TALKERS[int(rng.integers(len(_FLITE_TALKERS)))]
             speech = talker.say(str(rng.choice(texts)), float(rng.uniform(0.8, 1.25)))
         else:
             voice = voice_name(

@@ -104,7 +104,8 @@ HELD_OUT_VOICES = (
 )
 
 
-def _to_samples(wav: bytes, what: str) -> Samples:
+def wav_to_samples(wav: bytes, what: str) -> Samples:
+    """A synthesiser's WAV output as 16 kHz mono int16; ``TtsError`` when there is none."""
     import soundfile as sf
 
     if not wav:
@@ -147,7 +148,7 @@ def flite(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) 
         argv += ["--setf", f"int_f0_target_mean={f0:.1f}"]
     # A text starting with "-" would be read as an option: a space keeps it text.
     argv += ["-t", f" {text}" if text.startswith("-") else text, "-o", "/dev/stdout"]
-    return _to_samples(_run(argv, f"flite voice {voice}"), f"flite voice {voice}")
+    return wav_to_samples(_run(argv, f"flite voice {voice}"), f"flite voice {voice}")
 
 
 def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
@@ -173,4 +174,4 @@ def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = Non
         out = Path(tmp) / "speech.wav"
         _run([*argv, "-o", str(out)], f"festival voice {voice}", stdin=text + "\n")
         wav = out.read_bytes() if out.is_file() else b""
-    return _to_samples(wav, f"festival voice {voice}")
+    return wav_to_samples(wav, f"festival voice {voice}")
