@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_rooms import HELD_OUT_FROM, STANDING
+from presence_rooms import HELD_OUT, STANDING
 from presence_sim import bench_floor, simulate, waypoints
 
 from appliance.presence.trace import write_trace
@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=330.0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    if args.seed >= HELD_OUT_FROM:
-        parser.error(f"seeds {HELD_OUT_FROM} and up are held out")
+    if args.seed in HELD_OUT:
+        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
     floor = bench_floor()
     beacon = next(b for b in floor.beacons if b.beacon_id.endswith(":" + args.beacon))
     beacon.blocked = [(args.block_from, args.block_to, 14.0)]
