@@ -34,6 +34,7 @@ import numpy as np
 from audio_common import (
     PITCHES,
     RATES,
+    Clip,
     load,
     mix,
     silence,
@@ -321,6 +322,58 @@ def kws_sweep(
         )
 
 
+def test_audio(
+    seed: int,
+    n_positives: int,
+    n_negatives: int,
+    n_near: int,
+    n_other_positives: int,
+    n_other_near: int,
+    *,
+    korean: bool = False,
+) -> tuple[list[Trial], list[Clip], list[tuple[str, Samples]], list[Trial]]:
+    """The benchmark's audio: positives, real negative clips, near-miss utterances ("phrase (voice)",
+    audio) and, with ``korean``, the Korean positives of the vosk-ko configuration."""
+    rng = random.Random(seed)
+    clips = speech_index()
+    babble_clips = [c for c in clips if c.role == "speech_negative" and 2.0 < c.seconds < 12.0]
+    babble = [load(c.path) for c in babble_clips[:20]]
+    positives = [make_positive(rng, babble, i) for i in range(n_positives)]
+    ko_positives = []
+    if korean:
+        ko_rng = random.Random(seed)
+        ko_questions = ["오늘 날씨가 어때요", "이 도면을 스캔해 주세요"]
+        ko_positives = [
+            make_positive(ko_rng, babble, i, KO_WAKE, ["ko"], ko_questions)
+            for i in range(n_positives)
+        ]
+    negatives = clips[:n_negatives]
+    near = []
+    # Every phrase in turn, each time by a voice, rate and pitch drawn from the test voices (not
+    # one accent for the first rounds, nor one rate per phrase).
+    near_rng = random.Random(seed + 1)
+    for i in range(n_near):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        voice = near_rng.choice(VOICES)
+        audio = synth(phrase, voice, near_rng.choice(RATES), near_rng.choice(PITCHES))
+        near.append((f"{phrase} ({voice})", np.concatenate([silence(0.5), audio, silence(1.0)])))
+    # The flite/festival test voices, from their own seeds (the espeak-ng audio above is unchanged).
+    other_rng = random.Random(seed + 2)
+    positives += [make_other_positive(other_rng, babble, i) for i in range(n_other_positives)]
+    near_other_rng = random.Random(seed + 3)
+    for i in range(n_other_near):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        other: SyntheticVoice = near_other_rng.choice(OTHER_VOICES)
+        low, high = other.f0_range
+        f0 = low + near_other_rng.choice(F0_STEPS) * (high - low)
+        audio = other.say(phrase, near_other_rng.choice(STRETCHES), f0)
+        near.append(
+            (f"{phrase} ({other.label})", np.concatenate([silence(0.5), audio, silence(1.0)]))
+        )
+
+    return positives, negatives, near, ko_positives
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -367,43 +420,15 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    rng = random.Random(args.seed)
-    clips = speech_index()
-    babble_clips = [c for c in clips if c.role == "speech_negative" and 2.0 < c.seconds < 12.0]
-    babble = [load(c.path) for c in babble_clips[:20]]
-    positives = [make_positive(rng, babble, i) for i in range(args.positives)]
-    ko_positives = []
-    if "vosk-ko" in args.configs:
-        ko_rng = random.Random(args.seed)
-        ko_questions = ["오늘 날씨가 어때요", "이 도면을 스캔해 주세요"]
-        ko_positives = [
-            make_positive(ko_rng, babble, i, KO_WAKE, ["ko"], ko_questions)
-            for i in range(args.positives)
-        ]
-    negatives = clips[: args.negatives]
-    near = []
-    # Every phrase in turn, each time by a voice, rate and pitch drawn from the test voices (not
-    # one accent for the first rounds, nor one rate per phrase).
-    near_rng = random.Random(args.seed + 1)
-    for i in range(args.near_miss):
-        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
-        voice = near_rng.choice(VOICES)
-        audio = synth(phrase, voice, near_rng.choice(RATES), near_rng.choice(PITCHES))
-        near.append((f"{phrase} ({voice})", np.concatenate([silence(0.5), audio, silence(1.0)])))
-    # The flite/festival test voices, from their own seeds (the espeak-ng audio above is unchanged).
-    other_rng = random.Random(args.seed + 2)
-    positives += [make_other_positive(other_rng, babble, i) for i in range(args.other_positives)]
-    near_other_rng = random.Random(args.seed + 3)
-    for i in range(args.other_near_miss):
-        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
-        other: SyntheticVoice = near_other_rng.choice(OTHER_VOICES)
-        low, high = other.f0_range
-        f0 = low + near_other_rng.choice(F0_STEPS) * (high - low)
-        audio = other.say(phrase, near_other_rng.choice(STRETCHES), f0)
-        near.append(
-            (f"{phrase} ({other.label})", np.concatenate([silence(0.5), audio, silence(1.0)]))
-        )
-
+    positives, negatives, near, ko_positives = test_audio(
+        args.seed,
+        args.positives,
+        args.negatives,
+        args.near_miss,
+        args.other_positives,
+        args.other_near_miss,
+        korean="vosk-ko" in args.configs,
+    )
     recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
     print(
         f"positives {len(positives)}, negative clips {len(negatives)} "

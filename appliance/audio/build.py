@@ -68,7 +68,23 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
     """The configured wake detector; reuses ``recogniser`` when it is the same engine."""
     s = config.audio
     if s.wake_engine == "kws":
-        return build_kws_detector(config)
+        if not s.wake_verify:
+            return build_kws_detector(config)
+        kws = build_kws_detector(config, threshold=s.wake_verify_kws_threshold)
+        from appliance.audio.engines.whisper import WhisperRecogniser
+        from appliance.audio.verify import VerifiedWakeDetector
+
+        checker = recogniser if isinstance(recogniser, WhisperRecogniser) else None
+        checker = checker or WhisperRecogniser.from_manifest(
+            s.whisper_model, config.paths.models_dir, threads=s.stt_threads
+        )
+        return VerifiedWakeDetector(
+            kws,
+            checker,
+            s.wake_phrase,
+            threshold=s.wake_verify_threshold,
+            window_s=s.wake_verify_window_s,
+        )
     if s.wake_engine == "vosk":
         from appliance.audio.engines.vosk import VoskRecogniser
         from appliance.audio.wake import VoskWakeDetector
@@ -90,8 +106,11 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
     )
 
 
-def build_kws_detector(config: Config) -> WakeDetector:
-    """The trained keyword model (both feature graphs and the head verified against the manifest)."""
+def build_kws_detector(config: Config, *, threshold: float | None = None) -> WakeDetector:
+    """The trained keyword model (both feature graphs and the head verified against the manifest).
+
+    ``threshold``: the first stage's when whisper verifies (default: ``audio.wake_kws_threshold``).
+    """
     from appliance.audio.engines.speech_embedding import SpeechEmbedding
     from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
@@ -108,7 +127,7 @@ def build_kws_detector(config: Config) -> WakeDetector:
         SpeechEmbedding.from_manifest(config.paths.models_dir),
         head,
         s.wake_phrase,
-        threshold=s.wake_kws_threshold,
+        threshold=s.wake_kws_threshold if threshold is None else threshold,
         refractory_s=s.wake_refractory_s,
     )
 

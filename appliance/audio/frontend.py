@@ -189,6 +189,11 @@ class VoiceFrontEnd:
             "wake_detector": getattr(self.wake, "name", "?"),
             "recogniser": getattr(self.recogniser, "name", "?"),
         }
+        # Wakes a second stage (or Vosk's confidence threshold) turned down: the figure to watch
+        # when the appliance seems deaf, or wakes too often.
+        for key in ("confirmed", "rejected"):
+            if isinstance(getattr(self.wake, key, None), int):
+                out[f"wake_{key}"] = getattr(self.wake, key)
         return out
 
     # -- listening ------------------------------------------------------------------------------

@@ -42,6 +42,17 @@ class AudioSettings:
     wake_kws_model: str = "kws-open-claw"
     #: Score (0..1) at which the keyword model wakes; chosen from the benchmark's sweep (0031).
     wake_kws_threshold: float = 0.9
+    #: Ask whisper tiny.en to confirm each keyword-model wake before it counts (a second stage:
+    #: appliance/audio/verify.py, docs/decisions/0032-audio-wake-verifier.md).
+    wake_verify: bool = False
+    #: Lowest probability (0..1) whisper must give the phrase in the audio that woke the keyword
+    #: model; ordinary speech gets ~1e-4, the phrase ~0.01-0.5.
+    wake_verify_threshold: float = 0.0001
+    #: Keyword-model threshold while whisper verifies: lower than ``wake_kws_threshold`` (fewer
+    #: missed wakes), since whisper turns down what ordinary speech lets through.
+    wake_verify_kws_threshold: float = 0.1
+    #: Seconds of audio before a keyword-model wake that whisper checks.
+    wake_verify_window_s: float = 1.6
     #: Seconds after a keyword-model detection during which it cannot fire again.
     wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.
@@ -111,6 +122,21 @@ class AudioSettings:
             ("wake_threshold", 0.0 <= self.wake_threshold <= 1.0, "between 0 and 1"),
             ("wake_kws_threshold", 0.0 < self.wake_kws_threshold < 1.0, "between 0 and 1"),
             ("wake_refractory_s", 0.0 <= self.wake_refractory_s <= 30.0, "between 0 and 30"),
+            (
+                "wake_verify_threshold",
+                0.0 <= self.wake_verify_threshold < 1.0,
+                "between 0 and 1",
+            ),
+            (
+                "wake_verify_kws_threshold",
+                0.0 < self.wake_verify_kws_threshold < 1.0,
+                "between 0 and 1",
+            ),
+            (
+                "wake_verify_window_s",
+                0.8 <= self.wake_verify_window_s <= 4.0,
+                "between 0.8 and 4",
+            ),
             (
                 "wake_whisper_threshold",
                 0.0 <= self.wake_whisper_threshold <= 1.0,

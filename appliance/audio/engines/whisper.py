@@ -34,6 +34,9 @@ from appliance.models.store import model_dir
 FRAMES_PER_S = 100
 #: Longest question transcribed with a shortened encoder context when ``short_context`` is on.
 SHORT_CONTEXT_MAX_S = 20
+#: Word boundaries, counted from the end of a window's text, where the wake verifier forces the
+#: phrase (besides the start).
+VERIFY_POSITIONS = 3
 #: Prompt budget for vocabulary biasing, in characters (Whisper's prompt holds ~224 tokens).
 PROMPT_CHARS = 600
 
@@ -217,12 +220,42 @@ class WhisperRecogniser:
                 score = self._phrase_posterior(encoded, text, verify)
         return WindowResult(text, score, time.perf_counter() - started)
 
+    def phrase_posterior(self, audio: Samples, phrase: str) -> WindowResult:
+        """How well the phrase fits anywhere in a short window (the wake verifier's score).
+
+        The window is decoded greedily without bias; then the phrase's tokens are forced at the
+        start and after each of the last :data:`VERIFY_POSITIONS` words of that text (the window ends
+        where the keyword model fired, so the phrase is near its end), and the best geometric-mean
+        probability counts (:meth:`_forced_posterior`). Unlike ``decode_window``'s
+        ``verify``, this does not need the greedy text to contain the phrase: whisper tiny.en often
+        writes "open claw" as "Open floor" or "Okun Claw", yet still gives the phrase a probability
+        far above what ordinary speech gets.
+        """
+        from appliance.audio.phrases import word_spans
+
+        started = time.perf_counter()
+        with self._lock:
+            encoded = self._encode(audio)
+            result = self._model.model.generate(
+                encoded,
+                [self._window_prompt],
+                beam_size=1,
+                max_length=16,  # a 1.6 s window holds ~5 words
+                suppress_blank=True,
+                no_repeat_ngram_size=3,
+            )[0]
+            tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
+            text = cut_restart(self._tokenizer.decode(tokens).strip())
+            spans = word_spans(text)[-VERIFY_POSITIONS:]
+            prefixes = [""] + [text[:end].strip() for _, _, end in spans]
+            best = max(self._forced_posterior(encoded, before, phrase) for before in prefixes)
+        return WindowResult(text, best, time.perf_counter() - started)
+
     def _phrase_posterior(self, encoded: Any, text: str, phrase: str) -> float:
         """Geometric-mean probability of the phrase's tokens where the decode put it, without bias.
 
-        The words the decode found before the phrase are forced as a prefix; the phrase tokens are
-        forced after them in two spellings ("Open Claw", "open claw"), and the better one counts.
-        0.0 when the phrase is not in ``text``.
+        The words the decode found before the phrase are forced as a prefix
+        (:meth:`_forced_posterior`). 0.0 when the phrase is not in ``text``.
         """
         from appliance.audio.phrases import find_phrase, word_spans
 
@@ -230,19 +263,26 @@ class WhisperRecogniser:
         match = find_phrase([w for w, _, _ in spans], phrase)
         if match is None:
             return 0.0
-        before = text[: spans[match.start][1]].strip()
+        return self._forced_posterior(encoded, text[: spans[match.start][1]].strip(), phrase)
+
+    def _forced_posterior(self, encoded: Any, before: str, phrase: str) -> float:
+        """Geometric-mean probability of the phrase's tokens forced after the words ``before``.
+
+        The phrase is forced in two spellings ("Open Claw", "open claw"); the better one counts.
+        """
         prefix = self._tokenizer.encode(" " + before) if before else []
         best = 0.0
         for spelling in (" " + phrase.title(), " " + phrase):
             forced = self._tokenizer.encode(spelling)
             prompt = self._window_prompt + prefix + forced
-            # CTranslate2 counts max_length in a way that includes part of the prompt; twice the
-            # prompt is always enough for the forced positions (checked below, never assumed).
+            # CTranslate2 counts max_length in a way that includes part of the prompt: twice the
+            # forced tokens is enough for their positions (checked below, never assumed), and
+            # every step past them would be decoded for nothing.
             out = self._model.model.generate(
                 encoded,
                 [prompt],
                 beam_size=1,
-                max_length=2 * len(prompt) + 2,
+                max_length=2 * (len(prefix) + len(forced)) + 2,
                 return_logits_vocab=True,
             )[0]
             steps = out.logits[0]

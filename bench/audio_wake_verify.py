@@ -1,0 +1,230 @@
+"""Wake word with a verifier: the keyword model proposes, whisper confirms (appliance.audio.verify).
+
+For each first-stage threshold, every detection the keyword model makes (the detector's rule:
+first score at or over the threshold, then two seconds of refractory time) is verified on the
+1.6 s of audio before it, exactly as :class:`VerifiedWakeDetector` does, and the table gives, per
+verifier threshold, false rejects, near-miss accepts, false accepts per hour and latency (including
+the verification's own compute time). Verifier threshold 0 is the keyword model alone: the
+baseline, on the same audio in the same process.
+
+Two splits, so that the thresholds are not chosen on the figures they are judged by:
+
+- ``validation``: clips from the training's own clip maker with its validation speakers only
+  (espeak-ng variants m6, f4, klatt5, linda, victor; festival kal_diphone and hy_fi_mv_diphone) and
+  a seed training never uses: positives (alone, before a question, after leading speech, some in
+  heavy babble), near-misses, and 20-40 s readings as ordinary speech. Choose thresholds here.
+- ``test``: bench/audio_wake.py's audio (held-out voices of both families, the real clips of
+  ../shared/data/speech, held-out near-misses) and bench/audio_wake_hours.py's hours of ordinary
+  speech by held-out voices reading held-out text. Report these.
+
+    .venv/bin/python bench/audio_wake_verify.py --split validation --positives 40 --near-miss 40 --minutes 20
+    .venv/bin/python bench/audio_wake_verify.py --split test --positives 60 --negatives 230 \
+        --near-miss 108 --minutes 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from audio_common import REPO, load, silence
+from audio_wake import ESPEAK, OTHER, test_audio
+from audio_wake import simulate as detections
+from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
+
+from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.engines.speech_embedding import SpeechEmbedding
+from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.training import READING_DOCS, ClipSpec, load_texts, make_clip
+from appliance.audio.wake_model import KeywordHead
+
+MODELS = Path("var/models")
+RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
+#: Seed of the validation clips (training's clips use its --seed, 0 by default).
+VALIDATION_SEED = 1234
+FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9)
+#: Verifier thresholds on the phrase's posterior.
+VERIFIER = (0.0, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01)
+#: Seconds of audio before a first-stage detection that whisper checks.
+WINDOW_S = 1.6
+
+
+@dataclass
+class Item:
+    """One scored piece of audio."""
+
+    audio: Samples
+    #: "pos" (says the phrase), "near" (a near-miss utterance), "clip" (a real speech clip) or
+    #: "speech" (synthetic ordinary speech).
+    kind: str
+    #: Family of its voice (espeak-ng or flite/festival; real clips: "real").
+    family: str
+    #: The phrase's first and last sample (positives only).
+    start: int = -1
+    end: int = -1
+    label: str = ""
+    trace: list[tuple[int, float]] | None = None
+
+
+def validation_items(n_pos: int, n_near: int, minutes: float) -> list[Item]:
+    """Clips of the training's clip maker with its validation speakers only."""
+    texts = load_texts(RETRIEVAL)
+    reading_texts = load_texts(RETRIEVAL, READING_DOCS)
+    items: list[Item] = []
+    for kind in ("positive", "positive-babble", "positive-other", "positive-other-babble"):
+        family = OTHER if "other" in kind else ESPEAK
+        for i in range(n_pos):
+            audio, s, e = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
+            items.append(Item(audio, "pos", family, s, e, f"{kind} {i}"))
+    near_kinds = ("near-miss", "near-miss-claw", "near-miss-other", "near-miss-claw-other")
+    for kind in near_kinds:
+        family = OTHER if "other" in kind else ESPEAK
+        for i in range(n_near):
+            audio, _, _ = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
+            items.append(Item(audio, "near", family, label=f"{kind} {i}"))
+    for kind, family in (("reading", ESPEAK), ("reading-other", OTHER)):
+        total, i = 0.0, 0
+        while total < minutes * 60:
+            audio, _, _ = make_clip(ClipSpec(kind, i, True), reading_texts, VALIDATION_SEED)
+            items.append(Item(audio, "speech", family, label=f"{kind} {i}"))
+            total += len(audio) / SAMPLE_RATE
+            i += 1
+    return items
+
+
+def test_items(args: argparse.Namespace) -> list[Item]:
+    """bench/audio_wake.py's audio and bench/audio_wake_hours.py's ordinary speech."""
+    positives, clips, near, _ = test_audio(
+        args.seed, args.positives, args.negatives, args.near_miss, args.positives, args.near_miss
+    )
+    items = [
+        Item(t.audio, "pos", t.family, t.phrase_start, t.phrase_end, t.label) for t in positives
+    ]
+    for clip in clips:
+        items.append(Item(np.concatenate([load(clip.path), silence(0.5)]), "clip", "real"))
+    for label, audio in near:
+        family = OTHER if ":" in label.split(" (")[1] else ESPEAK
+        items.append(Item(audio, "near", family, label=label))
+    abstracts = held_out_abstracts()
+    rng = random.Random(4)  # audio_wake_hours.py's default seed: the same speech
+    for family in (ESPEAK, OTHER):
+        total = 0.0
+        while total < args.minutes * 60:
+            audio, said = segment(random.Random(rng.random()), family, abstracts)
+            items.append(Item(audio, "speech", family, label=said[0][1][:40]))
+            total += len(audio) / SAMPLE_RATE
+    return items
+
+
+class Verifications:
+    """Whisper's verdict on the window before each first-stage detection, computed once."""
+
+    def __init__(self, recogniser: WhisperRecogniser) -> None:
+        self.recogniser = recogniser
+        self.cache: dict[tuple[int, int], tuple[float, float, str]] = {}
+
+    def get(self, index: int, item: Item, at: int) -> tuple[float, float, str]:
+        key = (index, at)
+        if key not in self.cache:
+            window = item.audio[max(0, at - int(WINDOW_S * SAMPLE_RATE)) : at]
+            result = self.recogniser.phrase_posterior(window, "open claw")
+            self.cache[key] = (result.score, result.compute_s, result.text)
+        return self.cache[key]
+
+
+def table(items: list[Item], verify: Verifications, groups: dict[str, set[str]]) -> None:
+    """The (first stage, verifier) threshold table per group of voice families."""
+    for name, families in groups.items():
+        chosen = [(i, it) for i, it in enumerate(items) if it.family in families | {"real"}]
+        pos = [(i, it) for i, it in chosen if it.kind == "pos"]
+        near = [(i, it) for i, it in chosen if it.kind == "near"]
+        neg = [(i, it) for i, it in chosen if it.kind in ("near", "clip")]
+        speech = [(i, it) for i, it in chosen if it.kind == "speech"]
+        neg_h = sum(len(it.audio) for _, it in neg) / SAMPLE_RATE / 3600
+        speech_h = sum(len(it.audio) for _, it in speech) / SAMPLE_RATE / 3600
+        print(
+            f"-- {name}: {len(pos)} positives, {len(near)} near-misses, clips+near-misses "
+            f"{neg_h:.3f} h, ordinary speech {speech_h:.3f} h --"
+        )
+        print(
+            "  first  verifier  false-reject  near-miss  FA/h clips+near  FA/h speech (95% up)"
+            "  latency p50/p95 ms  checks/h speech"
+        )
+        for t1 in FIRST_STAGE:
+            fired = {i: detections(it.trace or [], t1, REFRACTORY) for i, it in chosen}
+            for t2 in VERIFIER:
+
+                def passed(i: int, at: int, t2: float = t2) -> bool:
+                    return t2 <= 0 or verify.get(i, items[i], at)[0] >= t2
+
+                lat: list[float] = []
+                for i, it in pos:
+                    good = [a for a in fired[i] if it.start <= a <= it.end + 2 * SAMPLE_RATE]
+                    ok = [a for a in good if passed(i, a)]
+                    if ok:
+                        extra = verify.get(i, it, ok[0])[1] if t2 > 0 else 0.0
+                        lat.append(max(0.0, (ok[0] - it.end) / SAMPLE_RATE + extra) * 1000)
+                near_acc = sum(any(passed(i, a) for a in fired[i]) for i, _ in near)
+                fa = sum(sum(passed(i, a) for a in fired[i]) for i, _ in neg)
+                fa_speech = sum(sum(passed(i, a) for a in fired[i]) for i, _ in speech)
+                checks = sum(len(fired[i]) for i, _ in speech)
+                arr = np.array(lat) if lat else np.zeros(1)
+                print(
+                    f"  {t1:5.2f}  {t2:8.5f}  {1 - len(lat) / max(1, len(pos)):12.3f}"
+                    f"  {near_acc:4d}/{len(near):<4d}  {fa / max(neg_h, 1e-9):14.1f}"
+                    f"  {fa_speech / max(speech_h, 1e-9):6.2f} ({poisson_upper(fa_speech) / max(speech_h, 1e-9):5.2f})"
+                    f"       {np.percentile(arr, 50):5.0f} / {np.percentile(arr, 95):5.0f}"
+                    f"  {checks / max(speech_h, 1e-9):8.1f}"
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--split", choices=("validation", "test"), default="validation")
+    parser.add_argument("--positives", type=int, default=20, help="positives per kind/family")
+    parser.add_argument("--near-miss", type=int, default=20, help="near-misses per kind/family")
+    parser.add_argument("--negatives", type=int, default=40, help="real clips (test; max 230)")
+    parser.add_argument(
+        "--minutes", type=float, default=5.0, help="ordinary speech per family (default 5)"
+    )
+    parser.add_argument("--seed", type=int, default=7, help="bench/audio_wake.py's seed (test)")
+    parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    if args.split == "test":
+        items = test_items(args)
+    else:
+        items = validation_items(args.positives, args.near_miss, args.minutes)
+    t1 = time.perf_counter()
+    features = SpeechEmbedding.from_manifest(MODELS)
+    head = (
+        KeywordHead.from_manifest(MODELS)
+        if args.kws_head == "manifest"
+        else KeywordHead.load(Path(args.kws_head))
+    )
+    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    for it in items:
+        it.trace = scores(head, features.clip(it.audio), silent)
+    t2 = time.perf_counter()
+    verify = Verifications(WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS))
+    print(
+        f"split {args.split}: {len(items)} items (audio {t1 - t0:.0f} s, keyword scores "
+        f"{t2 - t1:.0f} s); verifier window {WINDOW_S} s, phrase posterior of whisper tiny.en"
+    )
+    groups = {"all voices": {ESPEAK, OTHER}}
+    if args.split == "test":
+        groups = {ESPEAK: {ESPEAK}, OTHER: {OTHER}, **groups}
+    table(items, verify, groups)
+    costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
+    print(
+        f"verifications: {len(costs)}, compute p50 {np.percentile(costs, 50):.0f} ms, "
+        f"p95 {np.percentile(costs, 95):.0f} ms, max {costs.max():.0f} ms (1 thread)"
+    )
+
+
+if __name__ == "__main__":
+    main()
