@@ -226,6 +226,8 @@ class RoomEngine:
         self._surged: dict[str, float] = {}
         #: Rooms the current room's lasting fall points to at the last evaluation.
         self._lasting: set[str] = set()
+        #: Rooms the current room's departure points to at the last evaluation.
+        self._departed: set[str] = set()
         #: Recent proximity per known beacon, for moves that show on one beacon, not a room.
         self._beacon_trail: dict[str, LevelTrail] = {}
         #: Until when "some beacon rose beyond anything it read lately" counts as a move.
@@ -409,10 +411,12 @@ class RoomEngine:
         yet: the rule waits.
         """
         s = self.settings
-        if not s.standstill_usual_level or current is None or current not in levels:
-            return {}
         if self._still_since is None or now - self._still_since < s.motion_window_s / 2:
             return {}  # standing for too short a time to know what is usual here
+        if current is None:
+            return self._usual_from_no_room(levels) if s.standstill_no_room else {}
+        if not s.standstill_usual_level or current not in levels:
+            return {}
         high = self._usual_level(current)
         if high is None:
             return {}
@@ -424,6 +428,25 @@ class RoomEngine:
             typical = self._usual_level(key, 0.5)
             if typical is not None and level.level_db - typical <= s.standstill_rise_db:
                 usual[key] = score
+        return usual
+
+    def _usual_from_no_room(self, levels: dict[str, _RoomLevel]) -> dict[str | None, float]:
+        """Standing still in "no room": the rooms that did not rise, with their own score.
+
+        Measured against its own score, such a room gains no evidence (it still loses it while
+        it reads under the entry margin). Nothing about the spot changes while the appliance
+        stands still, and "no room" has no level of its own that could change: a room is
+        entered only once it reads more than ``standstill_rise_db`` over its median since the
+        standstill began (it was neared: a walk into a room always shows a rise) or on a sign
+        of a move. Otherwise small upward excursions (drift, fading) just over the entry margin
+        add up over many minutes into a held lead, though the readings say what they said when
+        "no room" was decided.
+        """
+        usual: dict[str | None, float] = {}
+        for key, level in levels.items():
+            typical = self._usual_level(key, 0.5)
+            if typical is not None and level.level_db - typical <= self.settings.standstill_rise_db:
+                usual[key] = level.level_db - self._none_db(key) - self.settings.enter_margin_db
         return usual
 
     def _usual_level(self, room: str, quantile: float | None = None) -> float | None:
@@ -504,6 +527,9 @@ class RoomEngine:
                     self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)
         self._lasting = self._lasting_fall(levels, current, now)
         for key in self._lasting:
+            self._moved[key] = max(self._moved.get(key, -1.0), now)
+        self._departed = self._departure(levels, current, now)
+        for key in self._departed:
             self._moved[key] = max(self._moved.get(key, -1.0), now)
         for key in self._joint_fall(levels, current) | self._beacon_rise_moves(
             levels, current, now
@@ -636,6 +662,32 @@ class RoomEngine:
                 rooms.add(key)
         return rooms
 
+    def _departure(
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
+    ) -> set[str]:
+        """Rooms moved to because the current room stayed far under its usual level for long.
+
+        A person in front of a beacon takes 8-14 dB for seconds, two one after the other for
+        up to ~50 s; a room whose every level over ``departure_s`` (longer than that) lay
+        ``departure_db`` under the high end of its levels before was left, even when shadowing
+        hides any rise of the room entered. Towards every room now leading it.
+        """
+        s = self.settings
+        if current is None or current not in levels or s.departure_s <= 0.0:
+            return set()
+        split = now - s.departure_s
+        trail = self._trail.get(current)
+        if not trail or trail[0][0] > split - _LASTING_REFERENCE_S:
+            return set()
+        before = sorted(p for t, p in trail if t < split)
+        recent = [p for t, p in trail if t >= split]
+        if not before or not recent:
+            return set()
+        usual = before[min(len(before) - 1, int(s.rise_quantile * len(before)))]
+        if max(recent) > usual - s.departure_db:
+            return set()
+        return self._leading(levels, current)
+
     def _remember(self, levels: dict[str, _RoomLevel], now: float) -> None:
         horizon = now - self.settings.motion_window_s
         for key, level in levels.items():
@@ -722,7 +774,15 @@ class RoomEngine:
         moving: bool,
         now: float,
     ) -> RoomSwitch | None:
-        why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
+        why = (
+            "lasting fall"
+            if target in self._lasting
+            else "departure"
+            if target in self._departed
+            else "moving"
+            if moving
+            else "held lead"
+        )
         if target is not None:
             beacon = levels[target].beacon if target in levels else None
             reason = "nearer" if previous is not None else "entered"
