@@ -68,9 +68,9 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
     """The configured wake detector; reuses ``recogniser`` when it is the same engine."""
     s = config.audio
     if s.wake_engine == "kws":
+        kws = build_kws_detector(config)
         if not s.wake_verify:
-            return build_kws_detector(config)
-        kws = build_kws_detector(config, threshold=s.wake_verify_kws_threshold)
+            return kws
         from appliance.audio.engines.whisper import WhisperRecogniser
         from appliance.audio.verify import VerifiedWakeDetector
 
@@ -106,11 +106,8 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
     )
 
 
-def build_kws_detector(config: Config, *, threshold: float | None = None) -> WakeDetector:
-    """The trained keyword model (both feature graphs and the head verified against the manifest).
-
-    ``threshold``: the first stage's when whisper verifies (default: ``audio.wake_kws_threshold``).
-    """
+def build_kws_detector(config: Config) -> WakeDetector:
+    """The trained keyword model (both feature graphs and the head verified against the manifest)."""
     from appliance.audio.engines.speech_embedding import SpeechEmbedding
     from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
@@ -127,7 +124,7 @@ def build_kws_detector(config: Config, *, threshold: float | None = None) -> Wak
         SpeechEmbedding.from_manifest(config.paths.models_dir),
         head,
         s.wake_phrase,
-        threshold=s.wake_kws_threshold if threshold is None else threshold,
+        threshold=s.wake_kws_threshold,
         refractory_s=s.wake_refractory_s,
     )
 

@@ -44,13 +44,10 @@ class AudioSettings:
     wake_kws_threshold: float = 0.9
     #: Ask whisper tiny.en to confirm each keyword-model wake before it counts (a second stage:
     #: appliance/audio/verify.py, docs/decisions/0032-audio-wake-verifier.md).
-    wake_verify: bool = False
+    wake_verify: bool = True
     #: Lowest probability (0..1) whisper must give the phrase in the audio that woke the keyword
     #: model; ordinary speech gets ~1e-4, the phrase ~0.01-0.5.
     wake_verify_threshold: float = 0.0001
-    #: Keyword-model threshold while whisper verifies: lower than ``wake_kws_threshold`` (fewer
-    #: missed wakes), since whisper turns down what ordinary speech lets through.
-    wake_verify_kws_threshold: float = 0.1
     #: Seconds of audio before a keyword-model wake that whisper checks.
     wake_verify_window_s: float = 1.6
     #: Seconds after a keyword-model detection during which it cannot fire again.
@@ -125,11 +122,6 @@ class AudioSettings:
             (
                 "wake_verify_threshold",
                 0.0 <= self.wake_verify_threshold < 1.0,
-                "between 0 and 1",
-            ),
-            (
-                "wake_verify_kws_threshold",
-                0.0 < self.wake_verify_kws_threshold < 1.0,
                 "between 0 and 1",
             ),
             (

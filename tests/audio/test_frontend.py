@@ -169,7 +169,8 @@ def test_cli_listen_and_say(synth: SynthFn, config_file: Path, tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    assert doc["wake"]["detector"] == "kws"  # the default wake engine (decision 0031)
+    # The default: the keyword model, confirmed by whisper (decisions 0031 and 0032).
+    assert doc["wake"]["detector"] == "kws+whisper"
     # Plumbing only: which command whisper tiny.en makes of it is bench/audio_commands.py's business.
     assert doc["command"] in {k.value for k in CommandKind} and doc["command"] != "empty", doc
     assert doc["text"] and "claw" not in doc["text"].lower()

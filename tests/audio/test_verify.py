@@ -164,7 +164,7 @@ def test_configuration_wraps_the_keyword_model() -> None:
     assert isinstance(det, VerifiedWakeDetector)
     assert det.name == "kws+whisper"
     assert isinstance(det.first, KeywordModelWakeDetector)
-    assert det.first.threshold == config.audio.wake_verify_kws_threshold
+    assert det.first.threshold == config.audio.wake_kws_threshold
     assert det.threshold == config.audio.wake_verify_threshold
     off = load_config(
         environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "false"}
@@ -177,7 +177,6 @@ def test_configuration_wraps_the_keyword_model() -> None:
     [
         ("WAKE_VERIFY_THRESHOLD", "1.5"),
         ("WAKE_VERIFY_WINDOW_S", "0.2"),
-        ("WAKE_VERIFY_KWS_THRESHOLD", "0"),
     ],
 )
 def test_out_of_range_verifier_settings_are_refused(key: str, value: str) -> None:

@@ -238,7 +238,9 @@ async def test_one_breath_question_through_the_frontend(
 
 
 def test_engine_chosen_by_configuration() -> None:
-    config = load_config(environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws"})
+    config = load_config(
+        environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "false"}
+    )
     det = build_wake_detector(config)
     assert isinstance(det, KeywordModelWakeDetector)
     assert det.threshold == config.audio.wake_kws_threshold

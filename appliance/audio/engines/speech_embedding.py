@@ -123,8 +123,11 @@ class SpeechEmbedding:
     def clip(self, audio: Samples, *, lead_frames: int = EMBED_FRAMES) -> Floats:
         """Every embedding a stream would emit for ``audio``, started from silence.
 
-        Identical to feeding ``audio`` to a fresh :class:`EmbeddingStream` in any chunking:
-        row ``j`` covers the 76 mel frames ending at frame ``8 (j + 1)`` of the audio.
+        Row ``j`` covers the 76 mel frames ending at frame ``8 (j + 1)`` of the audio. It equals
+        feeding ``audio`` to a fresh :class:`EmbeddingStream` in any chunking as long as the audio
+        has a noise floor within 80 dB of its loudest frame (any microphone's): the mel graph floors
+        each call's frames 80 dB under that call's loudest, so digital silence next to loud speech
+        comes out differently from one long call than from the stream's short ones.
         """
         frames = self.mel(audio)
         usable = len(frames) - len(frames) % EMBED_STEP
