@@ -62,7 +62,7 @@ class VerifiedWakeDetector:
         if detection is None:
             return None
         window = self._history.since(end_sample - self._window)
-        result = self.recogniser.phrase_posterior(window, self.phrase)
+        result = self.recogniser.phrase_posterior(window, self.phrase, enough=self.threshold)
         self.last = result
         self.compute_s += result.compute_s
         if result.score < self.threshold:

@@ -76,6 +76,9 @@ class WindowResult:
     score: float
     #: Seconds the decode took.
     compute_s: float
+    #: For :meth:`WhisperRecogniser.phrase_posterior`: (best score so far, seconds since the start)
+    #: after each forced decode, so a benchmark can tell when any threshold was first reached.
+    trail: tuple[tuple[float, float], ...] = ()
 
 
 def cut_restart(text: str) -> str:
@@ -220,7 +223,9 @@ class WhisperRecogniser:
                 score = self._phrase_posterior(encoded, text, verify)
         return WindowResult(text, score, time.perf_counter() - started)
 
-    def phrase_posterior(self, audio: Samples, phrase: str) -> WindowResult:
+    def phrase_posterior(
+        self, audio: Samples, phrase: str, *, enough: float | None = None
+    ) -> WindowResult:
         """How well the phrase fits anywhere in a short window (the wake verifier's score).
 
         The window is decoded greedily without bias; then the phrase's tokens are forced at the
@@ -230,6 +235,11 @@ class WhisperRecogniser:
         ``verify``, this does not need the greedy text to contain the phrase: whisper tiny.en often
         writes "open claw" as "Open floor" or "Okun Claw", yet still gives the phrase a probability
         far above what ordinary speech gets.
+
+        The likeliest places come first (the phrase as the last two words, then the last one, then
+        the start, then after everything); with ``enough`` the search stops once a place reaches
+        it, so a wake is confirmed after one or two forced decodes, and only a rejection pays for
+        them all.
         """
         from appliance.audio.phrases import word_spans
 
@@ -246,10 +256,16 @@ class WhisperRecogniser:
             )[0]
             tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
             text = cut_restart(self._tokenizer.decode(tokens).strip())
-            spans = word_spans(text)[-VERIFY_POSITIONS:]
-            prefixes = [""] + [text[:end].strip() for _, _, end in spans]
-            best = max(self._forced_posterior(encoded, before, phrase) for before in prefixes)
-        return WindowResult(text, best, time.perf_counter() - started)
+            ends = [end for _, _, end in word_spans(text)[-VERIFY_POSITIONS:]]
+            # Prefixes of n-2, n-1, 0 and n words (n = words in the text), without repeats.
+            order = [*ends[:-2][-1:], *ends[-2:-1], 0, *ends[-1:]]
+            best, trail = 0.0, []
+            for end in dict.fromkeys(order):
+                best = max(best, self._forced_posterior(encoded, text[:end].strip(), phrase))
+                trail.append((best, time.perf_counter() - started))
+                if enough is not None and best >= enough:
+                    break
+        return WindowResult(text, best, time.perf_counter() - started, tuple(trail))
 
     def _phrase_posterior(self, encoded: Any, text: str, phrase: str) -> float:
         """Geometric-mean probability of the phrase's tokens where the decode put it, without bias.
