@@ -27,6 +27,7 @@ class EventType(enum.StrEnum):
     """Every kind of event the appliance publishes."""
 
     WAKE_DETECTED = "wake-detected"
+    WAKE_REJECTED = "wake-rejected"
     LISTENING = "listening"
     TRANSCRIPT_PARTIAL = "transcript-partial"
     TRANSCRIPT_FINAL = "transcript-final"

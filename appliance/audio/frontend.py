@@ -7,8 +7,8 @@ limit, transcribes it and parses it into a command. :meth:`speak` speaks a strea
 wake detector keeps listening: the wake phrase (or :meth:`interrupt`, the button) cuts it short, and a
 wake heard during speech starts the next utterance without being heard twice.
 
-Events (with monotonic timestamps): WAKE_DETECTED, LISTENING, TRANSCRIPT_PARTIAL, TRANSCRIPT_FINAL,
-SPEAKING, IDLE, ERROR.
+Events (with monotonic timestamps): WAKE_DETECTED, WAKE_REJECTED, LISTENING, TRANSCRIPT_PARTIAL,
+TRANSCRIPT_FINAL, SPEAKING, IDLE, ERROR.
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ log = logging.getLogger(__name__)
 COMMAND_HINTS = ("scan this", "remember that", "which room", "switch to", "repeat", "stop")
 #: Seconds of trailing silence kept at the end of a question (recognisers like a little).
 KEEP_TRAILING_S = 0.2
+
+
+def _rejected(wake: WakeDetector) -> int:
+    """Candidates the detector has turned down so far (0 for detectors that do not count them)."""
+    count = getattr(wake, "rejected", 0)
+    return count if isinstance(count, int) else 0
 
 
 @dataclass(frozen=True)
@@ -204,11 +210,24 @@ class VoiceFrontEnd:
     async def _feed_wake(self, chunk: _Chunk) -> WakeDetection | None:
         # Recognisers are CPU-bound: run them off the loop so events and the web page stay live. The
         # lock matters when a cancelled barge-in watcher's thread is still finishing its chunk.
-        def feed() -> WakeDetection | None:
+        def feed() -> tuple[WakeDetection | None, int]:
             with self._wake_lock:
-                return self.wake.feed(chunk.samples, chunk.end)
+                before = _rejected(self.wake)
+                detection = self.wake.feed(chunk.samples, chunk.end)
+                return detection, _rejected(self.wake) - before
 
-        return await asyncio.to_thread(feed)
+        detection, rejected = await asyncio.to_thread(feed)
+        if rejected > 0:
+            # A first stage fired and the second turned it down (or Vosk's confidence threshold
+            # did): counted on the status page, the figure to watch when the appliance seems deaf.
+            last = getattr(self.wake, "last", None)
+            self._publish(
+                EventType.WAKE_REJECTED,
+                detector=getattr(self.wake, "name", "?"),
+                score=round(float(getattr(last, "score", 0.0)), 6),
+                heard=str(getattr(last, "text", "")),
+            )
+        return detection
 
     async def _wait_for_wake(self) -> tuple[WakeDetection, _Chunk | None] | None:
         if self._pending is not None:

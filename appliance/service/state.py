@@ -57,6 +57,7 @@ class LiveState:
             "questions": 0,
             "errors": 0,
             "false_wakes": 0,
+            "wakes_rejected": 0,
             "indexed": 0,
             "index_failed": 0,
             "captures_rejected": 0,
@@ -180,6 +181,8 @@ class LiveState:
             self.counters["memory_notes"] += 1
         elif kind == EventType.FALSE_WAKE:
             self.counters["false_wakes"] += 1
+        elif kind == EventType.WAKE_REJECTED:
+            self.counters["wakes_rejected"] += 1
         elif kind == EventType.ERROR:
             self.counters["errors"] += 1
             self.last_error = {

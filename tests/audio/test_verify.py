@@ -21,6 +21,8 @@ from appliance.audio.verify import VerifiedWakeDetector
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 from appliance.config import load_config
 from appliance.errors import ConfigError
+from appliance.events import EventBus, EventType
+from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
 from .test_wake_model import HELD_OUT_VOICE
@@ -116,6 +118,37 @@ def test_a_real_false_wake_of_the_keyword_model_is_rejected(
     assert feed_all(verified, audio) == []
     # The keyword model did fire (else this test would prove nothing); whisper turned it down.
     assert verified.rejected >= 1 and verified.confirmed == 0
+
+
+async def test_a_rejected_wake_is_published_and_counted(
+    kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    text, voice = FALSE_WAKE
+    wav = synth(text, voice=voice, tail_s=1.0)
+    bus = EventBus()
+    events = bus.subscribe_queue()
+    state = LiveState()
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        VerifiedWakeDetector(kws, whisper, "open claw"),
+        whisper,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        bus=bus,
+    )
+    try:
+        assert await frontend.next_utterance() is None  # the source ends without a wake
+    finally:
+        await frontend.close()
+    seen = []
+    while not events.empty():
+        event = events.get_nowait()
+        state.apply(event)
+        seen.append(event)
+    rejected = [e for e in seen if e.type == EventType.WAKE_REJECTED]
+    assert rejected and rejected[0].data["detector"] == "kws+whisper"
+    assert rejected[0].data["score"] < AudioSettings().wake_verify_threshold
+    assert not any(e.type == EventType.WAKE_DETECTED for e in seen)
+    assert state.counters["wakes_rejected"] == len(rejected)
 
 
 def test_both_stages_wake_on_a_held_out_voice(
