@@ -428,8 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         action="append",
         default=[],
-        help="engine setting=value, e.g. deep_fall_db=20 (the previous revision: "
-        "--set deep_fall_db=20 --set beacon_rise_db=0 --no-next-to)",
+        help="engine setting=value, e.g. deep_fall_db=20 (revision 4: --set standstill_no_room=0)",
     )
     defaults = Channel()
     parser.add_argument(
@@ -482,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.hours:g} h per standing scenario and seed; beacon rise {settings.beacon_rise_db} dB, "
         f"deep fall {settings.deep_fall_db} dB, passed {settings.passed_fall_db} dB; standing "
         f"still: usual level {'on' if settings.standstill_usual_level else 'off'} "
-        f"(rival rise {settings.standstill_rise_db} dB)"
+        f"(rival rise {settings.standstill_rise_db} dB), in no room "
+        f"{'on' if settings.standstill_no_room else 'off'}"
     )
     print(
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "

@@ -29,6 +29,11 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   A move is not believed straight into a room the rooms file says the current one does not open
   into (``next_to``) until a room between them was passed (:meth:`RoomEngine._reachable`).
   "No room" is entered quickly only when the current room's beacons all went silent;
+* **standing still** (no sign of a move for half the motion window): a rival is measured against
+  the current room's *usual* level when it reads weaker now (a person in front of its beacon
+  hands no rival a lead), and in "no room" a room that did not rise over its median gains no
+  evidence (:meth:`RoomEngine._usual_scores`), unless the rival itself rose
+  ``standstill_rise_db``;
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
 
@@ -226,8 +231,6 @@ class RoomEngine:
         self._surged: dict[str, float] = {}
         #: Rooms the current room's lasting fall points to at the last evaluation.
         self._lasting: set[str] = set()
-        #: Rooms the current room's departure points to at the last evaluation.
-        self._departed: set[str] = set()
         #: Recent proximity per known beacon, for moves that show on one beacon, not a room.
         self._beacon_trail: dict[str, LevelTrail] = {}
         #: Until when "some beacon rose beyond anything it read lately" counts as a move.
@@ -408,7 +411,8 @@ class RoomEngine:
         (the appliance was carried towards it, unseen by the move signs): then the current room
         counts as it reads. A fall that lasts most of the window becomes the usual level and counts.
         Standing for less than half the motion window (as for a beacon's rise), nothing is usual
-        yet: the rule waits.
+        yet: the rule waits. In "no room" there is no current level to count at its usual one;
+        :meth:`_usual_from_no_room` holds the rooms that did not rise instead.
         """
         s = self.settings
         if self._still_since is None or now - self._still_since < s.motion_window_s / 2:
@@ -527,9 +531,6 @@ class RoomEngine:
                     self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)
         self._lasting = self._lasting_fall(levels, current, now)
         for key in self._lasting:
-            self._moved[key] = max(self._moved.get(key, -1.0), now)
-        self._departed = self._departure(levels, current, now)
-        for key in self._departed:
             self._moved[key] = max(self._moved.get(key, -1.0), now)
         for key in self._joint_fall(levels, current) | self._beacon_rise_moves(
             levels, current, now
@@ -662,32 +663,6 @@ class RoomEngine:
                 rooms.add(key)
         return rooms
 
-    def _departure(
-        self, levels: dict[str, _RoomLevel], current: str | None, now: float
-    ) -> set[str]:
-        """Rooms moved to because the current room stayed far under its usual level for long.
-
-        A person in front of a beacon takes 8-14 dB for seconds, two one after the other for
-        up to ~50 s; a room whose every level over ``departure_s`` (longer than that) lay
-        ``departure_db`` under the high end of its levels before was left, even when shadowing
-        hides any rise of the room entered. Towards every room now leading it.
-        """
-        s = self.settings
-        if current is None or current not in levels or s.departure_s <= 0.0:
-            return set()
-        split = now - s.departure_s
-        trail = self._trail.get(current)
-        if not trail or trail[0][0] > split - _LASTING_REFERENCE_S:
-            return set()
-        before = sorted(p for t, p in trail if t < split)
-        recent = [p for t, p in trail if t >= split]
-        if not before or not recent:
-            return set()
-        usual = before[min(len(before) - 1, int(s.rise_quantile * len(before)))]
-        if max(recent) > usual - s.departure_db:
-            return set()
-        return self._leading(levels, current)
-
     def _remember(self, levels: dict[str, _RoomLevel], now: float) -> None:
         horizon = now - self.settings.motion_window_s
         for key, level in levels.items():
@@ -774,15 +749,7 @@ class RoomEngine:
         moving: bool,
         now: float,
     ) -> RoomSwitch | None:
-        why = (
-            "lasting fall"
-            if target in self._lasting
-            else "departure"
-            if target in self._departed
-            else "moving"
-            if moving
-            else "held lead"
-        )
+        why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
         if target is not None:
             beacon = levels[target].beacon if target in levels else None
             reason = "nearer" if previous is not None else "entered"

@@ -99,13 +99,6 @@ class PresenceSettings:
     #: ...while a room now leading it rose this many dB (its median since then over the upper
     #: quartile of its levels before); then the hazard into that room is raised as for a move.
     lasting_rise_db: float = 5.0
-    #: Departure (revision 5): every level of the current room in the last this many seconds lay
-    #: ``departure_db`` or more under its usual level before (``rise_quantile`` of its earlier
-    #: levels in ``motion_window_s``) - longer than two people in front of its beacon one after
-    #: the other - is a move towards every room now leading it, even when none rose (0 = off).
-    departure_s: float = 0.0
-    #: ...the fall that counts (dB).
-    departure_db: float = 8.0
     #: A move seen on one beacon: it rose this many dB over the high end (``rise_quantile``) of its
     #: own readings in ``motion_window_s`` (0 = off); then every room leading the current one is
     #: a room being moved to, for ``move_memory_s``...
@@ -200,8 +193,6 @@ class PresenceSettings:
             "lasting_fall_s": self.lasting_fall_s,
             "lasting_fall_db": self.lasting_fall_db,
             "lasting_rise_db": self.lasting_rise_db,
-            "departure_s": self.departure_s,
-            "departure_db": self.departure_db,
             "beacon_rise_db": self.beacon_rise_db,
             "passed_fall_db": self.passed_fall_db,
             "joint_fall_db": self.joint_fall_db,
