@@ -27,6 +27,7 @@ from tests.presence.presence_radio import wait_for
         ("PASSED_FALL_DB", "-1", "presence.passed_fall_db: must be >= 0"),
         ("STANDSTILL_RISE_DB", "-2", "presence.standstill_rise_db: must be >= 0"),
         ("STANDSTILL_USUAL_LEVEL", "maybe", "presence.standstill_usual_level"),
+        ("STANDSTILL_NO_ROOM", "maybe", "presence.standstill_no_room"),
         ("RETRY_MAX_S", "0.5", "presence.retry_max_s: must be >= presence.retry_initial_s"),
         ("SCANNING_MODE", "sniff", "presence.scanning_mode: 'sniff' is not allowed"),
         ("BACKEND", "usb", "presence.backend: 'usb' is not allowed"),
@@ -78,3 +79,9 @@ async def test_a_relative_trace_file_lives_under_the_data_dir(
     )
     await monitor.stop()
     await task
+
+
+def test_standing_still_in_no_room_can_be_switched_off_from_the_configuration() -> None:
+    config = load_config(environ={"OPENCLAW_PRESENCE__STANDSTILL_NO_ROOM": "false"})
+    assert config.presence.standstill_no_room is False
+    assert load_config(environ={}).presence.standstill_no_room is True
