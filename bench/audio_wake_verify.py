@@ -2,7 +2,7 @@
 
 For each first-stage threshold, every detection the keyword model makes (the detector's rule:
 first score at or over the threshold, then two seconds of refractory time) is verified on the
-1.6 s of audio before it, exactly as :class:`VerifiedWakeDetector` does, and the table gives, per
+1.2 s of audio before it, exactly as :class:`VerifiedWakeDetector` does, and the table gives, per
 verifier threshold, false rejects, near-miss accepts, false accepts per hour and latency (including
 the verification's own compute time). Verifier threshold 0 is the keyword model alone: the
 baseline, on the same audio in the same process.
@@ -50,7 +50,7 @@ FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9)
 #: Verifier thresholds on the phrase's posterior.
 VERIFIER = (0.0, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01)
 #: Seconds of audio before a first-stage detection that whisper checks.
-WINDOW_S = 1.6
+WINDOW_S = 1.2
 
 
 @dataclass
@@ -138,8 +138,9 @@ def stream_trace(detector: KeywordModelWakeDetector, audio: Samples) -> list[tup
 class Verifications:
     """Whisper's verdict on the window before each first-stage detection, computed once."""
 
-    def __init__(self, recogniser: WhisperRecogniser) -> None:
+    def __init__(self, recogniser: WhisperRecogniser, window_s: float = WINDOW_S) -> None:
         self.recogniser = recogniser
+        self.window_s = window_s
         self.cache: dict[tuple[int, int], tuple[float, float, tuple[tuple[float, float], ...]]] = {}
 
     def get(
@@ -147,7 +148,7 @@ class Verifications:
     ) -> tuple[float, float, tuple[tuple[float, float], ...]]:
         key = (index, at)
         if key not in self.cache:
-            window = item.audio[max(0, at - int(WINDOW_S * SAMPLE_RATE)) : at]
+            window = item.audio[max(0, at - int(self.window_s * SAMPLE_RATE)) : at]
             result = self.recogniser.phrase_posterior(window, "open claw")
             self.cache[key] = (result.score, result.compute_s, result.trail)
         return self.cache[key]
@@ -214,6 +215,9 @@ def main() -> None:
         "--minutes", type=float, default=5.0, help="ordinary speech per family (default 5)"
     )
     parser.add_argument("--seed", type=int, default=7, help="bench/audio_wake.py's seed (test)")
+    parser.add_argument(
+        "--window-s", type=float, default=WINDOW_S, help="seconds whisper checks (default 1.2)"
+    )
     parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
     args = parser.parse_args()
     t0 = time.perf_counter()
@@ -238,10 +242,12 @@ def main() -> None:
         else:
             it.trace = stream_trace(streaming, it.audio)
     t2 = time.perf_counter()
-    verify = Verifications(WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS))
+    verify = Verifications(
+        WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS), args.window_s
+    )
     print(
         f"split {args.split}: {len(items)} items (audio {t1 - t0:.0f} s, keyword scores "
-        f"{t2 - t1:.0f} s); verifier window {WINDOW_S} s, phrase posterior of whisper tiny.en"
+        f"{t2 - t1:.0f} s); verifier window {args.window_s} s, phrase posterior of whisper tiny.en"
     )
     groups = {"all voices": {ESPEAK, OTHER}}
     if args.split == "test":

@@ -49,7 +49,7 @@ class AudioSettings:
     #: model; ordinary speech gets ~1e-4, the phrase ~0.01-0.5.
     wake_verify_threshold: float = 0.0001
     #: Seconds of audio before a keyword-model wake that whisper checks.
-    wake_verify_window_s: float = 1.6
+    wake_verify_window_s: float = 1.2
     #: Seconds after a keyword-model detection during which it cannot fire again.
     wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.

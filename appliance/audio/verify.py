@@ -33,7 +33,7 @@ class VerifiedWakeDetector:
         phrase: str,
         *,
         threshold: float = 1e-4,
-        window_s: float = 1.6,
+        window_s: float = 1.2,
     ) -> None:
         self.first = first
         self.recogniser = recogniser

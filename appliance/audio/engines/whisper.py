@@ -250,7 +250,7 @@ class WhisperRecogniser:
                 encoded,
                 [self._window_prompt],
                 beam_size=1,
-                max_length=16,  # a 1.6 s window holds ~5 words
+                max_length=16,  # a wake window (1.2 s) holds ~4 words
                 suppress_blank=True,
                 no_repeat_ngram_size=3,
             )[0]
