@@ -25,7 +25,7 @@ from appliance.events import EventBus, EventType
 from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
-from .test_wake_model import HELD_OUT_VOICE
+from .test_wake_model import HELD_OUT_VOICE, feed_all
 
 NO_MODELS_DIR = Path("/nonexistent-models-dir")
 #: Ordinary speech by a held-out voice that the committed keyword model scores 1.0 at its end
@@ -50,16 +50,6 @@ class ScriptedDetector:
             return None
         self.fired = True
         return WakeDetection("open claw", 0.99, self.name, end_sample, end_sample, end_sample)
-
-
-def feed_all(det: VerifiedWakeDetector, audio: Samples, chunk: int = 480) -> list[WakeDetection]:
-    det.reset()
-    found = []
-    for i in range(0, len(audio) - chunk + 1, chunk):
-        hit = det.feed(audio[i : i + chunk], i + chunk)
-        if hit is not None:
-            found.append(hit)
-    return found
 
 
 def spoken_end(audio: Samples) -> int:

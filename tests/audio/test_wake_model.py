@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection, WakeDetector
 from appliance.audio.build import build_wake_detector
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.speech_embedding import (
@@ -81,9 +81,8 @@ async def first_utterance(
         await frontend.close()
 
 
-def feed_all(
-    det: KeywordModelWakeDetector, audio: Samples, chunk: int = 480
-) -> list[WakeDetection]:
+def feed_all(det: WakeDetector, audio: Samples, chunk: int = 480) -> list[WakeDetection]:
+    """Every detection of ``det`` over ``audio`` fed in chunks from a reset."""
     det.reset()
     found = []
     for i in range(0, len(audio) - chunk + 1, chunk):
