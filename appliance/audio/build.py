@@ -11,7 +11,7 @@ from appliance.audio.sinks import SoundDeviceSink, WavFileSink
 from appliance.audio.sources import SoundDeviceSource, WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.config import Config
-from appliance.errors import ConfigError
+from appliance.errors import ConfigError, OpenClawError
 from appliance.events import Event, EventBus, EventType
 
 
@@ -75,9 +75,19 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
         from appliance.audio.verify import VerifiedWakeDetector
 
         checker = recogniser if isinstance(recogniser, WhisperRecogniser) else None
-        checker = checker or WhisperRecogniser.from_manifest(
-            s.whisper_model, config.paths.models_dir, threads=s.stt_threads
-        )
+        if checker is None:
+            try:
+                checker = WhisperRecogniser.from_manifest(
+                    s.whisper_model, config.paths.models_dir, threads=s.stt_threads
+                )
+            except OpenClawError as err:
+                # Say which setting needs the model: on a Pi whose questions go to Vosk, the
+                # verifier may be the only user of whisper.
+                raise type(err)(
+                    f"audio.wake_verify needs the whisper model {s.whisper_model!r} "
+                    f"({err.message}); provision it or set audio.wake_verify = false",
+                    code=err.code,
+                ) from None
         return VerifiedWakeDetector(
             kws,
             checker,

@@ -20,7 +20,7 @@ from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.verify import VerifiedWakeDetector
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 from appliance.config import load_config
-from appliance.errors import ConfigError
+from appliance.errors import ConfigError, ModelError
 from appliance.events import EventBus, EventType
 from appliance.service.state import LiveState
 
@@ -193,6 +193,21 @@ def test_configuration_wraps_the_keyword_model() -> None:
         environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "false"}
     )
     assert isinstance(build_wake_detector(off), KeywordModelWakeDetector)
+
+
+def test_a_missing_verifier_model_names_the_setting() -> None:
+    # Questions go to Vosk (no whisper recogniser to reuse) and the whisper model is unknown: the
+    # error says which setting needs it and how to do without.
+    config = load_config(
+        environ={
+            "OPENCLAW_AUDIO__WAKE_ENGINE": "kws",
+            "OPENCLAW_AUDIO__WHISPER_MODEL": "no-such-whisper",
+        }
+    )
+    with pytest.raises(ModelError, match=r"audio\.wake_verify = false") as caught:
+        build_wake_detector(config)
+    assert caught.value.code == "model_unknown"
+    assert "no-such-whisper" in caught.value.message
 
 
 @pytest.mark.parametrize(
