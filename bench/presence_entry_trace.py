@@ -33,6 +33,34 @@ def short(name: str | None) -> str:
     return "-" if name is None else name[:5]
 
 
+def signs(engine: RoomEngine, labels: dict[str, str], now: float) -> str:
+    """Each move sign's value now (dB) and the signs still remembered, for one trace line.
+
+    Reads the engine's own bookkeeping (after :meth:`RoomEngine.evaluate` at ``now``), so it shows
+    exactly what the decision used: the room rise over its high end, the fall under its median,
+    each beacon's rise over its own high end, and which rooms a rise, fall, surge, beacon rise
+    (motion), deep fall or lasting fall is remembered for.
+    """
+    rooms = sorted(engine._trail)
+    rise = " ".join(f"{short(k)}={engine._rise(k, now):+.1f}" for k in rooms)
+    fall = " ".join(f"{short(k)}={engine._fall(k):.1f}" for k in rooms)
+    beacons = " ".join(
+        f"{labels.get(b, b[-2:])}={engine._beacon_rise(b, now):+.1f}"
+        for b in sorted(engine._beacon_trail)
+    )
+
+    def held(marks: dict[str, float]) -> str:
+        return ",".join(short(k) for k, until in sorted(marks.items()) if until >= now)
+
+    remembered = (
+        f"rose[{held(engine._rose)}] fell[{held(engine._fell)}] surged[{held(engine._surged)}]"
+        f" motion[{'y' if engine._motion_until >= now else ''}]"
+        f" deep[{'y' if engine._deep_fall_until >= now else ''}]"
+        f" lasting[{','.join(short(k) for k in sorted(engine._lasting))}]"
+    )
+    return f"rise {rise} | fall {fall} | beacon rise {beacons} | {remembered}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", choices=["walk", *STANDING], default="walk")
@@ -46,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
         "--held-out-ok",
         action="store_true",
         help="allow a seed of the fresh held-out set (only after its one benchmark run)",
+    )
+    parser.add_argument(
+        "--signs",
+        action="store_true",
+        help="a second line per second: each move sign's value and which ones are remembered",
     )
     args = parser.parse_args(argv)
     if args.seed in FRESH_HELD_OUT and not args.held_out_ok:
@@ -106,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
                 if switch is not None:
                     line += f"  SWITCH {switch.reason}: {switch.detail}"
                 print(line)
+                if args.signs:
+                    print("         " + signs(engine, labels, next_tick))
             next_tick += settings.tick_s
 
     duration = min(path.duration, args.end + 1.0)  # type: ignore[attr-defined]
