@@ -14,6 +14,7 @@ from appliance.audio.sinks import WavFileSink
 from appliance.audio.tts import single
 from appliance.audio.wavio import write_wav
 from appliance.cli import AppContext, echo_json, pass_app
+from appliance.events import Event, EventBus, EventType
 
 
 def _utterance_json(u: Utterance) -> dict[str, object]:
@@ -76,7 +77,12 @@ def listen_command(
                 f"microphone: {state}{': ' + error if error else ''}", err=True
             ),
         )
-        frontend = build_frontend(config, source=source)
+        bus = EventBus()
+        frontend = build_frontend(config, source=source, bus=bus)
+        # Wakes the verifier turned down go to stderr (stdout stays one JSON document per
+        # question): the figures to look at when it seems deaf.
+        events = bus.subscribe_queue()
+        watcher = asyncio.create_task(_print_rejections(events))
         if ptt:
             frontend.push_to_talk()
         count = 0
@@ -101,10 +107,28 @@ def listen_command(
                 )
         finally:
             await frontend.close()
+            watcher.cancel()
+            while not events.empty():  # what the watcher had no turn to print
+                _show_rejection(events.get_nowait())
         if not as_json:
             click.echo(f"{count} question(s) heard")
 
     asyncio.run(run())
+
+
+async def _print_rejections(events: asyncio.Queue[Event]) -> None:
+    while True:
+        _show_rejection(await events.get())
+
+
+def _show_rejection(event: Event) -> None:
+    if event.type == EventType.WAKE_REJECTED:
+        data = event.data
+        click.echo(
+            f"wake rejected by {data.get('detector')}: whisper gave the phrase "
+            f"{data.get('score')} (heard {data.get('heard', '')!r})",
+            err=True,
+        )
 
 
 @click.command("say")

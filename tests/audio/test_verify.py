@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection
 from appliance.audio.build import build_wake_detector
@@ -19,6 +20,7 @@ from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.verify import VerifiedWakeDetector
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
+from appliance.cli import cli
 from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.events import EventBus, EventType
@@ -139,6 +141,17 @@ async def test_a_rejected_wake_is_published_and_counted(
     assert rejected[0].data["score"] < AudioSettings().wake_verify_threshold
     assert not any(e.type == EventType.WAKE_DETECTED for e in seen)
     assert state.counters["wakes_rejected"] == len(rejected)
+
+
+def test_listen_prints_the_rejected_wake(synth: SynthFn, config_file: Path) -> None:
+    text, voice = FALSE_WAKE
+    wav = synth(text, voice=voice, tail_s=1.0)
+    result = CliRunner().invoke(
+        cli, ["--config", str(config_file), "listen", "--wav", str(wav), "--fast", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""  # no question: no JSON document
+    assert "wake rejected by kws+whisper: whisper gave the phrase" in result.stderr
 
 
 def test_both_stages_wake_on_a_held_out_voice(
