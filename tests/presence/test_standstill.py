@@ -8,6 +8,9 @@ product's scanner (frame parsers, sanity gate) and engine:
   between it and the shop's beacon (14 dB).
 - ``data/no-room-standing.jsonl`` (seed 1015): it stands in the lab 5.8 m from the shop's beacon
   (through the door) with the lab's own beacon off; the shop reads at the edge of its range.
+- ``data/door-lab-blocked-130s.jsonl`` (seed 17, revision 6): at the same door, deciding "machine
+  shop", a person sits between it and the lab's beacon from 150 to 280 s (14 dB), longer than the
+  two-minute motion window.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from tests.presence.test_engine import LAB, SHOP, Drive
 
 TRACE = Path(__file__).parent / "data" / "door-two-people.jsonl"
 NO_ROOM_TRACE = Path(__file__).parent / "data" / "no-room-standing.jsonl"
+LAB_BLOCKED_TRACE = Path(__file__).parent / "data" / "door-lab-blocked-130s.jsonl"
+LAB_BLOCKED_FROM, LAB_BLOCKED_TO = 150.0, 280.0
 BLOCKED_FROM, BLOCKED_TO = 200.0, 255.0
 
 
@@ -147,3 +152,27 @@ def test_standing_in_no_room_only_a_room_that_rose_gains_evidence() -> None:
     _, entered = drive(3.5, 600.0, standstill_no_room=False)
     assert entered.rooms == ["shop"]
     assert entered.switches[0].moving is False and "held lead" in entered.switches[0].detail
+
+
+def test_a_beacon_back_from_a_blockage_longer_than_the_motion_window_is_no_move() -> None:
+    # Standing still since the first minute, the lab's readings from before the person sat down
+    # are its reference: its return at 280 s is to a level it had here, not a rise.
+    engine, switches = replay(PresenceSettings(standstill_reference=True), LAB_BLOCKED_TRACE)
+    assert [(s.to_room, s.reason) for s in switches] == [("machine-shop", "entered")]
+    assert engine.state.room == "machine-shop"
+    assert engine.state.moving == []
+    assert engine.state.still_since is not None and engine.state.still_since < LAB_BLOCKED_FROM
+    # The lab is heard again at the end (the same trace switches into it under revision 5: the
+    # next test), within a few dB of the shop.
+    assert (
+        abs(engine.state.proximity["electronics-lab"] - engine.state.proximity["machine-shop"]) < 6
+    )
+
+
+def test_as_in_revision_5_that_return_is_taken_for_a_move_and_flaps() -> None:
+    _, switches = replay(PresenceSettings(standstill_reference=False), LAB_BLOCKED_TRACE)
+    assert [s.to_room for s in switches] == ["machine-shop", "electronics-lab", "machine-shop"]
+    back = switches[1]
+    # Within seconds of the person leaving: the two-minute window held only blocked readings.
+    assert LAB_BLOCKED_TO < back.at < LAB_BLOCKED_TO + 15.0
+    assert back.moving is True and "moving" in back.detail
