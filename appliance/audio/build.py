@@ -75,10 +75,10 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
         from appliance.audio.verify import VerifiedWakeDetector
 
         checker = recogniser if isinstance(recogniser, WhisperRecogniser) else None
-        if checker is None:
+        if checker is None or checker.threads != s.wake_verify_threads:
             try:
                 checker = WhisperRecogniser.from_manifest(
-                    s.whisper_model, config.paths.models_dir, threads=s.stt_threads
+                    s.whisper_model, config.paths.models_dir, threads=s.wake_verify_threads
                 )
             except OpenClawError as err:
                 # Say which setting needs the model: on a Pi whose questions go to Vosk, the

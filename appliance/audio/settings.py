@@ -50,6 +50,9 @@ class AudioSettings:
     wake_verify_threshold: float = 0.0001
     #: Seconds of audio before a keyword-model wake that whisper checks.
     wake_verify_window_s: float = 1.2
+    #: CPU threads whisper uses for the check (its own model instance when this differs from
+    #: ``stt_threads``): the wake waits for it, and the keyword model leaves the other cores idle.
+    wake_verify_threads: int = 2
     #: Seconds after a keyword-model detection during which it cannot fire again.
     wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.
@@ -136,6 +139,7 @@ class AudioSettings:
             ),
             ("preroll_s", 0.0 <= self.preroll_s <= 10.0, "between 0 and 10"),
             ("stt_threads", 1 <= self.stt_threads <= 16, "between 1 and 16"),
+            ("wake_verify_threads", 1 <= self.wake_verify_threads <= 16, "between 1 and 16"),
             ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),
             ("max_question_s", 1.0 <= self.max_question_s <= 60.0, "between 1 and 60"),
             ("no_speech_timeout_s", 0.5 <= self.no_speech_timeout_s <= 30.0, "between 0.5 and 30"),

@@ -201,6 +201,7 @@ def test_configuration_wraps_the_keyword_model() -> None:
     assert det.name == "kws+whisper"
     assert isinstance(det.first, KeywordModelWakeDetector)
     assert det.first.threshold == config.audio.wake_kws_threshold
+    assert det.recogniser.threads == config.audio.wake_verify_threads
     assert det.threshold == config.audio.wake_verify_threshold
     off = load_config(
         environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "false"}
@@ -228,6 +229,7 @@ def test_a_missing_verifier_model_names_the_setting() -> None:
     [
         ("WAKE_VERIFY_THRESHOLD", "1.5"),
         ("WAKE_VERIFY_WINDOW_S", "0.2"),
+        ("WAKE_VERIFY_THREADS", "0"),
     ],
 )
 def test_out_of_range_verifier_settings_are_refused(key: str, value: str) -> None:

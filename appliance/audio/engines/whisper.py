@@ -113,6 +113,8 @@ class WhisperRecogniser:
         short_context: bool = False,
     ) -> None:
         self.folder = folder
+        #: CPU threads CTranslate2 uses for this recogniser.
+        self.threads = threads
         #: Transcribe questions up to SHORT_CONTEXT_MAX_S with a shortened encoder context (faster).
         self.short_context = short_context
         self._model = _load(folder, threads, compute_type)
