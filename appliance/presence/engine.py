@@ -55,7 +55,7 @@ from appliance.presence.posterior import RoomPosterior
 from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
-from appliance.presence.trail import LevelHistogram, LevelTrail
+from appliance.presence.trail import LevelTrail
 
 #: Seconds of the current room's levels before a lasting fall needed to call it a fall (the
 #: median "before" must rest on more than the first moments of a stay).
@@ -239,11 +239,6 @@ class RoomEngine:
         self._deep_fall_until = -1.0
         #: Since when no sign of a move was seen (None while one is).
         self._still_since: float | None = None
-        #: Each room's and each beacon's levels since the standstill began
-        #: (``standstill_reference``), and up to when they were counted.
-        self._still_levels: dict[str, LevelHistogram] = {}
-        self._still_beacons: dict[str, LevelHistogram] = {}
-        self._still_counted = -math.inf
         self._last_t: float | None = None
         self._started: float | None = None
 
@@ -321,7 +316,6 @@ class RoomEngine:
         if not still or self._still_since is None:
             self._still_since = None if not still else now
         self.state.still_since = self._still_since
-        self._remember_still(now)
         usual = self._usual_scores(levels, current, now) if still else {}
         self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
@@ -665,9 +659,6 @@ class RoomEngine:
             if not earlier or not later:
                 continue
             upper = earlier[min(len(earlier) - 1, int(0.75 * len(earlier)))]
-            usual = self._still_reference(key, 0.75, now)
-            if usual is not None:
-                upper = max(upper, usual)
             if statistics.median(later) - upper >= s.lasting_rise_db:
                 rooms.add(key)
         return rooms
@@ -683,57 +674,6 @@ class RoomEngine:
             trail.prune(horizon)
             if not trail:
                 del self._trail[key]
-
-    def _remember_still(self, now: float) -> None:
-        """Count each room's and beacon's levels since the standstill began (if enabled).
-
-        Levels enter once they are older than the rise's lag and the lasting fall's span, so the
-        reference never holds the change it is compared with.
-        """
-        s = self.settings
-        if not s.standstill_reference:
-            return
-        since = self._still_since
-        if since is None:
-            self._still_levels.clear()
-            self._still_beacons.clear()
-            self._still_counted = -math.inf
-            return
-        cutoff = now - max(s.motion_lag_s, s.lasting_fall_s)
-        for trails, counts in (
-            (self._trail, self._still_levels),
-            (self._beacon_trail, self._still_beacons),
-        ):
-            for key, trail in trails.items():
-                histogram = counts.get(key)
-                if histogram is None:
-                    histogram = counts[key] = LevelHistogram()
-                index = len(trail) - 1
-                # Newest first, and only the few pairs that passed the cutoff since the last call.
-                while index >= 0 and trail[index][0] > cutoff:
-                    index -= 1
-                while index >= 0 and trail[index][0] > self._still_counted:
-                    t, level = trail[index]
-                    if t >= since:
-                        histogram.add(level)
-                    index -= 1
-        self._still_counted = max(self._still_counted, cutoff)
-
-    def _still_reference(
-        self, room: str, quantile: float, now: float, *, beacon: bool = False
-    ) -> float | None:
-        """A quantile of the room's (or ``beacon``'s) levels since the standstill began, once that
-        outlasts the motion window (``standstill_reference``); None otherwise.
-
-        Standing still, the spot does not change: what a room read here before is what it reads
-        without a body in the way, however long blockages hid it within the motion window.
-        """
-        s = self.settings
-        since = self._still_since
-        if not s.standstill_reference or since is None or now - since <= s.motion_window_s:
-            return None
-        histogram = (self._still_beacons if beacon else self._still_levels).get(room)
-        return histogram.quantile(quantile) if histogram else None
 
     def _remember_beacons(self, readings: list[BeaconReading], now: float) -> None:
         if self.settings.beacon_rise_db <= 0.0:
@@ -761,9 +701,6 @@ class RoomEngine:
         if not values:
             return -math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
-        usual = self._still_reference(beacon, s.rise_quantile, now, beacon=True)
-        if usual is not None:
-            reference = max(reference, usual)
         return trail[-1][1] - reference
 
     def _rise(self, room: str, now: float) -> float:
@@ -791,9 +728,6 @@ class RoomEngine:
         if not values:
             return -math.inf if since_start else math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
-        usual = self._still_reference(room, s.rise_quantile, now)
-        if usual is not None:
-            reference = max(reference, usual)
         return trail[-1][1] - reference
 
     def _fall(self, room: str) -> float:

@@ -129,14 +129,6 @@ class PresenceSettings:
     #: small upward excursions (drift, fading) just over ``enter_margin_db`` added up over many
     #: minutes (False = as in revision 4).
     standstill_no_room: bool = True
-    #: Standing still for longer than ``motion_window_s`` (revision 6), a room's rise and the
-    #: rival's rise in a lasting fall are measured against what that room read at this spot since
-    #: the standstill began, when that is higher than the motion window's reference. Nothing
-    #: about the spot changes while the appliance stands still, and a body only takes signal
-    #: away: a beacon blocked again and again for most of two minutes drags that window's high
-    #: end down, and its return to a level it had before (plus drift) is no move (False = as in
-    #: revision 5).
-    standstill_reference: bool = False
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...

@@ -8,15 +8,16 @@ product's scanner (frame parsers, sanity gate) and engine:
   between it and the shop's beacon (14 dB).
 - ``data/no-room-standing.jsonl`` (seed 1015): it stands in the lab 5.8 m from the shop's beacon
   (through the door) with the lab's own beacon off; the shop reads at the edge of its range.
-- ``data/door-lab-blocked-130s.jsonl`` (seed 17, revision 6): at the same door, deciding "machine
-  shop", a person sits between it and the lab's beacon from 150 to 280 s (14 dB), longer than the
-  two-minute motion window.
+- ``data/door-lab-blocked-130s.jsonl`` (seed 17, session 5's revision-6 attempt): at the same door,
+  deciding "machine shop", a person sits between it and the lab's beacon from 150 to 280 s (14 dB),
+  longer than the two-minute motion window.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bleak.backends.device import BLEDevice
 
 from appliance.presence.engine import RoomEngine, RoomSwitch
@@ -154,25 +155,21 @@ def test_standing_in_no_room_only_a_room_that_rose_gains_evidence() -> None:
     assert entered.switches[0].moving is False and "held lead" in entered.switches[0].detail
 
 
-def test_a_beacon_back_from_a_blockage_longer_than_the_motion_window_is_no_move() -> None:
-    # Standing still since the first minute, the lab's readings from before the person sat down
-    # are its reference: its return at 280 s is to a level it had here, not a rise.
-    engine, switches = replay(PresenceSettings(standstill_reference=True), LAB_BLOCKED_TRACE)
-    assert [(s.to_room, s.reason) for s in switches] == [("machine-shop", "entered")]
-    assert engine.state.room == "machine-shop"
-    assert engine.state.moving == []
-    assert engine.state.still_since is not None and engine.state.still_since < LAB_BLOCKED_FROM
-    # The lab is heard again at the end (the same trace switches into it under revision 5: the
-    # next test), within a few dB of the shop.
-    assert (
-        abs(engine.state.proximity["electronics-lab"] - engine.state.proximity["machine-shop"]) < 6
-    )
-
-
-def test_as_in_revision_5_that_return_is_taken_for_a_move_and_flaps() -> None:
-    _, switches = replay(PresenceSettings(standstill_reference=False), LAB_BLOCKED_TRACE)
+def test_a_beacon_back_from_a_blockage_longer_than_the_motion_window_is_taken_for_a_move() -> None:
+    # Known weakness (decision 0006, revision 6 attempt): the rises are measured against the
+    # last two minutes, which hold only blocked readings when a person sat in front of the lab's
+    # beacon for longer than that; its return at 280 s reads as the appliance carried into the
+    # lab, and back to the shop 30 s later. A rule that fixed this (the reference since the
+    # standstill began) cost a tuning entry and was not adopted; the strict xfail below asserts
+    # what should happen.
+    _, switches = replay(PresenceSettings(), LAB_BLOCKED_TRACE)
     assert [s.to_room for s in switches] == ["machine-shop", "electronics-lab", "machine-shop"]
     back = switches[1]
-    # Within seconds of the person leaving: the two-minute window held only blocked readings.
     assert LAB_BLOCKED_TO < back.at < LAB_BLOCKED_TO + 15.0
     assert back.moving is True and "moving" in back.detail
+
+
+@pytest.mark.xfail(strict=True, reason="decision 0006 revision 6: not solved without an entry cost")
+def test_a_beacon_back_from_a_blockage_longer_than_the_motion_window_should_not_switch() -> None:
+    _, switches = replay(PresenceSettings(), LAB_BLOCKED_TRACE)
+    assert [(s.to_room, s.reason) for s in switches] == [("machine-shop", "entered")]
