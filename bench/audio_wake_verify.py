@@ -219,7 +219,7 @@ def main() -> None:
         "--window-s", type=float, default=WINDOW_S, help="seconds whisper checks (default 1.2)"
     )
     parser.add_argument(
-        "--threads", type=int, default=2, help="whisper's CPU threads (default 2, as the appliance)"
+        "--threads", type=int, default=1, help="whisper's CPU threads (default 1, as the appliance)"
     )
     parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
     args = parser.parse_args()
