@@ -51,8 +51,8 @@ class AudioSettings:
     #: Seconds of audio before a keyword-model wake that whisper checks.
     wake_verify_window_s: float = 1.2
     #: CPU threads whisper uses for the check (its own model instance when this differs from
-    #: ``stt_threads``). Two were slower than one on this 2-core development machine under load
-    #: (decision 0032); on a quiet 4-core Pi two should shorten the wake's wait.
+    #: ``stt_threads``). Two were slower than one on the 2-core development machine, loaded or
+    #: quiet (decision 0032); measure on the Pi before raising it.
     wake_verify_threads: int = 1
     #: Seconds after a keyword-model detection during which it cannot fire again.
     wake_refractory_s: float = 2.0
