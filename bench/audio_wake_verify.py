@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 from audio_common import REPO, load, silence
-from audio_wake import CHUNK, ESPEAK, OTHER, test_audio
+from audio_wake import ESPEAK, OTHER, run, test_audio
 from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
 
@@ -127,10 +127,8 @@ def stream_trace(detector: KeywordModelWakeDetector, audio: Samples) -> list[tup
     with digital silence next to loud speech embeds differently as a whole clip than as a stream
     (scores differ by up to ~0.7): short clips are scored the way the appliance scores them.
     """
-    detector.reset()
     detector.trace = []
-    for i in range(0, len(audio) - CHUNK + 1, CHUNK):
-        detector.feed(audio[i : i + CHUNK], i + CHUNK)
+    run(detector, audio)
     trace, detector.trace = detector.trace, None
     return trace
 

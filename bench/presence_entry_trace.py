@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_rooms import FRESH_HELD_OUT, STANDING
+from presence_rooms import FRESH_HELD_OUT, STANDING, parse_overrides
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
@@ -86,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             f"seed {args.seed} is in the fresh held-out set "
             f"({FRESH_HELD_OUT.start}-{FRESH_HELD_OUT.stop - 1}): pass --held-out-ok after its run"
         )
-    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
-    settings = dataclasses.replace(PresenceSettings(), **overrides)  # type: ignore[arg-type]
+    settings = dataclasses.replace(PresenceSettings(), **parse_overrides(args.set))  # type: ignore[arg-type]
     floor = bench_floor(next_to=not args.no_next_to)
     if args.scenario == "walk":
         path = walk_path()

@@ -27,37 +27,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_rooms import HELD_OUT, parse_seeds
-from presence_sim import bench_floor, simulate, waypoints
+from presence_rooms import HELD_OUT, entries, parse_overrides, parse_seeds
+from presence_sim import bench_floor, simulate, walk_path
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
 
-DOOR1, DOOR2 = (6.0, 2.5), (12.0, 2.5)
-
-
-def route(stay: float):  # type: ignore[no-untyped-def]
-    """The benchmark walk's route with ``stay`` seconds at each bench."""
-    return waypoints(
-        [
-            (stay, (2.0, 1.5)),
-            (0.0, DOOR1),
-            (stay, (10.0, 1.2)),
-            (0.0, DOOR2),
-            (stay, (15.0, 2.5)),
-            (0.0, DOOR2),
-            (0.0, DOOR1),
-            (stay, (1.5, 3.5)),
-        ]
-    )
-
 
 def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[tuple[float, str]]]:
-    """Switches (time, room) of each engine over one simulated walk; the truth is ``route``."""
+    """Switches (time, room) of each engine over one simulated walk (``walk_path(stay)``)."""
     floor = bench_floor()
     plan = floor.plan()
-    path = route(stay)
+    path = walk_path(stay)
     clock = [0.0]
     engines = [RoomEngine(plan, s, clock=lambda: clock[0]) for s in variants]
     scanners = [BeaconScanner(e.observe, clock=lambda: clock[0]) for e in engines]
@@ -85,22 +67,12 @@ def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[t
     return switches
 
 
-def entries(stay: float) -> list[tuple[float, float, str]]:
+def stays(stay: float) -> list[tuple[float, float, str]]:
     """(entered at, left at, room) of every room stayed in after the first, from the route."""
-    floor = bench_floor()
-    path = route(stay)
-    duration = path.duration  # type: ignore[attr-defined]
-    spans: list[tuple[float, float, str]] = []
-    t, room, since = 0.0, floor.room_at(path(0.0)), 0.0
-    while t <= duration:
-        here = floor.room_at(path(t))
-        if here != room:
-            spans.append((since, t, room or "-"))
-            room, since = here, t
-        t += 0.1
-    spans.append((since, duration, room or "-"))
+    path = walk_path(stay)
+    spans = entries(bench_floor(), path, path.duration)  # type: ignore[attr-defined]
     # The first room is where the walk starts; a pass through the lab on the way back is no stay.
-    return [span for span in spans[1:] if span[1] - span[0] >= 30.0]
+    return [(start, end, room or "-") for start, end, room in spans[1:] if end - start >= 30.0]
 
 
 def score(switches: list[tuple[float, str]], spans: list[tuple[float, float, str]]) -> list[float]:
@@ -136,10 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     seeds = parse_seeds(args.seed_list)
     if any(s in HELD_OUT for s in seeds):
         parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
-    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
+    overrides = parse_overrides(args.set)
     base = PresenceSettings()
     other = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
-    spans = entries(args.stay)
+    spans = stays(args.stay)
     started = time.perf_counter()
     latencies: list[list[float]] = [[], []]
     counts = [0, 0]

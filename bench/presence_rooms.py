@@ -371,6 +371,11 @@ def _one(job: Job) -> tuple[str, int, Run, Run]:
     return name, seed, ours, base
 
 
+def parse_overrides(items: list[str]) -> dict[str, float]:
+    """``--set key=value`` options as engine setting overrides (numbers; 0/1 for switches)."""
+    return {k: float(v) for k, _, v in (item.partition("=") for item in items)}
+
+
 def parse_seeds(text: str) -> list[int]:
     """ "1-6,13-72" -> [1, ..., 6, 13, ..., 72]."""
     seeds: list[int] = []
@@ -462,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = set(args.scenarios.split(","))
     if not chosen <= set(SCENARIOS):
         parser.error(f"unknown scenario(s): {', '.join(sorted(chosen - set(SCENARIOS)))}")
-    overrides = {k: float(v) for k, _, v in (item.partition("=") for item in args.set)}
+    overrides = parse_overrides(args.set)
     settings = dataclasses.replace(PresenceSettings(), **overrides)  # type: ignore[arg-type]
     settings.validate()
     if args.seed_list:

@@ -343,19 +343,19 @@ def waypoints(points: list[tuple[float, Point]], speed: float = 1.0) -> Callable
     return at
 
 
-def walk_path() -> Callable[[float], Point]:
-    """Machine shop -> electronics lab -> assembly -> machine shop, 90 s at each bench."""
+def walk_path(stay: float = 90.0) -> Callable[[float], Point]:
+    """Machine shop -> electronics lab -> assembly -> machine shop, ``stay`` s at each bench."""
     door1, door2 = (6.0, 2.5), (12.0, 2.5)
     return waypoints(
         [
-            (90.0, (2.0, 1.5)),
+            (stay, (2.0, 1.5)),
             (0.0, door1),
-            (90.0, (10.0, 1.2)),
+            (stay, (10.0, 1.2)),
             (0.0, door2),
-            (90.0, (15.0, 2.5)),
+            (stay, (15.0, 2.5)),
             (0.0, door2),
             (0.0, door1),
-            (90.0, (1.5, 3.5)),
+            (stay, (1.5, 3.5)),
         ]
     )
 
