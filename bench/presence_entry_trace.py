@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_rooms import FRESH_HELD_OUT, STANDING, parse_overrides
+from presence_rooms import STANDING, TRACE_REFUSED, parse_overrides
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
@@ -81,10 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         help="a second line per second: each move sign's value and which ones are remembered",
     )
     args = parser.parse_args(argv)
-    if args.seed in FRESH_HELD_OUT and not args.held_out_ok:
+    refused = next((r for r in TRACE_REFUSED if args.seed in r), None)
+    if refused is not None and not args.held_out_ok:
         parser.error(
-            f"seed {args.seed} is in the fresh held-out set "
-            f"({FRESH_HELD_OUT.start}-{FRESH_HELD_OUT.stop - 1}): pass --held-out-ok after its run"
+            f"seed {args.seed} is in a held-out set ({refused.start}-{refused.stop - 1}): "
+            "pass --held-out-ok only after its one run"
         )
     settings = dataclasses.replace(PresenceSettings(), **parse_overrides(args.set))  # type: ignore[arg-type]
     floor = bench_floor(next_to=not args.no_next_to)
