@@ -1,7 +1,9 @@
 """Write the simulated traces the presence tests replay through the scanner and the engine.
 
 Standing still on a tuning seed, optionally with people in front of one beacon (``--block-from``
-to ``--block-to``, 14 dB) and beacons that never advertise (``--silent``, a room's beacon off).
+to ``--block-to``, 14 dB) and beacons that never advertise (``--silent``, a room's beacon off);
+or (``--walk``) carried along the benchmark's walk (shop, lab, assembly, back to the shop, 90 s
+at each bench), as ``presence_rooms.py`` simulates it for that seed.
 
 Revision 4's standstill test (``door-two-people.jsonl``): 0.4 m inside the electronics lab's
 door, two people one after the other in front of the shop's beacon, the case where a rival's lead
@@ -17,6 +19,13 @@ upward excursions:
 
     .venv/bin/python bench/presence_fixture.py --seed 1015 --at 8.8,2.5 --silent 0000000000a1 \
         --no-block --duration 200 --out tests/presence/data/no-room-standing.jsonl
+
+Revision 6's missed-move test (``walk-missed-assembly.jsonl``): tuning walk 147's first 320 s,
+whose assembly entry the engine misses (it stays in the lab while the appliance is carried to the
+assembly area and back), then the shop entry at ~293 s:
+
+    .venv/bin/python bench/presence_fixture.py --seed 147 --walk --no-block --duration 320 \
+        --out tests/presence/data/walk-missed-assembly.jsonl
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import HELD_OUT, STANDING
-from presence_sim import bench_floor, simulate, waypoints
+from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.trace import write_trace
 
@@ -42,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block-from", type=float, default=200.0)
     parser.add_argument("--block-to", type=float, default=255.0)
     parser.add_argument("--no-block", action="store_true", help="nobody in front of any beacon")
+    parser.add_argument("--walk", action="store_true", help="the benchmark's walk, not standing")
     parser.add_argument(
         "--silent", action="append", default=[], help="end of the id of a beacon that is off"
     )
@@ -62,12 +72,21 @@ def main(argv: list[str] | None = None) -> int:
         off = next(b for b in floor.beacons if b.beacon_id.endswith(":" + end))
         off.dies_at_s = 0.0  # never advertises
         notes.append(f"{off.room} beacon off")
-    if args.at:
-        x, _, y = args.at.partition(",")
-        where, place = (float(x), float(y)), f"at {args.at}"
+    if args.walk and args.at:
+        parser.error("--walk and --at exclude each other")
+    if args.walk:
+        path, place = walk_path(), "walk"
     else:
-        where, place = STANDING["boundary"][0], "boundary"
-    records = simulate(floor, waypoints([(args.duration, where)]), args.duration, seed=args.seed)
+        if args.at:
+            x, _, y = args.at.partition(",")
+            where, place = (float(x), float(y)), f"at {args.at}"
+        else:
+            where, place = STANDING["boundary"][0], "boundary"
+        path = waypoints([(args.duration, where)])
+    # The walk is simulated over its whole length, as the benchmark does, and cut: the channel's
+    # random draws then match the benchmark's for the same seed.
+    full = max(args.duration, getattr(path, "duration", args.duration))
+    records = (r for r in simulate(floor, path, full, seed=args.seed) if r.t <= args.duration)
     source = f"bench/presence_fixture.py {place} seed={args.seed}" + "".join(
         f", {note}" for note in notes
     )

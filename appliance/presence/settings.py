@@ -129,6 +129,22 @@ class PresenceSettings:
     #: small upward excursions (drift, fading) just over ``enter_margin_db`` added up over many
     #: minutes (False = as in revision 4).
     standstill_no_room: bool = True
+    #: Standing still for longer than ``motion_window_s`` (revision 6), a room's rise and the
+    #: rival's rise in a lasting fall are measured against what that room read at this spot since
+    #: the standstill began, when that is higher than the motion window's reference. Nothing
+    #: about the spot changes while the appliance stands still, and a body only takes signal
+    #: away: a beacon blocked again and again for most of two minutes drags that window's high
+    #: end down, and its return to a level it had before (plus drift) is no move (False = as in
+    #: revision 5).
+    standstill_reference: bool = True
+    #: The premise of ``standstill_reference`` (the same spot) is checked on each room's high
+    #: end over this many seconds (longer than a passing person, so one does not count)...
+    standstill_reference_check_s: float = 30.0
+    #: ...against its usual level since the count began: when the current room and another
+    #: room both read more than this many dB away from theirs (a body changes one link, a
+    #: carried appliance every link; after a missed move the old room fell far, the new one
+    #: rose), the count starts again from now (revision 6, session 6).
+    standstill_reference_db: float = 6.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -174,6 +190,7 @@ class PresenceSettings:
             "hazard_moving_per_s": self.hazard_moving_per_s,
             "motion_window_s": self.motion_window_s,
             "max_step_s": self.max_step_s,
+            "standstill_reference_check_s": self.standstill_reference_check_s,
         }
         for key, value in positive.items():
             if not value > 0:
@@ -197,6 +214,7 @@ class PresenceSettings:
             "passed_fall_db": self.passed_fall_db,
             "joint_fall_db": self.joint_fall_db,
             "standstill_rise_db": self.standstill_rise_db,
+            "standstill_reference_db": self.standstill_reference_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,

@@ -93,3 +93,46 @@ def _remove(values: list[float], value: float) -> None:
         del values[index]
     else:  # not there (cannot happen when used as above); keep the views honest
         values.remove(value)
+
+
+class LevelHistogram:
+    """Levels (dB) counted in bins of ``step_db``: quantiles of a long span in bounded memory.
+
+    A standstill can last hours; keeping every level for its quantiles would grow without bound,
+    while bins of a quarter dB over the range levels can take (clamped to ``low_db``..``high_db``)
+    hold at most a few hundred counters and are finer than the whole dB RSSI comes in.
+    """
+
+    def __init__(self, step_db: float = 0.25, low_db: float = -120.0, high_db: float = 40.0):
+        self._step = step_db
+        self._low = low_db
+        self._high = high_db
+        self._counts: dict[int, int] = {}
+        self._total = 0
+
+    def add(self, level: float) -> None:
+        """Count one level."""
+        clamped = min(self._high, max(self._low, level))
+        key = round(clamped / self._step)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self._total += 1
+
+    def quantile(self, q: float) -> float | None:
+        """The level at quantile ``q`` (0..1), as ``LevelTrail`` lookups pick it; None if empty."""
+        if not self._total:
+            return None
+        rank = min(self._total - 1, int(q * self._total))
+        seen = 0
+        for key in sorted(self._counts):
+            seen += self._counts[key]
+            if seen > rank:
+                return key * self._step
+        return max(self._counts) * self._step  # not reached: the counts add up to the total
+
+    def clear(self) -> None:
+        """Forget every level."""
+        self._counts.clear()
+        self._total = 0
+
+    def __len__(self) -> int:
+        return self._total

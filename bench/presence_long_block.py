@@ -1,0 +1,115 @@
+"""A person sitting in front of a beacon for longer than the motion window, standing at the door.
+
+The appliance stands 0.4 m inside the electronics lab's door (the ``boundary`` scenario's spot) and
+someone sits between it and one beacon (``--beacon``, default the lab's) from ``--block-from`` to
+``--block-to`` (14 dB, as ``presence_fixture.py`` schedules it). Each seed's trace is simulated
+once and replayed through the product's scanner and two engines in the same process: the
+settings as they are, and the same with ``--set`` overrides. Both rooms are acceptable at the door,
+so every switch after the first decision is a flap; it prints the switches of each engine per seed
+and the seeds that flapped.
+
+    .venv/bin/python bench/presence_long_block.py --seed-list 1-6,13-15,17 \
+        --set standstill_reference=0
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bleak.backends.device import BLEDevice
+from presence_rooms import HELD_OUT, STANDING, parse_overrides, parse_seeds
+from presence_sim import bench_floor, simulate, waypoints
+
+from appliance.presence.engine import RoomEngine
+from appliance.presence.scanner import BeaconScanner
+from appliance.presence.settings import PresenceSettings
+
+
+def run(
+    seed: int,
+    beacon_end: str,
+    block: tuple[float, float],
+    duration: float,
+    variants: list[PresenceSettings],
+) -> list[list[tuple[float, str]]]:
+    """Switches (time, room) of each engine over one simulated standstill with the blockage."""
+    floor = bench_floor()
+    blocked = next(b for b in floor.beacons if b.beacon_id.endswith(":" + beacon_end))
+    blocked.blocked = [(block[0], block[1], 14.0)]
+    plan = floor.plan()
+    path = waypoints([(duration, STANDING["boundary"][0])])
+    clock = [0.0]
+    engines = [RoomEngine(plan, s, clock=lambda: clock[0]) for s in variants]
+    scanners = [BeaconScanner(e.observe, clock=lambda: clock[0]) for e in engines]
+    switches: list[list[tuple[float, str]]] = [[] for _ in engines]
+    tick = 0.0
+    step = variants[0].tick_s
+
+    def tick_until(t: float) -> None:
+        nonlocal tick
+        while tick <= t:
+            for engine, out in zip(engines, switches, strict=True):
+                switch = engine.evaluate(tick)
+                if switch is not None:
+                    out.append((tick, switch.to_room or "-"))
+            tick += step
+
+    for record in simulate(floor, path, duration, seed=seed):
+        tick_until(record.t)
+        clock[0] = record.t
+        device = BLEDevice(record.address, record.name, None)
+        for scanner in scanners:
+            scanner.handle(device, record.advertisement())
+    tick_until(duration)
+    return switches
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed-list", default="1-6", help="tuning seeds, e.g. 1-6,13-15,17")
+    parser.add_argument("--beacon", default="0000000000a1", help="end of the blocked beacon's id")
+    parser.add_argument("--block-from", type=float, default=150.0)
+    parser.add_argument("--block-to", type=float, default=280.0)
+    parser.add_argument("--duration", type=float, default=330.0)
+    parser.add_argument("--set", action="append", default=[], help="setting=value override")
+    args = parser.parse_args(argv)
+    seeds = parse_seeds(args.seed_list)
+    if any(s in HELD_OUT for s in seeds):
+        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
+    overrides = parse_overrides(args.set)
+    base = PresenceSettings()
+    other = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    flapped: list[list[int]] = [[], []]
+    for seed in seeds:
+        block = (args.block_from, args.block_to)
+        results = run(seed, args.beacon, block, args.duration, [base, other])
+        for i, switches in enumerate(results):
+            name = "settings" if i == 0 else "overrides"
+            shown = ", ".join(f"{t:.1f} {room}" for t, room in switches)
+            print(f"  seed {seed} {name}: {shown or 'no switch'}")
+            # The first decision (out of "no room" at the start) is no flap.
+            if len(switches) > 1:
+                flapped[i].append(seed)
+    print(
+        f"blocked {args.beacon} {args.block_from:g}-{args.block_to:g} s at the door, "
+        f"{len(seeds)} seeds of {args.duration:g} s"
+    )
+    print(f"settings: {len(flapped[0])} seeds switched after the first decision {flapped[0]}")
+    print(
+        f"overrides {overrides or 'none'}: {len(flapped[1])} seeds switched after the first "
+        f"decision {flapped[1]}"
+    )
+    print(f"(run time {time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
