@@ -516,8 +516,9 @@ class Dataset:
 
 #: Clips per cache block: adding clips of one kind only makes the new blocks.
 BLOCK = 100
-#: Bump when the way clips are made changes (invalidates the cache).
-DATA_VERSION = 4
+#: Bump when the way clips are made changes (invalidates the cache). 5: embeddings made by the
+#: stream's own mel calls (``SpeechEmbedding.clip``), not one call per clip.
+DATA_VERSION = 5
 
 
 def _block(

@@ -14,7 +14,10 @@ them (docs/decisions/0031-audio-kws-wake-model.md):
 
 :class:`EmbeddingStream` does this incrementally: each 80 ms of new audio costs one mel call on
 1,632 samples and one embedding call, whatever the chunk size. :meth:`SpeechEmbedding.clip` gives the
-same embeddings for a whole clip at once (training and tests rely on the two being equal).
+same embeddings for a whole clip at once (training and tests rely on the two being equal). Both make
+the same mel calls: the graph floors every call's frames 80 dB under that call's loudest frame (and a
+batch's under the batch's loudest), so one long call differs from the stream's short ones wherever
+digital silence meets loud speech.
 """
 
 from __future__ import annotations
@@ -123,15 +126,16 @@ class SpeechEmbedding:
     def clip(self, audio: Samples, *, lead_frames: int = EMBED_FRAMES) -> Floats:
         """Every embedding a stream would emit for ``audio``, started from silence.
 
-        Row ``j`` covers the 76 mel frames ending at frame ``8 (j + 1)`` of the audio. It equals
-        feeding ``audio`` to a fresh :class:`EmbeddingStream` in any chunking as long as the audio
-        has a noise floor within 80 dB of its loudest frame (any microphone's): the mel graph floors
-        each call's frames 80 dB under that call's loudest, so digital silence next to loud speech
-        comes out differently from one long call than from the stream's short ones.
+        Row ``j`` covers the 76 mel frames ending at frame ``8 (j + 1)`` of the audio; it equals
+        feeding ``audio`` to a fresh :class:`EmbeddingStream` in any chunking, because the mel
+        frames are made by the stream's own calls: one per 80 ms, on the 1,632 samples that end
+        there (one call per window, not a batch: the graph's 80-dB floor is taken over its whole
+        input).
         """
-        frames = self.mel(audio)
-        usable = len(frames) - len(frames) % EMBED_STEP
-        frames = np.concatenate([np.tile(self.silent_frame, (lead_frames, 1)), frames[:usable]])
+        need = STEP_SAMPLES + WINDOW - HOP
+        calls = 0 if len(audio) < need else (len(audio) - need) // STEP_SAMPLES + 1
+        mels = [self.mel(audio[j * STEP_SAMPLES : j * STEP_SAMPLES + need]) for j in range(calls)]
+        frames = np.concatenate([np.tile(self.silent_frame, (lead_frames, 1)), *mels])
         ends = np.arange(lead_frames + EMBED_STEP, len(frames) + 1, EMBED_STEP)
         if len(ends) == 0:
             return np.zeros((0, EMBED_DIM), dtype=np.float32)
