@@ -81,6 +81,23 @@ def test_the_phrase_is_confirmed(whisper: WhisperRecogniser, synth: SynthFn) -> 
     assert verified.last is not None and verified.last.score >= verified.threshold
 
 
+def test_batched_places_score_as_one_prompt_each(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    # The verifier forces the phrase at several places in one batched decoder call; each place
+    # must get the probability it gets alone (prompts of different lengths share the batch).
+    audio = samples_of(synth("then open claw", voice=HELD_OUT_VOICE, tail_s=0.2))
+    window = audio[-int(1.2 * SAMPLE_RATE) :]
+    encoded = whisper._encode(window)
+    places = ["then", "", "then open claw", "and then we"]
+    together = whisper._forced_posteriors(encoded, places, "open claw")
+    alone = [whisper._forced_posteriors(encoded, [p], "open claw")[0] for p in places]
+    assert np.allclose(together, alone, rtol=1e-3)
+    assert len(set(np.round(np.log10(alone), 1))) > 1  # the places really score differently
+    result = whisper.phrase_posterior(window, "open claw")
+    assert result.score >= 1e-4 and 1 <= len(result.trail) <= 2
+
+
 def test_ordinary_speech_is_rejected(whisper: WhisperRecogniser, synth: SynthFn) -> None:
     audio = samples_of(synth("the results of the experiment show a steady rise", tail_s=1.0))
     verified = VerifiedWakeDetector(
