@@ -256,6 +256,25 @@ def main() -> None:
     if args.split == "test":
         groups = {ESPEAK: {ESPEAK}, OTHER: {OTHER}, **groups}
     table(items, verify, groups)
+    # Where the default thresholds' confirmations came from: the window's start (the encoder and
+    # one decoder call) or the later places (after the greedy decode and a batched call).
+    t1, t2 = 0.9, 1e-4
+    pos = [(i, it) for i, it in enumerate(items) if it.kind == "pos"]
+    at_start = later = 0
+    for i, it in pos:
+        fired = detections(it.trace or [], t1, REFRACTORY)
+        for a in [a for a in fired if it.start <= a <= it.end + 2 * SAMPLE_RATE]:
+            trail = verify.get(i, it, a)[2]
+            if trail and trail[0][0] >= t2:
+                at_start += 1
+                break
+            if trail and trail[-1][0] >= t2:
+                later += 1
+                break
+    print(
+        f"positives confirmed at ({t1}, {t2}): {at_start} at the window's start, "
+        f"{later} at a later place"
+    )
     costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
     print(
         f"verifications: {len(costs)}, compute p50 {np.percentile(costs, 50):.0f} ms, "

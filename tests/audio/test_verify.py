@@ -79,6 +79,8 @@ def test_the_phrase_is_confirmed(whisper: WhisperRecogniser, synth: SynthFn) -> 
     assert len(found) == 1 and found[0].detector == "scripted+whisper"
     assert (verified.confirmed, verified.rejected) == (1, 0)
     assert verified.last is not None and verified.last.score >= verified.threshold
+    # Confirmed at the window's start: one forced decode, no greedy decode of the window.
+    assert len(verified.last.trail) == 1 and verified.last.text == ""
 
 
 def test_batched_places_score_as_one_prompt_each(
@@ -106,6 +108,8 @@ def test_ordinary_speech_is_rejected(whisper: WhisperRecogniser, synth: SynthFn)
     assert feed_all(verified, audio) == []
     assert (verified.confirmed, verified.rejected) == (0, 1)
     assert verified.last is not None and verified.last.score < verified.threshold
+    # A rejection looked everywhere: the window was decoded and the other places were tried.
+    assert verified.last.text and len(verified.last.trail) == 2
 
 
 def test_the_window_is_the_audio_just_before_the_wake(
