@@ -152,8 +152,32 @@ class Verifications:
         return self.cache[key]
 
 
-def table(items: list[Item], verify: Verifications, groups: dict[str, set[str]]) -> None:
-    """The (first stage, verifier) threshold table per group of voice families."""
+def armed(trace: list[tuple[int, float]], at: int, arm: float, fired: list[int]) -> int:
+    """Where the run of scores at or over ``arm`` that holds the detection at ``at`` began.
+
+    The verifier's early check (``audio.wake_verify_arm``) starts there: ``at`` itself when the
+    score jumped over the threshold from under ``arm`` in one step (or ``arm`` is off). Not in
+    the refractory time of an earlier detection (``fired``), where the detector does not arm.
+    """
+    if arm <= 0:
+        return at
+    quiet = max([a + REFRACTORY for a in fired if a < at], default=-1)
+    steps = [a for a, _ in trace]
+    k = steps.index(at)
+    while k > 0 and trace[k - 1][1] >= arm and steps[k - 1] > quiet:
+        k -= 1
+    return steps[k]
+
+
+def table(
+    items: list[Item], verify: Verifications, groups: dict[str, set[str]], arm: float = 0.0
+) -> None:
+    """The (first stage, verifier) threshold table per group of voice families.
+
+    With ``arm`` > 0, whisper checks early, where the first stage's score rose over ``arm``; a
+    detection in the same rise is confirmed by that check, or else by a check at the detection
+    (which starts once the early one is done): the appliance's ``audio.wake_verify_arm``.
+    """
     for name, families in groups.items():
         chosen = [(i, it) for i, it in enumerate(items) if it.family in families | {"real"}]
         pos = [(i, it) for i, it in chosen if it.kind == "pos"]
@@ -174,18 +198,42 @@ def table(items: list[Item], verify: Verifications, groups: dict[str, set[str]])
             fired = {i: detections(it.trace or [], t1, REFRACTORY) for i, it in chosen}
             for t2 in VERIFIER:
 
+                def early_ok(
+                    i: int, at: int, t2: float = t2, fired: dict[int, list[int]] = fired
+                ) -> bool:
+                    early = armed(items[i].trace or [], at, arm, fired[i])
+                    return early < at and verify.get(i, items[i], early)[0] >= t2
+
                 def passed(i: int, at: int, t2: float = t2) -> bool:
-                    return t2 <= 0 or verify.get(i, items[i], at)[0] >= t2
+                    return t2 <= 0 or early_ok(i, at) or verify.get(i, items[i], at)[0] >= t2
+
+                def done_at(
+                    i: int, at: int, t2: float = t2, fired: dict[int, list[int]] = fired
+                ) -> float:
+                    """Seconds of stream time at which the wake is published."""
+                    # The detector stops at the first place that reaches t2 (``enough``).
+                    if t2 <= 0:
+                        return at / SAMPLE_RATE
+                    early = armed(items[i].trace or [], at, arm, fired[i])
+                    if early < at:
+                        score, cost, trail = verify.get(i, items[i], early)
+                        if score >= t2:
+                            extra = next(sec for best, sec in trail if best >= t2)
+                            return max(at, early + extra * SAMPLE_RATE) / SAMPLE_RATE
+                        # The early check rejected: it ran to its end before the late one.
+                        start = max(at, early + cost * SAMPLE_RATE)
+                    else:
+                        start = at
+                    trail = verify.get(i, items[i], at)[2]
+                    extra = next(sec for best, sec in trail if best >= t2)
+                    return start / SAMPLE_RATE + extra
 
                 lat: list[float] = []
                 for i, it in pos:
                     good = [a for a in fired[i] if it.start <= a <= it.end + 2 * SAMPLE_RATE]
                     ok = [a for a in good if passed(i, a)]
                     if ok:
-                        # The detector stops at the first place that reaches t2 (``enough``).
-                        trail = verify.get(i, it, ok[0])[2]
-                        extra = next(sec for best, sec in trail if best >= t2) if t2 > 0 else 0.0
-                        lat.append(max(0.0, (ok[0] - it.end) / SAMPLE_RATE + extra) * 1000)
+                        lat.append(max(0.0, done_at(i, ok[0]) - it.end / SAMPLE_RATE) * 1000)
                 near_acc = sum(any(passed(i, a) for a in fired[i]) for i, _ in near)
                 fa = sum(sum(passed(i, a) for a in fired[i]) for i, _ in neg)
                 fa_clips = sum(
@@ -220,6 +268,12 @@ def main() -> None:
         "--threads", type=int, default=1, help="whisper's CPU threads (default 1, as the appliance)"
     )
     parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
+    parser.add_argument(
+        "--arm",
+        default="0",
+        help="comma list of early-check levels of the first stage's score (0 = check only at "
+        "the detection; each level prints its own table on the same audio)",
+    )
     args = parser.parse_args()
     t0 = time.perf_counter()
     if args.split == "test":
@@ -255,7 +309,9 @@ def main() -> None:
     groups = {"all voices": {ESPEAK, OTHER}}
     if args.split == "test":
         groups = {ESPEAK: {ESPEAK}, OTHER: {OTHER}, **groups}
-    table(items, verify, groups)
+    for arm in [float(a) for a in args.arm.split(",")]:
+        print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
+        table(items, verify, groups, arm)
     # Where the default thresholds' confirmations came from: the window's start (the encoder and
     # one decoder call) or the later places (after the greedy decode and a batched call).
     t1, t2 = 0.9, 1e-4

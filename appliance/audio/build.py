@@ -94,6 +94,7 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
             s.wake_phrase,
             threshold=s.wake_verify_threshold,
             window_s=s.wake_verify_window_s,
+            arm=s.wake_verify_arm,
         )
     if s.wake_engine == "vosk":
         from appliance.audio.engines.vosk import VoskRecogniser

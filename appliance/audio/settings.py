@@ -50,6 +50,10 @@ class AudioSettings:
     wake_verify_threshold: float = 0.0001
     #: Seconds of audio before a keyword-model wake that whisper checks.
     wake_verify_window_s: float = 1.2
+    #: Keyword-model score (0..1) at which whisper starts checking, before the score reaches
+    #: ``wake_kws_threshold``, so that the check overlaps the audio still arriving; 0 checks only
+    #: at the detection.
+    wake_verify_arm: float = 0.0
     #: CPU threads whisper uses for the check (its own model instance when this differs from
     #: ``stt_threads``). Two were slower than one on the 2-core development machine, loaded or
     #: quiet (decision 0032); measure on the Pi before raising it.
@@ -128,6 +132,7 @@ class AudioSettings:
                 0.0 <= self.wake_verify_threshold < 1.0,
                 "between 0 and 1",
             ),
+            ("wake_verify_arm", 0.0 <= self.wake_verify_arm < 1.0, "between 0 and 1"),
             (
                 "wake_verify_window_s",
                 0.8 <= self.wake_verify_window_s <= 4.0,

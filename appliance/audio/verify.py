@@ -11,6 +11,11 @@ the near-misses ("open clause": 1e-3 to 2e-2) overlap the phrase, so this remove
 not them. The check runs only when the first stage fires (about 15 times per hour of ordinary
 speech), so its cost is latency, not load: docs/decisions/0032-audio-wake-verifier.md has the
 trade-off and the figures.
+
+To hide that latency the check may start early (``arm``): when the first stage's score rises over
+``arm`` (below its threshold), whisper checks the window ending there, while the next 80 ms of audio
+arrive; if the score then reaches the threshold in the same rise, that check's verdict stands when
+it confirmed, and a second check at the detection decides when it did not.
 """
 
 from __future__ import annotations
@@ -34,11 +39,17 @@ class VerifiedWakeDetector:
         *,
         threshold: float = 1e-4,
         window_s: float = 1.2,
+        arm: float = 0.0,
     ) -> None:
         self.first = first
         self.recogniser = recogniser
         self.phrase = phrase
         self.threshold = threshold
+        #: First-stage score at which the check starts early (0: only at a detection). Needs a
+        #: first stage with ``last_score`` and ``refractory`` (the keyword model); others are
+        #: checked at the detection.
+        self.arm = arm
+        self._early: WindowResult | None = None  # the check of the current rise, if any
         self.name = f"{first.name}+whisper"
         self._window = int(window_s * SAMPLE_RATE)
         self._history = PreRoll(self._window)
@@ -48,6 +59,10 @@ class VerifiedWakeDetector:
         self.rejected = 0
         #: Seconds spent verifying.
         self.compute_s = 0.0
+        #: Checks run, early ones included (a detection costs one or two).
+        self.checks = 0
+        #: Stream sample where the last check's window ended.
+        self.last_check_end = -1
         #: The last verification (diagnostics: what whisper heard, its score).
         self.last: WindowResult | None = None
 
@@ -55,18 +70,29 @@ class VerifiedWakeDetector:
         """Reset the first stage and forget the audio."""
         self.first.reset()
         self._history.clear()
+        self._early = None
 
     def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
         """Feed a chunk; a detection only when the first stage fired and whisper agrees."""
         self._history.end = end_sample - len(chunk)
         self._history.append(chunk)
         detection = self.first.feed(chunk, end_sample)
+        score = getattr(self.first, "last_score", None)
         if detection is None:
+            # No early check while the first stage cannot fire (the refractory time after a
+            # detection, while the question is being said): it would be wasted.
+            quiet = bool(getattr(self.first, "refractory", False))
+            if self.arm <= 0 or score is None or score < self.arm or quiet:
+                self._early = None  # the rise is over (or there is none): a new one checks anew
+            elif self._early is None:
+                self._early = self._check(end_sample)
             return None
-        window = self._history.since(end_sample - self._window)
-        result = self.recogniser.phrase_posterior(window, self.phrase, enough=self.threshold)
+        early, self._early = self._early, None
+        if early is not None and early.score >= self.threshold:
+            result = early
+        else:
+            result = self._check(end_sample)
         self.last = result
-        self.compute_s += result.compute_s
         if result.score < self.threshold:
             self.rejected += 1
             return None
@@ -74,3 +100,11 @@ class VerifiedWakeDetector:
         # The detection's score stays the first stage's (the threshold users tune); the time it
         # is published at includes the check.
         return replace(detection, detector=self.name, monotonic=time.monotonic())
+
+    def _check(self, end_sample: int) -> WindowResult:
+        window = self._history.since(end_sample - self._window)
+        result = self.recogniser.phrase_posterior(window, self.phrase, enough=self.threshold)
+        self.compute_s += result.compute_s
+        self.checks += 1
+        self.last_check_end = end_sample
+        return result

@@ -203,8 +203,16 @@ class KeywordModelWakeDetector:
             self._window.append(silent)
         self._quiet_until = -1
         self._rise_at = -1
+        self._last_end = -1
         self._levels = _Levels()
+        self.last_score = 0.0
         self.max_score = 0.0
+
+    @property
+    def refractory(self) -> bool:
+        """Whether the detector cannot fire now: the last score fell in (or made) a detection's
+        refractory time."""
+        return 0 <= self._last_end <= self._quiet_until
 
     def _silent_embedding(self) -> Floats:
         if not hasattr(self, "_silent"):
@@ -232,6 +240,7 @@ class KeywordModelWakeDetector:
                 self._rise_at = -1
             elif self._rise_at < 0:
                 self._rise_at = end
+            self._last_end = end
             if end <= self._quiet_until:
                 continue
             self.max_score = max(self.max_score, score)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -52,6 +53,36 @@ class ScriptedDetector:
             return None
         self.fired = True
         return WakeDetection("open claw", 0.99, self.name, end_sample, end_sample, end_sample)
+
+
+class RisingDetector:
+    """A first stage whose score rises over the arm level at ``arm_at`` and fires at ``fire_at``.
+
+    ``dip_at``: the score falls back under the arm level there (and rises again after 1,280
+    samples); ``quiet``: it reports refractory time before it fires too (it always does after).
+    """
+
+    name = "rising"
+
+    def __init__(self, arm_at: int, fire_at: int, *, dip_at: int = -1, quiet: bool = False) -> None:
+        self.arm_at, self.fire_at, self.dip_at, self.quiet = arm_at, fire_at, dip_at, quiet
+        self.reset()
+
+    def reset(self) -> None:
+        self.fired = False
+        self.last_score = 0.0
+        self.refractory = False
+
+    def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
+        dipped = 0 <= self.dip_at <= end_sample < self.dip_at + 1280
+        self.last_score = 0.6 if end_sample >= self.arm_at and not dipped else 0.1
+        # Like the keyword model: no firing again for a while after a detection.
+        self.refractory = self.fired or self.quiet
+        if self.fired or end_sample < self.fire_at:
+            return None
+        self.fired = True
+        self.last_score = 0.95
+        return WakeDetection("open claw", 0.95, self.name, end_sample, end_sample, end_sample)
 
 
 def spoken_end(audio: Samples) -> int:
@@ -213,6 +244,82 @@ async def test_one_breath_question_with_the_verifier(
     assert status["wake_confirmed"] == 1 and status["wake_rejected"] == 0
 
 
+def test_an_early_check_confirms_the_detection_of_the_same_rise(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("open claw", voice=HELD_OUT_VOICE, tail_s=1.0))
+    arm_at = spoken_end(audio) + 800
+    first = RisingDetector(arm_at, arm_at + 2 * 1280)
+    verified = VerifiedWakeDetector(first, whisper, "open claw", arm=0.5)
+    found = feed_all(verified, audio)
+    assert len(found) == 1 and verified.confirmed == 1
+    # One check, made where the score rose over the arm level (the first 30 ms chunk past it),
+    # not at the detection 160 ms later.
+    assert verified.checks == 1
+    assert arm_at <= verified.last_check_end < arm_at + 480
+
+
+def test_a_rejecting_early_check_is_made_again_at_the_detection(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("the results of the experiment show a steady rise", tail_s=1.0))
+    arm_at = spoken_end(audio) + 800
+    first = RisingDetector(arm_at, arm_at + 2 * 1280)
+    verified = VerifiedWakeDetector(first, whisper, "open claw", arm=0.5)
+    assert feed_all(verified, audio) == []
+    assert verified.checks == 2 and verified.rejected == 1
+    assert verified.last_check_end >= arm_at + 2 * 1280
+
+
+def test_a_rise_that_fell_back_is_checked_anew(whisper: WhisperRecogniser, synth: SynthFn) -> None:
+    audio = samples_of(synth("open claw", voice=HELD_OUT_VOICE, tail_s=1.5))
+    arm_at = spoken_end(audio) - 4000
+    first = RisingDetector(arm_at, arm_at + 6 * 1280, dip_at=arm_at + 2 * 1280)
+    verified = VerifiedWakeDetector(first, whisper, "open claw", arm=0.5)
+    assert len(feed_all(verified, audio)) == 1
+    # The first rise's check was dropped when the score fell; the second rise made its own.
+    assert verified.checks == 2
+    assert arm_at + 3 * 1280 <= verified.last_check_end < arm_at + 6 * 1280
+
+
+def test_no_early_check_while_the_first_stage_cannot_fire(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("open claw", voice=HELD_OUT_VOICE, tail_s=1.0))
+    arm_at = spoken_end(audio) + 800
+    first = RisingDetector(arm_at, arm_at + 2 * 1280, quiet=True)
+    verified = VerifiedWakeDetector(first, whisper, "open claw", arm=0.5)
+    assert len(feed_all(verified, audio)) == 1
+    assert verified.checks == 1 and verified.last_check_end >= arm_at + 2 * 1280
+
+
+def test_the_real_keyword_model_arms_the_early_check(
+    kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    # The committed model's score is steep: for this voice it reads 8e-4 one step (80 ms) before
+    # it jumps to 0.99, so an arm level under that starts the check a step early.
+    audio = samples_of(synth("open claw", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5))
+    kws.trace = []
+    try:
+        verified = VerifiedWakeDetector(kws, whisper, "open claw", arm=1e-4)
+        found = feed_all(verified, audio)
+        trace = kws.trace
+    finally:
+        kws.trace = None
+    assert [d.detector for d in found] == ["kws+whisper"]
+    # One check per rise over the arm level up to the detection, none after it (the keyword
+    # model's refractory time); the one that confirmed was made where the detection's own rise
+    # began, a step before the detection.
+    detected = found[0].detected_at_sample
+    steps = [(at, score >= 1e-4) for at, score in trace if at <= detected]
+    rises = [
+        at for (at, up), (_, before) in zip(steps[1:], steps, strict=False) if up and not before
+    ]
+    assert verified.checks == len(rises) + steps[0][1]
+    # (The check takes the audio up to the end of the 30 ms chunk that completed that step.)
+    assert rises[-1] <= verified.last_check_end < min(rises[-1] + 480, detected)
+
+
 def test_configuration_wraps_the_keyword_model() -> None:
     config = load_config(
         environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "true"}
@@ -224,6 +331,11 @@ def test_configuration_wraps_the_keyword_model() -> None:
     assert det.first.threshold == config.audio.wake_kws_threshold
     assert det.recogniser.threads == config.audio.wake_verify_threads
     assert det.threshold == config.audio.wake_verify_threshold
+    assert det.arm == config.audio.wake_verify_arm
+    armed = load_config(
+        environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY_ARM": "0.5"}
+    )
+    assert cast(VerifiedWakeDetector, build_wake_detector(armed)).arm == 0.5
     off = load_config(
         environ={"OPENCLAW_AUDIO__WAKE_ENGINE": "kws", "OPENCLAW_AUDIO__WAKE_VERIFY": "false"}
     )
@@ -251,6 +363,7 @@ def test_a_missing_verifier_model_names_the_setting() -> None:
         ("WAKE_VERIFY_THRESHOLD", "1.5"),
         ("WAKE_VERIFY_WINDOW_S", "0.2"),
         ("WAKE_VERIFY_THREADS", "0"),
+        ("WAKE_VERIFY_ARM", "1.0"),
     ],
 )
 def test_out_of_range_verifier_settings_are_refused(key: str, value: str) -> None:
