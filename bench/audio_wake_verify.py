@@ -169,6 +169,24 @@ def armed(trace: list[tuple[int, float]], at: int, arm: float, fired: list[int])
     return steps[k]
 
 
+def rises(trace: list[tuple[int, float]], arm: float, fired: list[int]) -> int:
+    """Early checks a trace costs beyond its detections: rises over ``arm`` outside refractory
+    time whose run holds no detection (0 when ``arm`` is off)."""
+    if arm <= 0:
+        return 0
+    count, up, holds = 0, False, False
+    quiet = sorted((a, a + REFRACTORY) for a in fired)
+    for at, score in trace:
+        if score < arm:
+            count += up and not holds
+            up = holds = False
+            continue
+        if not up and not any(lo < at <= hi for lo, hi in quiet):
+            up = True
+        holds = holds or (up and at in fired)
+    return count + (up and not holds)
+
+
 def table(
     items: list[Item], verify: Verifications, groups: dict[str, set[str]], arm: float = 0.0
 ) -> None:
@@ -240,7 +258,11 @@ def table(
                     sum(passed(i, a) for a in fired[i]) for i, it in neg if it.kind == "clip"
                 )
                 fa_speech = sum(sum(passed(i, a) for a in fired[i]) for i, _ in speech)
-                checks = sum(len(fired[i]) for i, _ in speech)
+                # Whisper checks in ordinary speech: one per detection, plus one per early rise
+                # that did not confirm a detection of its own rise (those are counted once).
+                checks = sum(len(fired[i]) for i, _ in speech) + sum(
+                    rises(it.trace or [], arm, fired[i]) for i, it in speech
+                )
                 arr = np.array(lat) if lat else np.zeros(1)
                 print(
                     f"  {t1:5.2f}  {t2:8.5f}  {1 - len(lat) / max(1, len(pos)):12.3f}"
