@@ -491,7 +491,9 @@ def main(argv: list[str] | None = None) -> int:
         f"deep fall {settings.deep_fall_db} dB, passed {settings.passed_fall_db} dB; standing "
         f"still: usual level {'on' if settings.standstill_usual_level else 'off'} "
         f"(rival rise {settings.standstill_rise_db} dB), in no room "
-        f"{'on' if settings.standstill_no_room else 'off'}"
+        f"{'on' if settings.standstill_no_room else 'off'}, same-spot reference "
+        f"{'on' if settings.standstill_reference else 'off'} "
+        f"({settings.standstill_reference_check_s:g} s x {settings.standstill_reference_db:g} dB)"
     )
     print(
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "

@@ -33,7 +33,12 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   the current room's *usual* level when it reads weaker now (a person in front of its beacon
   hands no rival a lead), and in "no room" a room that did not rise over its median gains no
   evidence (:meth:`RoomEngine._usual_scores`), unless the rival itself rose
-  ``standstill_rise_db``;
+  ``standstill_rise_db``. Standing at the same spot for longer than the motion window
+  (``standstill_reference``), the rises are measured against what each room and beacon read
+  here since the standstill began, so a beacon back from blockages that covered most of the
+  window is no move; the spot counts as the same until the current room and another room both
+  read far from their usual levels (:meth:`RoomEngine._same_spot`: a body changes one link, a
+  missed move every link);
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
 
@@ -796,7 +801,10 @@ class RoomEngine:
         if not s.standstill_reference or since is None or now - since <= s.motion_window_s:
             return None
         histogram = (self._still_beacons if beacon else self._still_levels).get(room)
-        return histogram.quantile(quantile) if histogram else None
+        # What the link usually reads here, not the top of minutes of drift (the longer the
+        # standstill, the higher its upper quantiles climb over the window's).
+        q = min(quantile, s.standstill_reference_quantile)
+        return histogram.quantile(q) if histogram else None
 
     def _remember_beacons(self, readings: list[BeaconReading], now: float) -> None:
         if self.settings.beacon_rise_db <= 0.0:

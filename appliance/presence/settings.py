@@ -137,6 +137,11 @@ class PresenceSettings:
     #: end down, and its return to a level it had before (plus drift) is no move (False = as in
     #: revision 5).
     standstill_reference: bool = True
+    #: Quantile of those levels taken as the reference (at most the window's own quantile): the
+    #: upper quartile is over the levels a body leaves (bodies hide a link a tenth of the time)
+    #: without climbing to the top of minutes of drift as the 90th percentile does, which the
+    #: longer the standstill, the higher it climbs over the window's.
+    standstill_reference_quantile: float = 0.75
     #: The premise of ``standstill_reference`` (the same spot) is checked on each room's high
     #: end over this many seconds (longer than a passing person, so one does not count)...
     standstill_reference_check_s: float = 30.0
@@ -226,6 +231,8 @@ class PresenceSettings:
             raise ConfigError("presence.switch_posterior: must be between 0.5 and 1 (exclusive)")
         if not 0.0 <= self.rise_quantile <= 1.0:
             raise ConfigError("presence.rise_quantile: must be between 0 and 1")
+        if not 0.0 <= self.standstill_reference_quantile <= 1.0:
+            raise ConfigError("presence.standstill_reference_quantile: must be between 0 and 1")
         if not -127 <= self.default_rssi_at_1m <= 20:
             raise ConfigError("presence.default_rssi_at_1m: must be between -127 and 20 dBm")
         if self.beacon_rise_count < 1:

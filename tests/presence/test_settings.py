@@ -31,6 +31,7 @@ from tests.presence.presence_radio import wait_for
         ("STANDSTILL_REFERENCE", "maybe", "presence.standstill_reference"),
         ("STANDSTILL_REFERENCE_CHECK_S", "0", "presence.standstill_reference_check_s: must be > 0"),
         ("STANDSTILL_REFERENCE_DB", "-1", "presence.standstill_reference_db: must be >= 0"),
+        ("STANDSTILL_REFERENCE_QUANTILE", "1.5", "presence.standstill_reference_quantile"),
         ("RETRY_MAX_S", "0.5", "presence.retry_max_s: must be >= presence.retry_initial_s"),
         ("SCANNING_MODE", "sniff", "presence.scanning_mode: 'sniff' is not allowed"),
         ("BACKEND", "usb", "presence.backend: 'usb' is not allowed"),
