@@ -54,7 +54,7 @@ class AudioSettings:
     #: ``wake_kws_threshold``, so that the check overlaps the audio still arriving; 0 checks only
     #: at the detection. 0.01 was chosen on the validation speakers (decision 0032): the score
     #: is steep, and it reads over 0.01 one 80 ms step before the detection for most positives;
-    #: it costs ~370 checks per hour of ordinary speech (~1% of one core).
+    #: it costs a few hundred checks per hour of ordinary speech (under 1% of one core).
     wake_verify_arm: float = 0.01
     #: CPU threads whisper uses for the check (its own model instance when this differs from
     #: ``stt_threads``). Two were slower than one on the 2-core development machine, loaded or
