@@ -3,9 +3,10 @@
 The keyword model (:mod:`appliance.audio.wake_model`) is cheap enough to run on every chunk but was
 trained on synthetic speech only: in ordinary speech it wakes several times an hour, and a lower
 threshold (fewer missed wakes) wakes it more. :class:`VerifiedWakeDetector` lets it propose and asks
-whisper tiny.en to confirm: the last ``window_s`` seconds before the detection are decoded, the
-phrase is forced at the likeliest places of what whisper heard, and the best geometric-mean token
-probability (:meth:`WhisperRecogniser.phrase_posterior`) must reach ``threshold``. Ordinary speech
+whisper tiny.en to confirm: the phrase is forced at the start of the last ``window_s`` seconds
+before the detection and, unless that suffices, after the words whisper heard there, and the best
+geometric-mean token probability (:meth:`WhisperRecogniser.phrase_posterior`) must reach
+``threshold``. Ordinary speech
 gets 1e-6 to 1e-4 there and "open claw" 1e-3 to 0.5, even when whisper writes it as "Open floor";
 the near-misses ("open clause": 1e-3 to 2e-2) overlap the phrase, so this removes ordinary speech,
 not them. The check runs only when the first stage fires (about 15 times per hour of ordinary
