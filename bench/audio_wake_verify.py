@@ -264,10 +264,16 @@ def table(
                     rises(it.trace or [], arm, fired[i]) for i, it in speech
                 )
                 arr = np.array(lat) if lat else np.zeros(1)
+                # No ordinary speech (--minutes 0): no rate and no bound to give.
+                speech_rate = (
+                    f"{fa_speech / speech_h:6.2f} ({poisson_upper(fa_speech) / speech_h:5.2f})"
+                    if speech_h > 0
+                    else f"{'-':>6s} ({'-':>5s})"
+                )
                 print(
                     f"  {t1:5.2f}  {t2:8.5f}  {1 - len(lat) / max(1, len(pos)):12.3f}"
                     f"  {near_acc:4d}/{len(near):<4d}  {fa_clips:12d}  {fa / max(neg_h, 1e-9):14.1f}"
-                    f"  {fa_speech / max(speech_h, 1e-9):6.2f} ({poisson_upper(fa_speech) / max(speech_h, 1e-9):5.2f})"
+                    f"  {speech_rate}"
                     f"       {np.percentile(arr, 50):5.0f} / {np.percentile(arr, 95):5.0f}"
                     f"  {checks / max(speech_h, 1e-9):8.1f}"
                 )
