@@ -23,12 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bleak.backends.device import BLEDevice
+from presence_long_stay import replay
 from presence_rooms import HELD_OUT, STANDING, parse_overrides, parse_seeds
-from presence_sim import bench_floor, simulate, waypoints
+from presence_sim import bench_floor, waypoints
 
-from appliance.presence.engine import RoomEngine
-from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
 
 
@@ -43,32 +41,8 @@ def run(
     floor = bench_floor()
     blocked = next(b for b in floor.beacons if b.beacon_id.endswith(":" + beacon_end))
     blocked.blocked = [(block[0], block[1], 14.0)]
-    plan = floor.plan()
     path = waypoints([(duration, STANDING["boundary"][0])])
-    clock = [0.0]
-    engines = [RoomEngine(plan, s, clock=lambda: clock[0]) for s in variants]
-    scanners = [BeaconScanner(e.observe, clock=lambda: clock[0]) for e in engines]
-    switches: list[list[tuple[float, str]]] = [[] for _ in engines]
-    tick = 0.0
-    step = variants[0].tick_s
-
-    def tick_until(t: float) -> None:
-        nonlocal tick
-        while tick <= t:
-            for engine, out in zip(engines, switches, strict=True):
-                switch = engine.evaluate(tick)
-                if switch is not None:
-                    out.append((tick, switch.to_room or "-"))
-            tick += step
-
-    for record in simulate(floor, path, duration, seed=seed):
-        tick_until(record.t)
-        clock[0] = record.t
-        device = BLEDevice(record.address, record.name, None)
-        for scanner in scanners:
-            scanner.handle(device, record.advertisement())
-    tick_until(duration)
-    return switches
+    return replay(floor, path, duration, seed, variants)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -28,18 +29,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
 from presence_rooms import HELD_OUT, entries, parse_overrides, parse_seeds
-from presence_sim import bench_floor, simulate, walk_path
+from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
 
 
-def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[tuple[float, str]]]:
-    """Switches (time, room) of each engine over one simulated walk (``walk_path(stay)``)."""
-    floor = bench_floor()
+def replay(
+    floor: FloorPlan,
+    path: Callable[[float], Point],
+    duration: float,
+    seed: int,
+    variants: list[PresenceSettings],
+) -> list[list[tuple[float, str]]]:
+    """Switches (time, room) of one engine per settings over one simulated trace of ``path``,
+    every engine fed the same advertisements through its own product scanner."""
     plan = floor.plan()
-    path = walk_path(stay)
     clock = [0.0]
     engines = [RoomEngine(plan, s, clock=lambda: clock[0]) for s in variants]
     scanners = [BeaconScanner(e.observe, clock=lambda: clock[0]) for e in engines]
@@ -56,7 +62,6 @@ def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[t
                     out.append((tick, switch.to_room or "-"))
             tick += step
 
-    duration = path.duration  # type: ignore[attr-defined]
     for record in simulate(floor, path, duration, seed=seed):
         tick_until(record.t)
         clock[0] = record.t
@@ -65,6 +70,12 @@ def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[t
             scanner.handle(device, record.advertisement())
     tick_until(duration)
     return switches
+
+
+def run(seed: int, stay: float, variants: list[PresenceSettings]) -> list[list[tuple[float, str]]]:
+    """Switches (time, room) of each engine over one simulated walk (``walk_path(stay)``)."""
+    path = walk_path(stay)
+    return replay(bench_floor(), path, path.duration, seed, variants)  # type: ignore[attr-defined]
 
 
 def stays(stay: float) -> list[tuple[float, float, str]]:
