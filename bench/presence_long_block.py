@@ -15,7 +15,6 @@ and the seeds that flapped.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -23,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_long_stay import replay
-from presence_rooms import HELD_OUT, STANDING, parse_overrides, parse_seeds
+from presence_long_stay import comparison, replay
+from presence_rooms import STANDING
 from presence_sim import bench_floor, waypoints
 
 from appliance.presence.settings import PresenceSettings
@@ -54,12 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=330.0)
     parser.add_argument("--set", action="append", default=[], help="setting=value override")
     args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seed_list)
-    if any(s in HELD_OUT for s in seeds):
-        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
-    overrides = parse_overrides(args.set)
-    base = PresenceSettings()
-    other = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
+    seeds, overrides, base, other = comparison(parser, args)
     started = time.perf_counter()
     flapped: list[list[int]] = [[], []]
     for seed in seeds:

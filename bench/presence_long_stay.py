@@ -110,18 +110,26 @@ def summary(name: str, latencies: list[float], switches: int) -> str:
     )
 
 
+def comparison(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[int], dict[str, float], PresenceSettings, PresenceSettings]:
+    """The tuning seeds of ``--seed-list`` (held-out ones refused) and the two settings compared
+    on them: as they are, and with the ``--set`` overrides."""
+    seeds = parse_seeds(args.seed_list)
+    if any(s in HELD_OUT for s in seeds):
+        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
+    overrides = parse_overrides(args.set)
+    base = PresenceSettings()
+    return seeds, overrides, base, dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed-list", default="1000-1009", help="tuning seeds, e.g. 1000-1019")
     parser.add_argument("--stay", type=float, default=300.0, help="seconds at each bench")
     parser.add_argument("--set", action="append", default=[], help="setting=value override")
     args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seed_list)
-    if any(s in HELD_OUT for s in seeds):
-        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
-    overrides = parse_overrides(args.set)
-    base = PresenceSettings()
-    other = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
+    seeds, overrides, base, other = comparison(parser, args)
     spans = stays(args.stay)
     started = time.perf_counter()
     latencies: list[list[float]] = [[], []]
