@@ -37,7 +37,7 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   (``standstill_reference``), the rises are measured against what each room and beacon read
   here since the standstill began, so a beacon back from blockages that covered most of the
   window is no move; the spot counts as the same until the current room and another room both
-  read far from their usual levels (:meth:`RoomEngine._same_spot`: a body changes one link, a
+  read far from their usual levels (:class:`~appliance.presence.spot.SpotReference`: a body changes one link, a
   missed move every link);
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
@@ -60,7 +60,8 @@ from appliance.presence.posterior import RoomPosterior
 from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
-from appliance.presence.trail import LevelHistogram, LevelTrail
+from appliance.presence.spot import SpotReference
+from appliance.presence.trail import LevelTrail
 
 #: Seconds of the current room's levels before a lasting fall needed to call it a fall (the
 #: median "before" must rest on more than the first moments of a stay).
@@ -247,14 +248,9 @@ class RoomEngine:
         self._deep_fall_until = -1.0
         #: Since when no sign of a move was seen (None while one is).
         self._still_since: float | None = None
-        #: Each room's and each beacon's levels since the standstill began
-        #: (``standstill_reference``), and up to when they were counted.
-        self._still_levels: dict[str, LevelHistogram] = {}
-        self._still_beacons: dict[str, LevelHistogram] = {}
-        self._still_counted = -math.inf
-        #: Since when those levels are counted: the standstill's start, or the last moment the
-        #: current room did not read at its usual level (None while moving).
-        self._reference_since: float | None = None
+        #: What each room and beacon read at this spot since the standstill began
+        #: (``standstill_reference``).
+        self._spot = SpotReference(self.settings)
         self._last_t: float | None = None
         self._started: float | None = None
 
@@ -332,7 +328,8 @@ class RoomEngine:
         if not still or self._still_since is None:
             self._still_since = None if not still else now
         self.state.still_since = self._still_since
-        self._remember_still(levels, current, now)
+        self._spot.update(self._trail, self._beacon_trail, self._still_since, current, levels, now)
+        self.state.reference_since = self._spot.since
         usual = self._usual_scores(levels, current, now) if still else {}
         self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
@@ -676,7 +673,7 @@ class RoomEngine:
             if not earlier or not later:
                 continue
             upper = earlier[min(len(earlier) - 1, int(0.75 * len(earlier)))]
-            usual = self._still_reference(key, 0.75, now)
+            usual = self._spot.reference(key, 0.75, now)
             if usual is not None:
                 upper = max(upper, usual)
             if statistics.median(later) - upper >= s.lasting_rise_db:
@@ -694,117 +691,6 @@ class RoomEngine:
             trail.prune(horizon)
             if not trail:
                 del self._trail[key]
-
-    def _remember_still(
-        self, levels: dict[str, _RoomLevel], current: str | None, now: float
-    ) -> None:
-        """Count each room's and beacon's levels since the spot was last known (if enabled).
-
-        Levels enter once they are older than the rise's lag and the lasting fall's span, so the
-        reference never holds the change it is compared with. The count starts when the
-        standstill begins and starts again whenever :meth:`_same_spot` finds the current room
-        no longer reading at its usual level, and while in "no room" (no level to check).
-        """
-        s = self.settings
-        if not s.standstill_reference:
-            return
-        since = self._still_since
-        if since is None or current is None or not self._same_spot(levels, current, now):
-            self._still_levels.clear()
-            self._still_beacons.clear()
-            self._still_counted = -math.inf
-            self._reference_since = None if since is None else now
-            self.state.reference_since = self._reference_since
-            return
-        if self._reference_since is None:
-            self._reference_since = since
-        self.state.reference_since = self._reference_since
-        cutoff = now - max(s.motion_lag_s, s.lasting_fall_s)
-        for trails, counts in (
-            (self._trail, self._still_levels),
-            (self._beacon_trail, self._still_beacons),
-        ):
-            for key, trail in trails.items():
-                histogram = counts.get(key)
-                if histogram is None:
-                    histogram = counts[key] = LevelHistogram()
-                index = len(trail) - 1
-                # Newest first, and only the few pairs that passed the cutoff since the last call.
-                while index >= 0 and trail[index][0] > cutoff:
-                    index -= 1
-                while index >= 0 and trail[index][0] > self._still_counted:
-                    t, level = trail[index]
-                    if t >= self._reference_since:
-                        histogram.add(level)
-                    index -= 1
-        self._still_counted = max(self._still_counted, cutoff)
-
-    def _same_spot(self, levels: dict[str, _RoomLevel], current: str, now: float) -> bool:
-        """Whether the appliance still stands where the counted levels were read.
-
-        A person in front of a beacon changes one link, and only takes signal away; a carried
-        appliance changes every link. So the spot counts as changed only when the current room
-        reads away from its usual level and another room does too (:meth:`_drift`): after a
-        missed entry the old room fell far under its usual level and the new one rose far over
-        its own. The current room alone away is a person sitting in front of its beacon (for
-        any length of time): the reference stays. Its beacons all silent, nothing says the spot
-        is the same: the count restarts.
-        """
-        s = self.settings
-        if current not in levels:
-            return False
-        limit = s.standstill_reference_db
-        if abs(self._drift(current, s.rise_quantile, now)) <= limit:
-            return True
-        for key in levels:
-            if key == current:
-                continue
-            # Another room rose over what it usually read here (its median: its own high end
-            # may hold the first seconds of an approach), or fell under its high end.
-            if (
-                self._drift(key, 0.5, now) > limit
-                or self._drift(key, s.rise_quantile, now) < -limit
-            ):
-                return False
-        return True
-
-    def _drift(self, room: str, quantile: float, now: float) -> float:
-        """dB the high end (``rise_quantile``) of the room's levels over the last
-        ``standstill_reference_check_s`` lies over the ``quantile`` of its counted levels (0
-        while nothing is counted or heard lately).
-
-        The high end over half a minute is where a passing person (seconds) leaves it.
-        """
-        s = self.settings
-        histogram = self._still_levels.get(room)
-        usual = histogram.quantile(quantile) if histogram else None
-        trail = self._trail.get(room)
-        if usual is None or not trail:
-            return 0.0
-        recent = sorted(p for t, p in trail if t >= now - s.standstill_reference_check_s)
-        if not recent:
-            return 0.0
-        return recent[min(len(recent) - 1, int(s.rise_quantile * len(recent)))] - usual
-
-    def _still_reference(
-        self, room: str, quantile: float, now: float, *, beacon: bool = False
-    ) -> float | None:
-        """A quantile of the room's (or ``beacon``'s) levels since the spot was last known, once
-        that outlasts the motion window (``standstill_reference``); None otherwise.
-
-        Standing still at the same spot (:meth:`_same_spot`), what a room read here before is
-        what it reads without a body in the way, however long blockages hid it within the motion
-        window.
-        """
-        s = self.settings
-        since = self._reference_since
-        if not s.standstill_reference or since is None or now - since <= s.motion_window_s:
-            return None
-        histogram = (self._still_beacons if beacon else self._still_levels).get(room)
-        # What the link usually reads here, not the top of minutes of drift (the longer the
-        # standstill, the higher its upper quantiles climb over the window's).
-        q = min(quantile, s.standstill_reference_quantile)
-        return histogram.quantile(q) if histogram else None
 
     def _remember_beacons(self, readings: list[BeaconReading], now: float) -> None:
         if self.settings.beacon_rise_db <= 0.0:
@@ -832,7 +718,7 @@ class RoomEngine:
         if not values:
             return -math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
-        usual = self._still_reference(beacon, s.rise_quantile, now, beacon=True)
+        usual = self._spot.reference(beacon, s.rise_quantile, now, beacon=True)
         if usual is not None:
             reference = max(reference, usual)
         return trail[-1][1] - reference
@@ -862,7 +748,7 @@ class RoomEngine:
         if not values:
             return -math.inf if since_start else math.inf
         reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
-        usual = self._still_reference(room, s.rise_quantile, now)
+        usual = self._spot.reference(room, s.rise_quantile, now)
         if usual is not None:
             reference = max(reference, usual)
         return trail[-1][1] - reference
