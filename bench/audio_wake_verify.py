@@ -39,6 +39,7 @@ from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scor
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.settings import AudioSettings
 from appliance.audio.training import READING_DOCS, ClipSpec, load_texts, make_clip
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
@@ -342,7 +343,8 @@ def main() -> None:
         table(items, verify, groups, arm)
     # Where the default thresholds' confirmations came from: the window's start (the encoder and
     # one decoder call) or the later places (after the greedy decode and a batched call).
-    t1, t2 = 0.9, 1e-4
+    defaults = AudioSettings()
+    t1, t2 = defaults.wake_kws_threshold, defaults.wake_verify_threshold
     pos = [(i, it) for i, it in enumerate(items) if it.kind == "pos"]
     at_start = later = 0
     for i, it in pos:

@@ -293,7 +293,8 @@ class WhisperRecogniser:
 
         The phrase is forced in two spellings ("Open Claw", "open claw"); the better one counts.
         Every (place, spelling) is one prompt of a single batched decoder call: the same
-        probabilities as one call each (checked on the validation clips), at a fraction of the time.
+        probabilities as one call each (``tests/audio/test_verify.py`` compares them), at a
+        fraction of the time.
         """
         import ctranslate2
 
