@@ -11,7 +11,7 @@ decision over the stored readings with the engine's settings, optionally overrid
 
 The figures are those of ``presence_rooms.py`` (same scenarios, metrics and code), for the tuning seeds
 only: the held-out seeds (200-999: 200-259 of session 3, 300-359 of session 4, 400-459 of session
-5, 500-559 of session 6, the rest kept for later sets) are refused; tuning seeds from 1000 up are
+5, 500-559 of session 6, 600-659 of session 7, the rest kept for later sets) are refused; tuning seeds from 1000 up are
 allowed.
 Filter settings (window, tau, fall rate, jump gate) are part of the cache key; changing them
 re-simulates.
@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if any(s in HELD_OUT for s in [*walk_seeds, *stand_seeds]):
         parser.error(
             f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out (200-259 session 3, 300-359 "
-            f"session 4, 400-459 session 5, 500-559 session 6): not for tuning; tuning seeds from "
+            f"session 4, 400-459 session 5, 500-559 session 6, 600-659 session 7): not for tuning; "
+            f"tuning seeds from "
             f"{HELD_OUT.stop} up"
         )
     started = time.perf_counter()
