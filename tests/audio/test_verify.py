@@ -131,6 +131,21 @@ def test_batched_places_score_as_one_prompt_each(
     assert result.score >= 1e-4 and 1 <= len(result.trail) <= 2
 
 
+def test_rival_phrasings_are_ranked_on_one_window(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    # What was said outranks its rivals by a clear margin, and one batch scores as each phrase
+    # alone (phrases of different lengths share the batch).
+    audio = samples_of(synth("open the door", voice=HELD_OUT_VOICE, tail_s=0.2))
+    window = audio[-int(1.2 * SAMPLE_RATE) :]
+    phrases = ["open the door", "open claw", "broken floor"]
+    together = whisper.phrase_logprobs(window, phrases)
+    alone = [whisper.phrase_logprobs(window, [p])[0] for p in phrases]
+    assert np.allclose(together, alone, rtol=1e-3)
+    assert all(lp < 0 for lp in together)
+    assert together[0] > max(together[1:]) + 1.0
+
+
 def test_ordinary_speech_is_rejected(whisper: WhisperRecogniser, synth: SynthFn) -> None:
     audio = samples_of(synth("the results of the experiment show a steady rise", tail_s=1.0))
     verified = VerifiedWakeDetector(

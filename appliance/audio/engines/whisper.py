@@ -288,6 +288,17 @@ class WhisperRecogniser:
             return 0.0
         return self._forced_posteriors(encoded, [text[: spans[match.start][1]].strip()], phrase)[0]
 
+    def phrase_logprobs(self, audio: Samples, phrases: Sequence[str]) -> list[float]:
+        """Log-probability of each phrase's tokens forced at the window's start (best spelling).
+
+        Rival phrasings compared on one window ("open claw" against "open clause" and its kind:
+        ``bench/audio_wake_ceiling.py``); one encoder call and one batched decoder call.
+        """
+        with self._lock:
+            encoded = self._encode(audio)
+            forced = self._forced(encoded, [("", phrase) for phrase in phrases])
+        return [max(logp for logp, _ in spellings) for spellings in forced]
+
     def _forced_posteriors(self, encoded: Any, befores: Sequence[str], phrase: str) -> list[float]:
         """Geometric-mean probability of the phrase's tokens forced after each of ``befores``.
 
@@ -296,11 +307,24 @@ class WhisperRecogniser:
         probabilities as one call each (``tests/audio/test_verify.py`` compares them), at a
         fraction of the time.
         """
+        forced = self._forced(encoded, [(before, phrase) for before in befores])
+        return [
+            max((float(np.exp(logp / n)) for logp, n in spellings if n), default=0.0)
+            for spellings in forced
+        ]
+
+    def _forced(
+        self, encoded: Any, places: Sequence[tuple[str, str]]
+    ) -> list[list[tuple[float, int]]]:
+        """(log-probability, token count) of each (words before, phrase) in both spellings.
+
+        A prompt the decoder did not run far enough gives (-inf, 0).
+        """
         import ctranslate2
 
         prompts: list[list[int]] = []
         spans: list[tuple[int, list[int]]] = []  # per prompt: prefix length, forced tokens
-        for before in befores:
+        for before, phrase in places:
             prefix = self._tokenizer.encode(" " + before) if before else []
             for spelling in (" " + phrase.title(), " " + phrase):
                 forced = self._tokenizer.encode(spelling)
@@ -316,15 +340,16 @@ class WhisperRecogniser:
         outs = self._model.model.generate(
             batch, prompts, beam_size=1, max_length=2 * longest + 2, return_logits_vocab=True
         )
-        scores = [0.0] * len(befores)
+        results: list[list[tuple[float, int]]] = [[] for _ in places]
         for k, (out, (n, forced)) in enumerate(zip(outs, spans, strict=True)):
             steps = out.logits[0]
             if len(steps) < n + len(forced):
+                results[k // 2].append((float("-inf"), 0))
                 continue
             logp = 0.0
             for i, token in enumerate(forced):
                 logits = np.asarray(steps[n + i], dtype=np.float64)
                 logits -= logits.max()
                 logp += float(logits[token] - np.log(np.exp(logits).sum()))
-            scores[k // 2] = max(scores[k // 2], float(np.exp(logp / len(forced))))
-        return scores
+            results[k // 2].append((logp, len(forced)))
+        return results
