@@ -187,6 +187,13 @@ class WalkStats:
     transit_switches: int = 0
     #: Switches in total.
     switches: int = 0
+    #: Seconds to the first decision of the room the walk starts in (included in ``latencies``
+    #: as before, but no entry happened: the appliance was switched on there).
+    startup: list[float] = field(default_factory=list)
+    #: Latencies of the entries after a move (``latencies`` without the start-up decisions).
+    moved: list[float] = field(default_factory=list)
+    #: Entries after a move never switched to while the stay lasted.
+    moved_missed: int = 0
 
 
 def score_walk(runs: dict[int, Run]) -> WalkStats:
@@ -214,9 +221,11 @@ def score_walk(runs: dict[int, Run]) -> WalkStats:
                 hit = next((w for w, r in run.changes if w >= start - 5 and r == room), None)
             if hit is None or hit > end:
                 stats.missed += 1
+                stats.moved_missed += start > 0.0
                 stats.late.append(f"seed {seed} {room} at {start:.0f} s: missed")
             else:
                 stats.latencies.append(max(0.0, hit - start))
+                (stats.moved if start > 0.0 else stats.startup).append(max(0.0, hit - start))
                 if hit - start > 10.0:
                     stats.late.append(f"seed {seed} {room} at {start:.0f} s: {hit - start:.1f} s")
     return stats
@@ -259,6 +268,23 @@ def print_walk(label: str, stats: WalkStats, *, verbose: bool = True) -> None:
         f"switches into the lab while walking through: {stats.transit_switches}; "
         f"switches in total {stats.switches}"
     )
+    moved = stats.moved
+    if moved:
+        entered = len(moved) + stats.moved_missed
+        within = sum(x <= 10.0 for x in moved)
+        start = stats.startup
+        print(
+            f"[{label}] entries after a move (the start left out): {entered} (missed "
+            f"{stats.moved_missed}); latency median {statistics.median(moved):.1f} s, p90 "
+            f"{percentile(moved, 0.9):.1f} s, max {max(moved):.1f} s; within 10 s {within}/"
+            f"{entered} = {within / entered:.3f}; start-up: the starting room decided after "
+            + (
+                f"median {statistics.median(start):.1f} s, p90 {percentile(start, 0.9):.1f} s, "
+                f"max {max(start):.1f} s"
+                if start
+                else "never"
+            )
+        )
     if stats.late and label.endswith("engine"):
         print("  entries over 10 s: " + "; ".join(stats.late))
 
@@ -300,6 +326,77 @@ def score_standing(name: str, runs: dict[int, Run], hours: float) -> StandingSta
             total += seconds
     stats.right = right / total if total else math.nan
     return stats
+
+
+#: Seconds after the first decision in which a standing appliance's change of mind counts as a
+#: start-up switch (the appliance was switched on where it stands and nothing moved since).
+STARTUP_S = 300.0
+
+
+@dataclass
+class StartupStats:
+    """How a standing appliance's first minutes went: its first decision and changes of mind."""
+
+    #: Scenario name.
+    name: str
+    #: Seconds from start to the first room decided, per seed (seeds that never decided left out).
+    decide_s: dict[int, float] = field(default_factory=dict)
+    #: Seeds that decided no room within the run.
+    undecided: list[int] = field(default_factory=list)
+    #: (seed, time, room) of every switch within ``STARTUP_S`` after the first decision.
+    switches: list[tuple[int, float, str | None]] = field(default_factory=list)
+    #: Seeds whose start-up switches came back to a room decided before (a flap to the user).
+    switched_back: list[int] = field(default_factory=list)
+
+
+def score_startup(name: str, runs: dict[int, Run]) -> StartupStats:
+    """The first decision and start-up switches of one policy standing still (seed -> run).
+
+    Standing still from the start, every switch after the first decision is a change of mind: the
+    benchmark's flaps leave out the first ``SETTLE_S``, but an appliance switched on at a door
+    that changes its mind after a minute has flapped to the user.
+    """
+    stats = StartupStats(name)
+    for seed, run in sorted(runs.items()):
+        decided = [(when, room) for when, room in run.changes[1:]]
+        first = next((when for when, room in decided if room is not None), None)
+        if first is None:
+            stats.undecided.append(seed)
+            continue
+        stats.decide_s[seed] = first
+        held = {run.room_at(first)}
+        back = False
+        for when, room in decided:
+            if first < when <= first + STARTUP_S:
+                stats.switches.append((seed, when, room))
+                back = back or room in held
+                held.add(room)
+        if back:
+            stats.switched_back.append(seed)
+    return stats
+
+
+def print_startup(stats: StartupStats, label: str = "engine") -> None:
+    """First decision (median / p90 / max) and start-up switches, with the seeds."""
+    times = list(stats.decide_s.values())
+    seeds = sorted({seed for seed, _, _ in stats.switches})
+    listed = "; ".join(
+        f"seed {seed} at {when:.1f} s to {room or NONE}" for seed, when, room in stats.switches
+    )
+    early = sum(1 for _, when, _ in stats.switches if when <= SETTLE_S)
+    decided = (
+        f"median {statistics.median(times):.1f} s, p90 {percentile(times, 0.9):.1f} s, "
+        f"max {max(times):.1f} s"
+        if times
+        else "never"
+    )
+    print(
+        f"[{stats.name} start-up] {label}: first room decided {decided} "
+        f"({len(times)} seeds; {len(stats.undecided)} stayed in no room); switches within "
+        f"{STARTUP_S:.0f} s of it: {len(stats.switches)} in {len(seeds)} seeds ({early} before "
+        f"{SETTLE_S:.0f} s), back to a room held before in {len(stats.switched_back)} seeds"
+        + (f": {listed}" if listed else "")
+    )
 
 
 def _spans(run: Run, duration: float) -> list[tuple[float, str | None, float]]:
@@ -513,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         for label, pick in (("engine", 0), ("baseline", 1)):
             runs = {s: r[pick] for s, r in results[name].items()}
             print_standing(score_standing(name, runs, args.hours), label)
+            if pick == 0:
+                print_startup(score_startup(name, runs), label)
     print(f"\n(run time {time.perf_counter() - started:.1f} s)")
     return 0
 

@@ -40,11 +40,14 @@ from presence_rooms import (
     STANDING,
     Run,
     StandingStats,
+    StartupStats,
     WalkStats,
     parse_seeds,
     print_standing,
+    print_startup,
     print_walk,
     score_standing,
+    score_startup,
     score_walk,
 )
 from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
@@ -222,8 +225,11 @@ def evaluate(
     overrides: dict[str, object],
     jobs: int,
     next_to: bool = True,
-) -> tuple[WalkStats | None, dict[str, StandingStats]]:
-    """Replay every (scenario, seed) and score it like ``presence_rooms.py``."""
+) -> tuple[WalkStats | None, dict[str, StandingStats], dict[str, StartupStats]]:
+    """Replay every (scenario, seed) and score it like ``presence_rooms.py``.
+
+    Returns the walks' figures, and per standing scenario its figures and its start-up figures.
+    """
     work = [("walk", s, hours, overrides, next_to) for s in walk_seeds if "walk" in scenarios]
     work += [
         (n, s, hours, overrides, next_to) for n in STANDING if n in scenarios for s in stand_seeds
@@ -240,7 +246,10 @@ def evaluate(
         for name in STANDING
         if name in scenarios
     }
-    return walk, standing
+    startup = {
+        name: score_startup(name, {s: r for n, s, r in results if n == name}) for name in standing
+    }
+    return walk, standing, startup
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -265,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{HELD_OUT.stop} up"
         )
     started = time.perf_counter()
-    walk, standing = evaluate(
+    walk, standing, startup = evaluate(
         walk_seeds,
         stand_seeds,
         args.scenarios.split(","),
@@ -277,8 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"overrides: {overrides or 'none'}; next_to {'off' if args.no_next_to else 'on'}")
     if walk is not None:
         print_walk("walk engine", walk, verbose=not args.quiet)
-    for stats in standing.values():
+    for name, stats in standing.items():
         print_standing(stats, verbose=not args.quiet)
+        print_startup(startup[name])
     print(f"(run time {time.perf_counter() - started:.1f} s)")
     return 0
 

@@ -342,7 +342,7 @@ class RoomEngine:
             self.state.candidate = best
             self.state.candidate_since = now
         held = now - self.state.candidate_since
-        if held < s.dwell_s:
+        if held < self._dwell(now):
             return None
         self.state.auto_room = best
         self.state.candidate = None
@@ -351,6 +351,12 @@ class RoomEngine:
             return None  # the override holds; the automatic room is remembered for later
         moving = best in self.state.moving
         return self._auto_switch(current, best, levels, held, probability, moving, now)
+
+    def _dwell(self, now: float) -> float:
+        """Seconds a new state must hold the switch threshold: longer during start-up."""
+        s = self.settings
+        starting = self._started is not None and now - self._started < s.startup_s
+        return max(s.dwell_s, s.startup_dwell_s) if starting else s.dwell_s
 
     def _levels(self, readings: list[BeaconReading]) -> dict[str, _RoomLevel]:
         """Per room with a heard beacon: the soft maximum of its beacons' proximity."""
@@ -741,6 +747,8 @@ class RoomEngine:
         if not since_start and trail[0][0] > now - s.motion_window_s / 2:
             return math.inf  # newly heard: a move towards it
         earliest = started + s.motion_lag_s if since_start else -math.inf
+        if since_start and now - s.motion_lag_s - earliest < s.startup_rise_s:
+            return -math.inf  # too few seconds yet to know what this room reads here
         if trail[0][0] >= earliest:
             values = trail.sorted_until(now - s.motion_lag_s)
         else:  # the first seconds after the start are left out: the slow way

@@ -150,6 +150,20 @@ class PresenceSettings:
     #: carried appliance every link; after a missed move the old room fell far, the new one
     #: rose), the count starts again from now (revision 6, session 6).
     standstill_reference_db: float = 6.0
+    #: Start-up (revision 7): a room heard since the engine started shows no *rise* until this
+    #: many seconds of its levels lie before the rise's last ``motion_lag_s`` (0 = as in
+    #: revision 6, from the first seconds). A reference of a few seconds holds whatever a body or
+    #: a fade did to them, so the first ordinary reading after it looks like a move; a beacon's
+    #: own rise and a newly heard room already wait for half the motion window.
+    startup_rise_s: float = 0.0
+    #: Start-up (revision 7): during the first ``startup_s`` after the engine started, a new
+    #: room (or "no room") must hold ``switch_posterior`` for this many seconds instead of
+    #: ``dwell_s`` (0 = ``dwell_s``, as in revision 6). From the uniform prior a room's posterior
+    #: passes 0.9 after a second or two of readings; a decision taken on so little is changed
+    #: again later, where the appliance stands still...
+    startup_dwell_s: float = 0.0
+    #: ...and this is how long start-up lasts (s).
+    startup_s: float = 60.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -220,6 +234,9 @@ class PresenceSettings:
             "joint_fall_db": self.joint_fall_db,
             "standstill_rise_db": self.standstill_rise_db,
             "standstill_reference_db": self.standstill_reference_db,
+            "startup_rise_s": self.startup_rise_s,
+            "startup_dwell_s": self.startup_dwell_s,
+            "startup_s": self.startup_s,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,
