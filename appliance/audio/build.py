@@ -11,7 +11,7 @@ from appliance.audio.sinks import SoundDeviceSink, WavFileSink
 from appliance.audio.sources import SoundDeviceSource, WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.config import Config
-from appliance.errors import ConfigError, OpenClawError
+from appliance.errors import ConfigError, ModelError, OpenClawError, public_name
 from appliance.events import Event, EventBus, EventType
 
 
@@ -123,7 +123,15 @@ def build_kws_detector(config: Config) -> WakeDetector:
     from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
     s = config.audio
-    head = KeywordHead.from_manifest(config.paths.models_dir, s.wake_kws_model)
+    if s.wake_kws_head:
+        path = _under(config.paths.models_dir, Path(s.wake_kws_head))
+        if not path.is_file():
+            raise ModelError(
+                f"audio.wake_kws_head: no head file {public_name(path)}", code="model_missing"
+            )
+        head = KeywordHead.load(path)
+    else:
+        head = KeywordHead.from_manifest(config.paths.models_dir, s.wake_kws_model)
     trained_for = str(head.meta.get("phrase", ""))
     if trained_for != s.wake_phrase:
         raise ConfigError(

@@ -40,6 +40,12 @@ class AudioSettings:
     wake_engine: Literal["kws", "vosk", "whisper"] = "kws"
     #: Manifest name of the keyword model's trained head (its phrase must be ``wake_phrase``).
     wake_kws_model: str = "kws-open-claw"
+    #: A head trained on this appliance's users' own recordings of the phrase (``python -m
+    #: appliance.audio.training --user-positives DIR --out FILE``; README "A wake word that
+    #: misses your voice"), used instead of ``wake_kws_model``'s; relative to
+    #: ``paths.models_dir``. It is checked as a head file, not against the manifest (it is made
+    #: here). Empty: the manifest's head.
+    wake_kws_head: str = ""
     #: Score (0..1) at which the keyword model wakes; chosen from the benchmark's sweep (0031).
     wake_kws_threshold: float = 0.9
     #: Ask whisper tiny.en to confirm each keyword-model wake before it counts (a second stage:

@@ -48,7 +48,7 @@ from appliance.audio.voices import (
     wav_to_samples,
 )
 from appliance.audio.wake_model import KeywordHead
-from appliance.audio.wavio import resample, to_int16
+from appliance.audio.wavio import read_wav, resample, to_int16
 
 Floats = npt.NDArray[np.float32]
 
@@ -290,8 +290,11 @@ class ClipSpec:
 KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
     "positive-babble", "sentence-babble", "positive-other", "sentence-other", "near-miss-other",
-    "near-miss-claw-other", "positive-other-babble", "reading", "reading-other",
+    "near-miss-claw-other", "positive-other-babble", "reading", "reading-other", "positive-user",
 )  # fmt: skip
+#: The kind made from the appliance's users' own recordings (``--user-positives``): their "open
+#: claw" in the positive clips' settings, the rest said by espeak-ng training voices.
+USER_KIND = "positive-user"
 #: Kinds that read on for :data:`READING_S` seconds from the wider text pool (:data:`READING_DOCS`).
 READING_KINDS = ("reading", "reading-other")
 #: Seconds one reading clip lasts: hours of ordinary speech are where a wake word's false accepts
@@ -356,6 +359,39 @@ def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
     return " ".join(words[start : start + n])
 
 
+#: Recordings of the phrase by the appliance's own users (:func:`load_user_clips`), set before the
+#: clip-making processes fork (they inherit it).
+_USER_CLIPS: list[Samples] = []
+
+
+def load_user_clips(folder: Path) -> list[Samples]:
+    """Every ``*.wav`` in ``folder`` (sorted by name) as 16 kHz mono, trimmed to its speech.
+
+    Each file is one "open claw" said by someone who will use the appliance, recorded at its
+    microphone (``arecord -r 16000 -c 1 -f S16_LE -d 2 FILE``); other rates and channel counts
+    are converted. A file with under 0.3 s of speech is refused by name.
+    """
+    files = sorted(folder.glob("*.wav"))
+    if not files:
+        raise SystemExit(f"--user-positives: no .wav files in {folder}")
+    clips = []
+    for path in files:
+        audio, _ = read_wav(path)
+        start, end = speech_bounds(audio)
+        if end - start < 0.3 * SAMPLE_RATE:
+            raise SystemExit(f"--user-positives: {path.name} holds no speech (0.3 s over -40 dB)")
+        clips.append(audio[start:end])
+    return clips
+
+
+def user_clips_digest(clips: list[Samples]) -> str:
+    """A digest of the recordings (part of their cache key and of the head's facts)."""
+    digest = hashlib.sha256()
+    for clip in clips:
+        digest.update(np.ascontiguousarray(clip).tobytes())
+    return digest.hexdigest()
+
+
 def warp_voice(audio: Samples, factor: float) -> Samples:
     """The speech stretched by ``factor`` in time and lowered by it in pitch and formants alike.
 
@@ -394,6 +430,15 @@ def make_clip(
 
         def say(text: str) -> Samples:
             return warp_voice(speaker.say(text, stretch, f0), factor)
+
+    elif spec.kind == USER_KIND:
+        # The user's own phrase, unwarped (it is the voice to learn); what comes before or after
+        # it is said by a training voice.
+        voice, rate, pitch = _voice(rng, False)
+        recording = _USER_CLIPS[spec.index % len(_USER_CLIPS)]
+
+        def say(text: str) -> Samples:
+            return recording if text.startswith(PHRASE) else synth(text, voice, rate, pitch)
 
     else:
         voice, rate, pitch = _voice(rng, spec.validation)
@@ -554,13 +599,18 @@ def _block(
         facts["warp"] = warp
     if kind in READING_KINDS:
         facts["docs"] = READING_DOCS
+    if kind == USER_KIND:
+        facts["user"] = user_clips_digest(_USER_CLIPS)
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
         with np.load(path) as d:
             return {k: d[k] for k in d.files}
-    specs = [ClipSpec(kind, i, i % 8 == 0) for i in range(first, first + BLOCK)]
+    # The users' recordings all go to fitting: the threshold is chosen on synthetic voices.
+    specs = [
+        ClipSpec(kind, i, i % 8 == 0 and kind != USER_KIND) for i in range(first, first + BLOCK)
+    ]
     ctx = get_context("fork")
     with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
         results = pool.map(_embed_clip, [(s, texts, seed, warp) for s in specs], chunksize=5)
@@ -818,6 +868,17 @@ def main() -> None:
     # (decision 0031, session 4).
     parser.add_argument("--reading", type=int, default=0)
     parser.add_argument("--reading-other", type=int, default=0)
+    parser.add_argument(
+        "--user-positives",
+        type=Path,
+        help="a folder of WAV files, each one 'open claw' said by a user of the appliance",
+    )
+    parser.add_argument(
+        "--user-copies",
+        type=int,
+        default=20,
+        help="clips made from each user recording (each in its own noise, level and setting)",
+    )
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--window", type=int, default=16)
@@ -866,6 +927,10 @@ def main() -> None:
         "reading": args.reading,
         "reading-other": args.reading_other,
     }
+    if args.user_positives:
+        _USER_CLIPS[:] = load_user_clips(args.user_positives)
+        counts[USER_KIND] = len(_USER_CLIPS) * args.user_copies
+        print(f"{len(_USER_CLIPS)} user recordings x {args.user_copies} clips")
     data = build_dataset(
         counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
     )
@@ -962,6 +1027,12 @@ def main() -> None:
             "held_out_other_voices": [v.label for v in HELD_OUT_VOICES],
         },
     )
+    if _USER_CLIPS:  # (only then: a head trained without them keeps its earlier bytes)
+        head.meta["user_positives"] = {
+            "files": len(_USER_CLIPS),
+            "copies": args.user_copies,
+            "sha256": user_clips_digest(_USER_CLIPS),
+        }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     head.save(args.out)
     digest = hashlib.sha256(args.out.read_bytes()).hexdigest()

@@ -312,3 +312,36 @@ async def test_a_command_after_the_comma_is_captured_without_the_end_of_claw(
     utterance = await first_utterance(wav, detector(features, head), whisper, tmp_path, 6.0)
     assert utterance is not None and utterance.wake.detector == "kws"
     assert utterance.command.kind == CommandKind.SCAN, utterance.transcript.text
+
+
+def test_a_head_trained_here_is_chosen_by_configuration(head: KeywordHead, tmp_path: Path) -> None:
+    # A head trained on the users' own recordings lives outside the manifest: it is loaded from
+    # audio.wake_kws_head (relative to paths.models_dir) and checked as a head file.
+    mine = dataclasses.replace(head, b2=head.b2 + 1.0, meta={**head.meta, "user_positives": {}})
+    mine.save(tmp_path / "mine.npz")
+    config = load_config(
+        environ={
+            "OPENCLAW_PATHS__MODELS_DIR": str(tmp_path),
+            "OPENCLAW_AUDIO__WAKE_KWS_HEAD": "mine.npz",
+            "OPENCLAW_AUDIO__WAKE_VERIFY": "false",
+        }
+    )
+    det = build_wake_detector(config)
+    assert isinstance(det, KeywordModelWakeDetector)
+    assert det.head.meta["user_positives"] == {}
+    assert np.allclose(det.head.b2, head.b2 + 1.0)
+    # Missing: model_missing, naming the file but not the directory.
+    gone = dataclasses.replace(
+        config, audio=dataclasses.replace(config.audio, wake_kws_head="x.npz")
+    )
+    with pytest.raises(ModelError) as err:
+        build_wake_detector(gone)
+    assert err.value.code == "model_missing" and "x.npz" in err.value.message
+    assert str(tmp_path) not in err.value.message
+    # Not a head: the load error.
+    (tmp_path / "junk.npz").write_bytes(b"PK\x03\x04 not a head")
+    junk = dataclasses.replace(
+        config, audio=dataclasses.replace(config.audio, wake_kws_head="junk.npz")
+    )
+    with pytest.raises(SpeechModelError):
+        build_wake_detector(junk)

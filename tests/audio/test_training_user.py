@@ -1,0 +1,65 @@
+"""Training on the users' own recordings: the folder is read, checked and used as positives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from appliance.audio import training
+from appliance.audio.base import SAMPLE_RATE
+from appliance.audio.training import (
+    USER_KIND,
+    ClipSpec,
+    load_texts,
+    load_user_clips,
+    make_clip,
+    speech_bounds,
+    user_clips_digest,
+)
+
+from .conftest import SynthFn, samples_of
+
+
+def test_recordings_are_converted_trimmed_and_used_as_positives(
+    synth: SynthFn, shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrase = samples_of(synth("open claw", voice="en-us+m3", tail_s=0.5))
+    folder = tmp_path / "recordings"
+    folder.mkdir()
+    # One file at 16 kHz mono, one as a 44.1-kHz stereo recording (converted on reading).
+    sf.write(folder / "a.wav", phrase, SAMPLE_RATE, subtype="PCM_16")
+    stereo = np.interp(
+        np.arange(int(len(phrase) * 44100 / SAMPLE_RATE)) * SAMPLE_RATE / 44100,
+        np.arange(len(phrase)),
+        phrase.astype(np.float64),
+    ).astype(np.int16)
+    sf.write(folder / "b.wav", np.stack([stereo, stereo], axis=1), 44100, subtype="PCM_16")
+    clips = load_user_clips(folder)
+    assert len(clips) == 2
+    s, e = speech_bounds(phrase)
+    assert len(clips[0]) == e - s  # trimmed to the speech
+    assert abs(len(clips[1]) - (e - s)) < 0.05 * SAMPLE_RATE
+    assert user_clips_digest(clips) != user_clips_digest(clips[:1])
+
+    monkeypatch.setattr(training, "_USER_CLIPS", clips)
+    texts = load_texts(shared_data / "retrieval", limit=40)
+    for index in (0, 1):
+        audio, start, end = make_clip(ClipSpec(USER_KIND, index, False), texts, seed=3)
+        # A positive whose phrase is the recording itself (unwarped; a gain and maybe noise).
+        assert 0 < start < end <= len(audio) and end - start == len(clips[index])
+        said = audio[start:end].astype(np.float64)
+        own = clips[index].astype(np.float64)
+        assert np.corrcoef(said, own)[0, 1] > 0.5
+    again = make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0]
+    assert np.array_equal(again, make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0])
+
+
+def test_a_folder_without_speech_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=r"no \.wav files"):
+        load_user_clips(tmp_path)
+    sf.write(tmp_path / "quiet.wav", np.zeros(SAMPLE_RATE, dtype=np.int16), SAMPLE_RATE)
+    with pytest.raises(SystemExit, match=r"quiet\.wav holds no speech"):
+        load_user_clips(tmp_path)
