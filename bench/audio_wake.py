@@ -162,6 +162,9 @@ class Stats:
     missed_examples: list[str] = field(default_factory=list)
     #: Near-miss utterances and accepts per phrasing set ("trained", "held-out").
     near_by_set: dict[str, list[int]] = field(default_factory=dict)
+    #: Per flite/festival speaker: [positives, hits, near-miss utterances, near-miss accepts]
+    #: (a head trained on one speaker's recordings is judged per speaker).
+    by_speaker: dict[str, list[int]] = field(default_factory=dict)
 
 
 def make_positive(
@@ -501,6 +504,10 @@ def main() -> None:
             tally = st.by_noise.setdefault(cond, [0, 0])
             tally[0] += 1
             tally[1] += bool(good)
+            if t.family == OTHER:
+                speaker_tally = st.by_speaker.setdefault(t.label.split("/")[0], [0, 0, 0, 0])
+                speaker_tally[0] += 1
+                speaker_tally[1] += bool(good)
             st.pos_scores.append(max((f[2] for f in good), default=0.0))
             if good:
                 st.hits += 1
@@ -533,6 +540,10 @@ def main() -> None:
             tally = st.near_by_set.setdefault("trained" if trained else "held-out", [0, 0])
             tally[0] += 1
             tally[1] += bool(found)
+            if family == OTHER:
+                speaker_tally = st.by_speaker.setdefault(speaker.rstrip(")"), [0, 0, 0, 0])
+                speaker_tally[2] += 1
+                speaker_tally[3] += bool(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
             st.near_seconds += len(audio) / SAMPLE_RATE
             st.cpu_s += cpu
@@ -626,6 +637,9 @@ def merge(parts: list[Stats]) -> Stats:
                 tally = into.setdefault(key, [0, 0])
                 tally[0] += n
                 tally[1] += hit
+        for speaker, counts in st.by_speaker.items():
+            into_counts = out.by_speaker.setdefault(speaker, [0, 0, 0, 0])
+            into_counts[:] = [a + b for a, b in zip(into_counts, counts, strict=True)]
     return out
 
 
@@ -639,6 +653,12 @@ def report(name: str, st: Stats, clips: Stats) -> None:
     )
     for cond, (n, hit) in sorted(st.by_noise.items()):
         print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
+    for speaker, (n, hit, n_near, near_hit) in sorted(st.by_speaker.items()):
+        rate = f"{1 - hit / n:.3f}" if n else "-"
+        print(
+            f"  {speaker:22s} false-reject {rate} ({n - hit}/{n}), "
+            f"near-miss accepts {near_hit}/{n_near}"
+        )
     print(f"detections before the phrase (false accepts in leading speech): {st.early}")
     print(f"false accepts, clips   {clips.neg_accepts} in {clips.neg_seconds / 3600:.3f} h")
     print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")
