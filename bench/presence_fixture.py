@@ -26,6 +26,13 @@ assembly area and back), then the shop entry at ~293 s:
 
     .venv/bin/python bench/presence_fixture.py --seed 147 --walk --no-block --duration 320 \
         --out tests/presence/data/walk-missed-assembly.jsonl
+
+Revision 7's start-up test (``door-startup.jsonl``): switched on at the door and left there for
+100 s, nobody scheduled in front of a beacon; revision 6 decides the lab, switches to the shop on
+a rise measured against a few seconds of readings and comes back to the lab by a held lead:
+
+    .venv/bin/python bench/presence_fixture.py --seed 1572 --no-block --duration 100 \
+        --out tests/presence/data/door-startup.jsonl
 """
 
 from __future__ import annotations

@@ -347,16 +347,21 @@ class RoomEngine:
         self.state.auto_room = best
         self.state.candidate = None
         self.state.candidate_since = None
+        if s.startup_settle and self._starting(now):
+            self.posterior.settle(best, -math.log(s.hazard_still_per_s))
         if self.state.override_active:
             return None  # the override holds; the automatic room is remembered for later
         moving = best in self.state.moving
         return self._auto_switch(current, best, levels, held, probability, moving, now)
 
+    def _starting(self, now: float) -> bool:
+        """Whether the engine is in its first ``startup_s`` (little history, no firm prior)."""
+        return self._started is not None and now - self._started < self.settings.startup_s
+
     def _dwell(self, now: float) -> float:
         """Seconds a new state must hold the switch threshold: longer during start-up."""
         s = self.settings
-        starting = self._started is not None and now - self._started < s.startup_s
-        return max(s.dwell_s, s.startup_dwell_s) if starting else s.dwell_s
+        return max(s.dwell_s, s.startup_dwell_s) if self._starting(now) else s.dwell_s
 
     def _levels(self, readings: list[BeaconReading]) -> dict[str, _RoomLevel]:
         """Per room with a heard beacon: the soft maximum of its beacons' proximity."""
@@ -781,6 +786,8 @@ class RoomEngine:
         now: float,
     ) -> RoomSwitch | None:
         why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
+        if self._starting(now):
+            why += ", start-up"  # little history yet: the start-up rules applied
         if target is not None:
             beacon = levels[target].beacon if target in levels else None
             reason = "nearer" if previous is not None else "entered"

@@ -65,6 +65,17 @@ class RoomPosterior:
         norm = _logsumexp(predicted.values())
         self.log_p = {state: value - norm for state, value in predicted.items()}
 
+    def settle(self, state: State, floor_nats: float) -> None:
+        """Make ``state`` at least ``floor_nats`` more likely than any other (log odds).
+
+        For a decision that should be as firm as one held for a long time: every other state's
+        log posterior is lowered to ``floor_nats`` under ``state``'s where it lies above that.
+        """
+        top = self.log_p[state]
+        lowered = {s: v if s == state else min(v, top - floor_nats) for s, v in self.log_p.items()}
+        norm = _logsumexp(lowered.values())
+        self.log_p = {s: v - norm for s, v in lowered.items()}
+
     def probability(self, state: State) -> float:
         """Posterior probability of ``state``."""
         return math.exp(self.log_p.get(state, -math.inf))

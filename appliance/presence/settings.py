@@ -152,18 +152,25 @@ class PresenceSettings:
     standstill_reference_db: float = 6.0
     #: Start-up (revision 7): a room heard since the engine started shows no *rise* until this
     #: many seconds of its levels lie before the rise's last ``motion_lag_s`` (0 = as in
-    #: revision 6, from the first seconds). A reference of a few seconds holds whatever a body or
+    #: revision 6, from the first seconds; 50 s: from the first minute on, as a beacon's rise). A reference of a few seconds holds whatever a body or
     #: a fade did to them, so the first ordinary reading after it looks like a move; a beacon's
     #: own rise and a newly heard room already wait for half the motion window.
-    startup_rise_s: float = 0.0
+    startup_rise_s: float = 50.0
     #: Start-up (revision 7): during the first ``startup_s`` after the engine started, a new
     #: room (or "no room") must hold ``switch_posterior`` for this many seconds instead of
     #: ``dwell_s`` (0 = ``dwell_s``, as in revision 6). From the uniform prior a room's posterior
     #: passes 0.9 after a second or two of readings; a decision taken on so little is changed
     #: again later, where the appliance stands still...
-    startup_dwell_s: float = 0.0
+    startup_dwell_s: float = 10.0
     #: ...and this is how long start-up lasts (s).
     startup_s: float = 60.0
+    #: Start-up (revision 7): a room decided during start-up is made as firm as one the
+    #: appliance stood in for long (every rival's posterior at the standstill floor, the log of
+    #: ``hazard_still_per_s``). From the uniform prior a rival is only as unlikely as the few
+    #: seconds of evidence made it, so a blockage of the decided room's beacon soon after the
+    #: decision hands it the room back in seconds, where it would need ~46 s of lead later on
+    #: (False = as in revision 6).
+    startup_settle: bool = True
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...

@@ -64,3 +64,28 @@ def test_step_length_does_not_change_the_outcome_much() -> None:
         results.append(filt.log_p["lab"] - filt.log_p["shop"])
     assert results[0] == pytest.approx(results[1], abs=1.0)
     assert all(math.isfinite(r) for r in results)
+
+
+def test_settle_makes_a_young_decision_as_firm_as_an_old_one() -> None:
+    young = RoomPosterior(["shop", "lab"])
+    settle(young, 2.0, {"shop": 3.0, "lab": 1.0, None: -3.0})  # two seconds of evidence
+    assert young.best()[0] == "shop" and young.log_p["lab"] > -10.0
+    young.settle("shop", -math.log(STILL))
+    assert sum(young.as_dict().values()) == pytest.approx(1.0)
+    assert young.best()[0] == "shop"
+    assert young.log_p["lab"] <= young.log_p["shop"] + math.log(STILL) + 1e-9
+    # Now 20 s of the strongest evidence for the lab at a standstill no longer switches (it did
+    # from the young posterior).
+    fresh = RoomPosterior(["shop", "lab"])
+    settle(fresh, 2.0, {"shop": 3.0, "lab": 1.0, None: -3.0})
+    for filt, expected in ((young, "shop"), (fresh, "lab")):
+        settle(filt, 20.0, {"shop": 0.0, "lab": 3.0, None: -3.0})
+        assert filt.best()[0] == expected
+
+
+def test_settle_never_raises_a_state() -> None:
+    filt = RoomPosterior(["shop", "lab"])
+    settle(filt, 120.0, {"shop": 0.0, "lab": -3.0, None: -3.0})
+    before = filt.log_p["lab"] - filt.log_p["shop"]
+    filt.settle("shop", 5.0)  # already far more than 5 nats down: unchanged
+    assert filt.log_p["lab"] - filt.log_p["shop"] == pytest.approx(before)

@@ -32,6 +32,10 @@ from tests.presence.presence_radio import wait_for
         ("STANDSTILL_REFERENCE_CHECK_S", "0", "presence.standstill_reference_check_s: must be > 0"),
         ("STANDSTILL_REFERENCE_DB", "-1", "presence.standstill_reference_db: must be >= 0"),
         ("STANDSTILL_REFERENCE_QUANTILE", "1.5", "presence.standstill_reference_quantile"),
+        ("STARTUP_RISE_S", "-1", "presence.startup_rise_s: must be >= 0"),
+        ("STARTUP_DWELL_S", "-0.5", "presence.startup_dwell_s: must be >= 0"),
+        ("STARTUP_S", "-10", "presence.startup_s: must be >= 0"),
+        ("STARTUP_SETTLE", "maybe", "presence.startup_settle"),
         ("RETRY_MAX_S", "0.5", "presence.retry_max_s: must be >= presence.retry_initial_s"),
         ("SCANNING_MODE", "sniff", "presence.scanning_mode: 'sniff' is not allowed"),
         ("BACKEND", "usb", "presence.backend: 'usb' is not allowed"),
@@ -89,3 +93,22 @@ def test_standing_still_in_no_room_can_be_switched_off_from_the_configuration() 
     config = load_config(environ={"OPENCLAW_PRESENCE__STANDSTILL_NO_ROOM": "false"})
     assert config.presence.standstill_no_room is False
     assert load_config(environ={}).presence.standstill_no_room is True
+
+
+def test_the_start_up_rules_can_be_switched_off_from_the_configuration() -> None:
+    config = load_config(
+        environ={
+            "OPENCLAW_PRESENCE__STARTUP_SETTLE": "false",
+            "OPENCLAW_PRESENCE__STARTUP_RISE_S": "0",
+            "OPENCLAW_PRESENCE__STARTUP_DWELL_S": "0",
+        }
+    )
+    presence = config.presence
+    assert (presence.startup_settle, presence.startup_rise_s, presence.startup_dwell_s) == (
+        False,
+        0.0,
+        0.0,
+    )
+    defaults = load_config(environ={}).presence
+    assert defaults.startup_settle is True
+    assert defaults.startup_rise_s > 0 and defaults.startup_dwell_s > defaults.dwell_s
