@@ -291,10 +291,12 @@ KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
     "positive-babble", "sentence-babble", "positive-other", "sentence-other", "near-miss-other",
     "near-miss-claw-other", "positive-other-babble", "reading", "reading-other", "positive-user",
+    "near-miss-user",
 )  # fmt: skip
-#: The kind made from the appliance's users' own recordings (``--user-positives``): their "open
-#: claw" in the positive clips' settings, the rest said by espeak-ng training voices.
-USER_KIND = "positive-user"
+#: The kinds made from the appliance's users' own recordings (``--user-positives``,
+#: ``--user-near-misses``): their "open claw" (or their near-miss phrase) in the positive clips'
+#: settings, the rest said by espeak-ng training voices.
+USER_KIND, USER_NEAR_KIND = "positive-user", "near-miss-user"
 #: Kinds that read on for :data:`READING_S` seconds from the wider text pool (:data:`READING_DOCS`).
 READING_KINDS = ("reading", "reading-other")
 #: Seconds one reading clip lasts: hours of ordinary speech are where a wake word's false accepts
@@ -306,6 +308,7 @@ READING_DOCS = 1400
 #: Kinds whose negative windows get a fixed share of every batch.
 NEAR_MISS_KINDS = (
     "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
+    USER_NEAR_KIND,
 )  # fmt: skip
 #: Phrases of each near-miss kind.
 NEAR_MISS_PHRASES = {
@@ -360,26 +363,32 @@ def _words(rng: np.random.Generator, texts: list[str], lo: int, hi: int) -> str:
 
 
 #: Recordings of the phrase by the appliance's own users (:func:`load_user_clips`), set before the
-#: clip-making processes fork (they inherit it).
+#: clip-making processes fork (they inherit it)...
 _USER_CLIPS: list[Samples] = []
+#: ... and of near-miss phrases by them ("open clause", "open cloth": ``--user-near-misses``).
+_USER_NEAR: list[Samples] = []
 
 
-def load_user_clips(folder: Path) -> list[Samples]:
+def _user_recordings(kind: str) -> list[Samples]:
+    return _USER_CLIPS if kind == USER_KIND else _USER_NEAR
+
+
+def load_user_clips(folder: Path, option: str = "--user-positives") -> list[Samples]:
     """Every ``*.wav`` in ``folder`` (sorted by name) as 16 kHz mono, trimmed to its speech.
 
-    Each file is one "open claw" said by someone who will use the appliance, recorded at its
-    microphone (``arecord -r 16000 -c 1 -f S16_LE -d 2 FILE``); other rates and channel counts
-    are converted. A file with under 0.3 s of speech is refused by name.
+    Each file is one utterance ("open claw", or a near-miss) by someone who will use the
+    appliance, recorded at its microphone (``arecord -r 16000 -c 1 -f S16_LE -d 2 FILE``); other
+    rates and channel counts are converted. A file with under 0.3 s of speech is refused by name.
     """
     files = sorted(folder.glob("*.wav"))
     if not files:
-        raise SystemExit(f"--user-positives: no .wav files in {folder}")
+        raise SystemExit(f"{option}: no .wav files in {folder}")
     clips = []
     for path in files:
         audio, _ = read_wav(path)
         start, end = speech_bounds(audio)
         if end - start < 0.3 * SAMPLE_RATE:
-            raise SystemExit(f"--user-positives: {path.name} holds no speech (0.3 s over -40 dB)")
+            raise SystemExit(f"{option}: {path.name} holds no speech (0.3 s over -40 dB)")
         clips.append(audio[start:end])
     return clips
 
@@ -431,11 +440,12 @@ def make_clip(
         def say(text: str) -> Samples:
             return warp_voice(speaker.say(text, stretch, f0), factor)
 
-    elif spec.kind == USER_KIND:
-        # The user's own phrase, unwarped (it is the voice to learn); what comes before or after
-        # it is said by a training voice.
+    elif spec.kind in (USER_KIND, USER_NEAR_KIND):
+        # The user's own recording, unwarped (it is the voice to learn), where the phrase goes;
+        # what comes before or after it is said by a training voice.
         voice, rate, pitch = _voice(rng, False)
-        recording = _USER_CLIPS[spec.index % len(_USER_CLIPS)]
+        recordings = _user_recordings(spec.kind)
+        recording = recordings[spec.index % len(recordings)]
 
         def say(text: str) -> Samples:
             return recording if text.startswith(PHRASE) else synth(text, voice, rate, pitch)
@@ -485,6 +495,8 @@ def make_clip(
     if spec.kind in NEAR_MISS_PHRASES:
         phrases = NEAR_MISS_PHRASES[spec.kind]
         phrase_text = phrases[spec.index % len(phrases)]
+    elif spec.kind == USER_NEAR_KIND:
+        phrase_text = PHRASE  # (say() gives the user's near-miss recording in its place)
     else:
         phrase_text = PHRASE + str(rng.choice(["", "", ",", "!", "?", "."]))
     if rng.random() < 0.3:
@@ -599,8 +611,8 @@ def _block(
         facts["warp"] = warp
     if kind in READING_KINDS:
         facts["docs"] = READING_DOCS
-    if kind == USER_KIND:
-        facts["user"] = user_clips_digest(_USER_CLIPS)
+    if kind in (USER_KIND, USER_NEAR_KIND):
+        facts["user"] = user_clips_digest(_user_recordings(kind))
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -609,7 +621,8 @@ def _block(
             return {k: d[k] for k in d.files}
     # The users' recordings all go to fitting: the threshold is chosen on synthetic voices.
     specs = [
-        ClipSpec(kind, i, i % 8 == 0 and kind != USER_KIND) for i in range(first, first + BLOCK)
+        ClipSpec(kind, i, i % 8 == 0 and kind not in (USER_KIND, USER_NEAR_KIND))
+        for i in range(first, first + BLOCK)
     ]
     ctx = get_context("fork")
     with ctx.Pool(workers, initializer=_worker_init, initargs=(str(models_dir),)) as pool:
@@ -874,6 +887,11 @@ def main() -> None:
         help="a folder of WAV files, each one 'open claw' said by a user of the appliance",
     )
     parser.add_argument(
+        "--user-near-misses",
+        type=Path,
+        help="a folder of WAV files of the same users saying near-misses ('open clause', ...)",
+    )
+    parser.add_argument(
         "--user-copies",
         type=int,
         default=20,
@@ -931,6 +949,10 @@ def main() -> None:
         _USER_CLIPS[:] = load_user_clips(args.user_positives)
         counts[USER_KIND] = len(_USER_CLIPS) * args.user_copies
         print(f"{len(_USER_CLIPS)} user recordings x {args.user_copies} clips")
+    if args.user_near_misses:
+        _USER_NEAR[:] = load_user_clips(args.user_near_misses, "--user-near-misses")
+        counts[USER_NEAR_KIND] = len(_USER_NEAR) * args.user_copies
+        print(f"{len(_USER_NEAR)} user near-miss recordings x {args.user_copies} clips")
     data = build_dataset(
         counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
     )
@@ -1027,12 +1049,14 @@ def main() -> None:
             "held_out_other_voices": [v.label for v in HELD_OUT_VOICES],
         },
     )
-    if _USER_CLIPS:  # (only then: a head trained without them keeps its earlier bytes)
-        head.meta["user_positives"] = {
-            "files": len(_USER_CLIPS),
-            "copies": args.user_copies,
-            "sha256": user_clips_digest(_USER_CLIPS),
-        }
+    # (Only when given: a head trained without them keeps its earlier bytes.)
+    for key, recordings in (("user_positives", _USER_CLIPS), ("user_near_misses", _USER_NEAR)):
+        if recordings:
+            head.meta[key] = {
+                "files": len(recordings),
+                "copies": args.user_copies,
+                "sha256": user_clips_digest(recordings),
+            }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     head.save(args.out)
     digest = hashlib.sha256(args.out.read_bytes()).hexdigest()

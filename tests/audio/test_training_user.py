@@ -12,6 +12,7 @@ from appliance.audio import training
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.training import (
     USER_KIND,
+    USER_NEAR_KIND,
     ClipSpec,
     load_texts,
     load_user_clips,
@@ -55,6 +56,28 @@ def test_recordings_are_converted_trimmed_and_used_as_positives(
         assert np.corrcoef(said, own)[0, 1] > 0.5
     again = make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0]
     assert np.array_equal(again, make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0])
+    # The users' near-miss recordings make negatives (no phrase bounds) that hold them.
+    monkeypatch.setattr(training, "_USER_NEAR", clips[:1])
+    near, start, end = make_clip(ClipSpec(USER_NEAR_KIND, 0, False), texts, seed=3)
+    assert (start, end) == (-1, -1)
+    assert USER_NEAR_KIND in training.NEAR_MISS_KINDS  # a fixed share of every batch
+    # (Found by its loudness contour, 10 ms frames: the clip's gain, noise and room differ.)
+    other = samples_of(synth("the results show a rise", voice="en-us+m3", tail_s=0.1))
+    other = other[slice(*speech_bounds(other))]
+    assert best_match(near, clips[0]) > max(0.6, best_match(near, other) + 0.1)
+
+
+def best_match(mixed_audio: np.ndarray, part: np.ndarray) -> float:
+    """The best correlation of ``part``'s loudness contour anywhere in ``mixed_audio``."""
+    own, mixed = envelope(part), envelope(mixed_audio)
+    return max(
+        float(np.corrcoef(mixed[i : i + len(own)], own)[0, 1]) for i in range(len(mixed) - len(own))
+    )
+
+
+def envelope(audio: np.ndarray) -> np.ndarray:
+    frames = audio[: len(audio) // 160 * 160].astype(np.float64).reshape(-1, 160)
+    return np.log(np.sqrt((frames**2).mean(axis=1)) + 1.0)
 
 
 def test_a_folder_without_speech_is_refused_by_name(tmp_path: Path) -> None:
