@@ -591,7 +591,9 @@ def main(argv: list[str] | None = None) -> int:
         f"(rival rise {settings.standstill_rise_db} dB), in no room "
         f"{'on' if settings.standstill_no_room else 'off'}, same-spot reference "
         f"{'on' if settings.standstill_reference else 'off'} "
-        f"({settings.standstill_reference_check_s:g} s x {settings.standstill_reference_db:g} dB)"
+        f"({settings.standstill_reference_check_s:g} s x {settings.standstill_reference_db:g} dB); "
+        f"start-up {settings.startup_s:g} s: rise after {settings.startup_rise_s:g} s, dwell "
+        f"{settings.startup_dwell_s:g} s, settle {'on' if settings.startup_settle else 'off'}"
     )
     print(
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "
