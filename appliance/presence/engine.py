@@ -310,6 +310,11 @@ class RoomEngine:
         """
         s = self.settings
         if self._started is None:
+            if not readings:
+                # Nothing heard yet (no adapter, or none of the rooms' beacons): nothing to
+                # decide, and no standstill to count. Start-up begins with the first beacon
+                # heard, so a radio that comes up late still gets the start-up rules.
+                return None
             self._started = now
         levels = self._levels(readings)
         self.state.proximity = {k: round(v.level_db, 1) for k, v in levels.items()}
