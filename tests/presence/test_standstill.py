@@ -45,10 +45,15 @@ DECIDED_AT_ONCE = PresenceSettings(startup_rise_s=0.0, startup_dwell_s=0.0, star
 
 
 def replay(
-    settings: PresenceSettings, trace: Path = TRACE, *, until: float = float("inf")
+    settings: PresenceSettings,
+    trace: Path = TRACE,
+    *,
+    until: float = float("inf"),
+    late: float = 0.0,
 ) -> tuple[RoomEngine, list[RoomSwitch]]:
     """The trace through the scanner and the engine, evaluated every tick of trace time (to
-    ``until``)."""
+    ``until``); with ``late``, the engine runs that many seconds hearing nothing first (a radio
+    that comes up late)."""
     clock = [0.0]
     engine = RoomEngine(
         load_rooms(package_data(SAMPLE_ROOMS_NAME), known_namespaces=None),
@@ -61,12 +66,12 @@ def replay(
     for record in read_trace(trace):
         if record.t > until:
             break
-        while tick <= record.t:
+        while tick <= record.t + late:
             switch = engine.evaluate(tick)
             if switch is not None:
                 switches.append(switch)
             tick += settings.tick_s
-        clock[0] = record.t
+        clock[0] = record.t + late
         scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
     return engine, switches
 

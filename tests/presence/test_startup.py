@@ -17,13 +17,7 @@ import dataclasses
 import math
 from pathlib import Path
 
-from bleak.backends.device import BLEDevice
-
-from appliance.presence.engine import RoomEngine, RoomSwitch
-from appliance.presence.rooms import load_rooms
-from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
-from appliance.presence.trace import SAMPLE_ROOMS_NAME, package_data, read_trace
 from tests.presence.test_standstill import replay
 
 TRACE = Path(__file__).parent / "data" / "door-startup.jsonl"
@@ -94,23 +88,7 @@ def test_start_up_begins_with_the_first_beacon_heard() -> None:
     # door trace: the start-up rules apply from the first reading, not from the engine's start.
     settings = PresenceSettings()
     late = 120.0
-    clock = [0.0]
-    engine = RoomEngine(
-        load_rooms(package_data(SAMPLE_ROOMS_NAME), known_namespaces=None),
-        settings,
-        clock=lambda: clock[0],
-    )
-    scanner = BeaconScanner(engine.observe, clock=lambda: clock[0])
-    switches: list[RoomSwitch] = []
-    tick = 0.0
-    for record in read_trace(TRACE):
-        while tick <= record.t + late:
-            switch = engine.evaluate(tick)
-            if switch is not None:
-                switches.append(switch)
-            tick += settings.tick_s
-        clock[0] = record.t + late
-        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
+    _, switches = replay(settings, TRACE, late=late)
     assert [(s.to_room, s.reason) for s in switches] == [("electronics-lab", "entered")]
     assert "start-up" in switches[0].detail
     assert switches[0].at >= late + settings.startup_dwell_s
