@@ -91,17 +91,22 @@ def window(audio: Samples, end: int) -> Samples:
     return audio[max(0, end - WINDOW) : end]
 
 
+def false_rejects(items: list[Scored], best: dict[int, float], level: float) -> dict[str, float]:
+    """Per family: the share of positives whose best score (by ``id``) is under ``level``."""
+    return {
+        fam: float(
+            np.mean([best[id(it)] < level for it in items if it.kind == "pos" and it.family == fam])
+        )
+        for fam in (ESPEAK, OTHER)
+    }
+
+
 def first_stage(items: list[Scored]) -> None:
     print("1. the keyword model alone: best score of each utterance")
     print("   level    FR espeak-ng  FR flite/festival  near-misses reaching it")
     best = {id(it): max((s for _, s in it.span()), default=0.0) for it in items}
     for level in (0.9, 0.1, 0.01, 0.001):
-        fr = {
-            fam: np.mean(
-                [best[id(it)] < level for it in items if it.kind == "pos" and it.family == fam]
-            )
-            for fam in (ESPEAK, OTHER)
-        }
+        fr = false_rejects(items, best, level)
         near = [it for it in items if it.kind == "near"]
         reach = sum(best[id(it)] >= level for it in near)
         print(f"   {level:6.3f}  {fr[ESPEAK]:12.3f}  {fr[OTHER]:17.3f}  {reach:4d}/{len(near)}")
@@ -118,12 +123,7 @@ def whisper_alone(items: list[Scored], whisper: WhisperRecogniser) -> None:
     print("   posterior  FR espeak-ng  FR flite/festival  near-misses over it")
     near = [it for it in items if it.kind == "near"]
     for level in (1e-5, 1e-4, 1e-3, 1e-2):
-        fr = {
-            fam: np.mean(
-                [best[id(it)] < level for it in items if it.kind == "pos" and it.family == fam]
-            )
-            for fam in (ESPEAK, OTHER)
-        }
+        fr = false_rejects(items, best, level)
         over = sum(best[id(it)] >= level for it in near)
         print(f"   {level:9.0e}  {fr[ESPEAK]:12.3f}  {fr[OTHER]:17.3f}  {over:4d}/{len(near)}")
     threshold = AudioSettings().wake_verify_threshold
