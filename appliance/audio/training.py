@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
+from appliance.audio.user_recordings import load_user_clips, recordings_digest
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
     TRAIN_FOREIGN_VOICES,
@@ -48,7 +49,7 @@ from appliance.audio.voices import (
     wav_to_samples,
 )
 from appliance.audio.wake_model import KeywordHead
-from appliance.audio.wavio import read_wav, resample, to_int16
+from appliance.audio.wavio import resample, speech_bounds, to_int16
 
 Floats = npt.NDArray[np.float32]
 
@@ -138,18 +139,6 @@ def synth(text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50) -> 
         timeout=30,
     ).stdout
     return wav_to_samples(wav, f"espeak-ng voice {voice}")
-
-
-def speech_bounds(audio: Samples, threshold_db: float = -40.0) -> tuple[int, int]:
-    """First and one-past-last sample of the 10 ms frames louder than ``threshold_db`` dBFS."""
-    frame = SAMPLE_RATE // 100
-    n = len(audio) // frame
-    x = audio[: n * frame].astype(np.float32).reshape(n, frame) / 32768.0
-    db = 10 * np.log10((x * x).mean(axis=1) + 1e-12)
-    loud = np.nonzero(db > threshold_db)[0]
-    if len(loud) == 0:
-        return 0, 0
-    return int(loud[0] * frame), int((loud[-1] + 1) * frame)
 
 
 # -- augmentation ------------------------------------------------------------------------------
@@ -297,6 +286,7 @@ KINDS = (
 #: ``--user-near-misses``): their "open claw" (or their near-miss phrase) in the positive clips'
 #: settings, the rest said by espeak-ng training voices.
 USER_KIND, USER_NEAR_KIND = "positive-user", "near-miss-user"
+USER_KINDS = (USER_KIND, USER_NEAR_KIND)
 #: Kinds that read on for :data:`READING_S` seconds from the wider text pool (:data:`READING_DOCS`).
 READING_KINDS = ("reading", "reading-other")
 #: Seconds one reading clip lasts: hours of ordinary speech are where a wake word's false accepts
@@ -373,34 +363,6 @@ def _user_recordings(kind: str) -> list[Samples]:
     return _USER_CLIPS if kind == USER_KIND else _USER_NEAR
 
 
-def load_user_clips(folder: Path, option: str = "--user-positives") -> list[Samples]:
-    """Every ``*.wav`` in ``folder`` (sorted by name) as 16 kHz mono, trimmed to its speech.
-
-    Each file is one utterance ("open claw", or a near-miss) by someone who will use the
-    appliance, recorded at its microphone (``arecord -r 16000 -c 1 -f S16_LE -d 2 FILE``); other
-    rates and channel counts are converted. A file with under 0.3 s of speech is refused by name.
-    """
-    files = sorted(folder.glob("*.wav"))
-    if not files:
-        raise SystemExit(f"{option}: no .wav files in {folder}")
-    clips = []
-    for path in files:
-        audio, _ = read_wav(path)
-        start, end = speech_bounds(audio)
-        if end - start < 0.3 * SAMPLE_RATE:
-            raise SystemExit(f"{option}: {path.name} holds no speech (0.3 s over -40 dB)")
-        clips.append(audio[start:end])
-    return clips
-
-
-def user_clips_digest(clips: list[Samples]) -> str:
-    """A digest of the recordings (part of their cache key and of the head's facts)."""
-    digest = hashlib.sha256()
-    for clip in clips:
-        digest.update(np.ascontiguousarray(clip).tobytes())
-    return digest.hexdigest()
-
-
 def warp_voice(audio: Samples, factor: float) -> Samples:
     """The speech stretched by ``factor`` in time and lowered by it in pitch and formants alike.
 
@@ -440,7 +402,7 @@ def make_clip(
         def say(text: str) -> Samples:
             return warp_voice(speaker.say(text, stretch, f0), factor)
 
-    elif spec.kind in (USER_KIND, USER_NEAR_KIND):
+    elif spec.kind in USER_KINDS:
         # The user's own recording, unwarped (it is the voice to learn), where the phrase goes;
         # what comes before or after it is said by a training voice.
         voice, rate, pitch = _voice(rng, False)
@@ -611,8 +573,8 @@ def _block(
         facts["warp"] = warp
     if kind in READING_KINDS:
         facts["docs"] = READING_DOCS
-    if kind in (USER_KIND, USER_NEAR_KIND):
-        facts["user"] = user_clips_digest(_user_recordings(kind))
+    if kind in USER_KINDS:
+        facts["user"] = recordings_digest(_user_recordings(kind))
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -621,7 +583,7 @@ def _block(
             return {k: d[k] for k in d.files}
     # The users' recordings all go to fitting: the threshold is chosen on synthetic voices.
     specs = [
-        ClipSpec(kind, i, i % 8 == 0 and kind not in (USER_KIND, USER_NEAR_KIND))
+        ClipSpec(kind, i, i % 8 == 0 and kind not in USER_KINDS)
         for i in range(first, first + BLOCK)
     ]
     ctx = get_context("fork")
@@ -1055,7 +1017,7 @@ def main() -> None:
             head.meta[key] = {
                 "files": len(recordings),
                 "copies": args.user_copies,
-                "sha256": user_clips_digest(recordings),
+                "sha256": recordings_digest(recordings),
             }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     head.save(args.out)

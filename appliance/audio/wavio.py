@@ -138,3 +138,15 @@ def write_wav(path: str | Path, audio: Samples, sample_rate: int = SAMPLE_RATE) 
     path.parent.mkdir(parents=True, exist_ok=True)
     sf.write(str(path), np.asarray(audio, dtype=np.int16), sample_rate, subtype="PCM_16")
     return path
+
+
+def speech_bounds(audio: Samples, threshold_db: float = -40.0) -> tuple[int, int]:
+    """First and one-past-last sample of the 10 ms frames louder than ``threshold_db`` dBFS."""
+    frame = SAMPLE_RATE // 100
+    n = len(audio) // frame
+    x = audio[: n * frame].astype(np.float32).reshape(n, frame) / 32768.0
+    db = 10 * np.log10((x * x).mean(axis=1) + 1e-12)
+    loud = np.nonzero(db > threshold_db)[0]
+    if len(loud) == 0:
+        return 0, 0
+    return int(loud[0] * frame), int((loud[-1] + 1) * frame)

@@ -61,7 +61,7 @@ from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import BeaconTable, BeaconTrack, Sighting
 from appliance.presence.spot import SpotReference
-from appliance.presence.trail import LevelTrail
+from appliance.presence.trail import LevelTrail, sorted_quantile
 
 #: Seconds of the current room's levels before a lasting fall needed to call it a fall (the
 #: median "before" must rest on more than the first moments of a stay).
@@ -496,7 +496,7 @@ class RoomEngine:
         if not values:
             return None
         q = self.settings.rise_quantile if quantile is None else quantile
-        return values[min(len(values) - 1, int(q * len(values)))]
+        return sorted_quantile(values, q)
 
     def _margin(
         self, key: str | None, current: str | None, score: dict[str | None, float]
@@ -688,7 +688,7 @@ class RoomEngine:
             later = [p for t, p in rival if t >= split]
             if not earlier or not later:
                 continue
-            upper = earlier[min(len(earlier) - 1, int(0.75 * len(earlier)))]
+            upper = sorted_quantile(earlier, 0.75)
             usual = self._spot.reference(key, 0.75, now)
             if usual is not None:
                 upper = max(upper, usual)
@@ -733,7 +733,7 @@ class RoomEngine:
         values = trail.sorted_until(now - s.motion_lag_s)
         if not values:
             return -math.inf
-        reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
+        reference = sorted_quantile(values, s.rise_quantile)
         usual = self._spot.reference(beacon, s.rise_quantile, now, beacon=True)
         if usual is not None:
             reference = max(reference, usual)
@@ -765,7 +765,7 @@ class RoomEngine:
             values = sorted(p for t, p in trail if earliest <= t <= now - s.motion_lag_s)
         if not values:
             return -math.inf if since_start else math.inf
-        reference = values[min(len(values) - 1, int(s.rise_quantile * len(values)))]
+        reference = sorted_quantile(values, s.rise_quantile)
         usual = self._spot.reference(room, s.rise_quantile, now)
         if usual is not None:
             reference = max(reference, usual)

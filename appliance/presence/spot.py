@@ -14,7 +14,7 @@ import math
 from collections.abc import Collection
 
 from appliance.presence.settings import PresenceSettings
-from appliance.presence.trail import LevelHistogram, LevelTrail
+from appliance.presence.trail import LevelHistogram, LevelTrail, sorted_quantile
 
 
 class SpotReference:
@@ -119,7 +119,7 @@ class SpotReference:
         recent = sorted(p for t, p in trail if t >= now - s.standstill_reference_check_s)
         if not recent:
             return 0.0
-        return recent[min(len(recent) - 1, int(s.rise_quantile * len(recent)))] - usual
+        return sorted_quantile(recent, s.rise_quantile) - usual
 
     def reference(
         self, key: str, quantile: float, now: float, *, beacon: bool = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, insort
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 
 class LevelTrail:
@@ -85,6 +85,12 @@ class LevelTrail:
 
     def __getitem__(self, index: int) -> tuple[float, float]:
         return self._items[index]
+
+
+def sorted_quantile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of already sorted, non-empty ``values``: the value at index ``q * n``
+    (the last one for ``q`` near 1), the one rule every rise, fall and reference here uses."""
+    return values[min(len(values) - 1, int(q * len(values)))]
 
 
 def _remove(values: list[float], value: float) -> None:

@@ -15,11 +15,10 @@ from appliance.audio.training import (
     USER_NEAR_KIND,
     ClipSpec,
     load_texts,
-    load_user_clips,
     make_clip,
     speech_bounds,
-    user_clips_digest,
 )
+from appliance.audio.user_recordings import load_user_clips, recordings_digest
 
 from .conftest import SynthFn, samples_of
 
@@ -43,7 +42,7 @@ def test_recordings_are_converted_trimmed_and_used_as_positives(
     s, e = speech_bounds(phrase)
     assert len(clips[0]) == e - s  # trimmed to the speech
     assert abs(len(clips[1]) - (e - s)) < 0.05 * SAMPLE_RATE
-    assert user_clips_digest(clips) != user_clips_digest(clips[:1])
+    assert recordings_digest(clips) != recordings_digest(clips[:1])
 
     monkeypatch.setattr(training, "_USER_CLIPS", clips)
     texts = load_texts(shared_data / "retrieval", limit=40)
