@@ -1,0 +1,371 @@
+"""``openclaw enrol``: the users' own recordings of the wake phrase and its near-misses.
+
+The appliance prompts ("Say: open claw"), listens for one utterance, checks it
+(:mod:`appliance.audio.enrol_takes`) and keeps a good take as a 16 kHz mono WAV file in the
+layout the training reads (``python -m appliance.audio.training --user-positives DIR
+--user-near-misses DIR``; decision 0031, session 7)::
+
+    <out>/positives/01.wav, 02.wav ...
+    <out>/near-misses/open-clause-1.wav, open-clause-2.wav, open-claws-1.wav ...
+
+Running it again adds takes after the ones already there and never overwrites one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shlex
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+import soundfile as sf
+
+from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.build import build_sink, build_source, build_speaker
+from appliance.audio.enrol_takes import Refusal, TakeListener, judge_take
+from appliance.audio.tts import Speaker, single
+from appliance.cli import AppContext, echo_json, pass_app
+from appliance.errors import InputError
+
+#: The phrase the near-miss list below is near (the keyword model is trained for it alone).
+NEAR_MISS_OF = "open claw"
+#: Phrasings close to "open claw" that must not wake it; the README's enrolment section quotes
+#: this list. Each is recorded ``--near-takes`` times: without them a head trained on a user's
+#: "open claw" also wakes on that user's "open clause" (decision 0031, session 7).
+NEAR_MISS_PHRASES: tuple[str, ...] = (
+    "open clause",
+    "open claws",
+    "open cloth",
+    "open flaw",
+    "hope and claw",
+    "open cause",
+    "open laws",
+    "open clothes",
+    "open calls",
+    "open cross",
+    "open closet",
+    "open gloss",
+)
+#: The folders under ``--out``, as the training's options name them.
+POSITIVES_DIR, NEAR_MISSES_DIR = "positives", "near-misses"
+#: Takes of one prompt refused in a row before the session stops (what was kept stays).
+MAX_ATTEMPTS = 5
+#: Seconds after the prompt has played that a live microphone still skips (the room's echo).
+PROMPT_GAP_S = 0.3
+#: Seconds to wait for speech after a prompt.
+NO_SPEECH_TIMEOUT_S = 5.0
+#: What the speaker says after a refused take, before prompting again.
+SPOKEN_REFUSAL = {
+    Refusal.NO_SPEECH: "I heard nothing.",
+    Refusal.TOO_SHORT: "That was too short.",
+    Refusal.TOO_QUIET: "That was too quiet.",
+    Refusal.CLIPPED: "That was too loud.",
+    Refusal.TOO_LONG: "Say the phrase alone.",
+}
+
+
+class EnrolError(InputError):
+    """Enrolment could not finish: the source ended, or takes were refused too often."""
+
+    code = "enrol_error"
+
+
+def slug(phrase: str) -> str:
+    """A phrase as a file-name stem: "hope and claw" -> "hope-and-claw"."""
+    return re.sub(r"[^a-z0-9]+", "-", phrase.lower()).strip("-")
+
+
+def _numbers(folder: Path, pattern: re.Pattern[str]) -> list[int]:
+    found = (pattern.fullmatch(p.name) for p in folder.glob("*.wav"))
+    return [int(m.group(1)) for m in found if m]
+
+
+def save_take(folder: Path, audio: Samples, phrase_slug: str | None) -> Path:
+    """Write a take after the last one in ``folder``; an existing file is never replaced.
+
+    Positives are ``NN.wav``, near-misses ``<phrase>-N.wav``. The file is written under a
+    temporary name and hard-linked to its final one, which fails rather than overwrite a file
+    another run wrote meanwhile.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    if phrase_slug is None:
+        pattern, name = re.compile(r"(\d+)\.wav"), "{:02d}.wav"
+    else:
+        pattern = re.compile(re.escape(phrase_slug) + r"-(\d+)\.wav")
+        name = phrase_slug + "-{}.wav"
+    # Not "*.wav": a reader of the folder (the training's glob) must never see it half-written.
+    part = folder / f".enrol-{os.getpid()}.wav.part"
+    sf.write(str(part), audio, SAMPLE_RATE, format="WAV", subtype="PCM_16")
+    try:
+        number = max(_numbers(folder, pattern), default=0) + 1
+        while True:
+            target = folder / name.format(number)
+            try:
+                os.link(part, target)
+            except FileExistsError:
+                number += 1
+                continue
+            return target
+    finally:
+        part.unlink(missing_ok=True)
+
+
+@dataclass
+class EnrolReport:
+    """What a session kept and refused."""
+
+    #: Where the two folders are.
+    out_dir: Path
+    #: Files written by this session, in order.
+    kept: list[Path] = field(default_factory=list)
+    #: Every refused take: (phrase, refusal code, message).
+    refused: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def positives(self) -> Path:
+        """The folder for ``--user-positives``."""
+        return self.out_dir / POSITIVES_DIR
+
+    @property
+    def near_misses(self) -> Path:
+        """The folder for ``--user-near-misses``."""
+        return self.out_dir / NEAR_MISSES_DIR
+
+    def training_argv(self, head: str = "my-open-claw-head.npz") -> list[str]:
+        """The training command for these folders (near-misses only when there are some)."""
+        argv = [".venv/bin/python", "-m", "appliance.audio.training"]
+        argv += ["--user-positives", str(self.positives)]
+        if any(self.near_misses.glob("*.wav")):
+            argv += ["--user-near-misses", str(self.near_misses)]
+        return [*argv, "--out", head]
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``--json`` form."""
+
+        def count(folder: Path) -> dict[str, int]:
+            new = sum(1 for p in self.kept if p.parent == folder)
+            return {"kept": new, "total": sum(1 for _ in folder.glob("*.wav"))}
+
+        return {
+            "out": str(self.out_dir),
+            "positives": count(self.positives),
+            "near_misses": count(self.near_misses),
+            "kept": [f"{p.parent.name}/{p.name}" for p in self.kept],
+            "refused": [
+                {"phrase": phrase, "reason": code, "message": message}
+                for phrase, code, message in self.refused
+            ],
+            "training_command": shlex.join(self.training_argv()),
+        }
+
+
+class Enrolment:
+    """Prompts, listens and keeps good takes until every planned take is done."""
+
+    def __init__(
+        self,
+        listener: TakeListener,
+        speaker: Speaker,
+        out_dir: Path,
+        *,
+        echo: Callable[[str], None] = click.echo,
+    ) -> None:
+        self.listener = listener
+        self.speaker = speaker
+        self.report = EnrolReport(out_dir)
+        self.echo = echo
+
+    async def _prompt(self, text: str) -> float:
+        """Say ``text``; the moment after which a live microphone hears the person again."""
+        await self.speaker.speak(single(text))
+        return time.monotonic() + PROMPT_GAP_S
+
+    async def record(self, phrase: str, folder: Path, phrase_slug: str | None, label: str) -> Path:
+        """Prompt for ``phrase`` until a take is kept (at most :data:`MAX_ATTEMPTS` tries)."""
+        spoken = f"Say: {phrase}."
+        for _attempt in range(MAX_ATTEMPTS):
+            self.echo(f"{label} say: {phrase}")
+            skip_until = await self._prompt(spoken)
+            taken = await self.listener.take(skip_until=skip_until)
+            if taken is None:
+                raise self._ended()
+            audio, reason = taken
+            vad = self.listener.vad
+            verdict = judge_take(
+                audio,
+                reason,
+                floor_db=vad.floor_db,
+                vad_threshold_db=vad.threshold_db,
+                max_phrase_s=self.listener.max_phrase_s,
+            )
+            if verdict.refusal is None:
+                path = save_take(folder, verdict.audio, phrase_slug)
+                self.report.kept.append(path)
+                self.echo(
+                    f"  kept {folder.name}/{path.name} ({verdict.speech_s:.2f} s of speech, "
+                    f"{len(verdict.audio) / SAMPLE_RATE:.2f} s kept)"
+                )
+                return path
+            self.report.refused.append((phrase, str(verdict.refusal), verdict.message))
+            self.echo(f"  refused: {verdict.message}")
+            spoken = f"{SPOKEN_REFUSAL[verdict.refusal]} Again. Say: {phrase}."
+        last = self.report.refused[-1][2]
+        raise EnrolError(
+            f"{MAX_ATTEMPTS} takes of {phrase!r} in a row were refused (the last: {last}); "
+            f"{self._kept_so_far()}; run openclaw enrol again to add more",
+            code="enrol_refused",
+        )
+
+    def _kept_so_far(self) -> str:
+        pos = sum(1 for p in self.report.kept if p.parent.name == POSITIVES_DIR)
+        return f"{pos} positive(s) and {len(self.report.kept) - pos} near-miss(es) kept"
+
+    def _ended(self) -> EnrolError:
+        return EnrolError(
+            f"the audio source ended before the takes were done ({self._kept_so_far()}); run "
+            "openclaw enrol again to add the rest",
+            code="enrol_source_ended",
+        )
+
+    async def run(self, plan: list[tuple[str, str | None]]) -> EnrolReport:
+        """Record every (phrase, near-miss slug or None for the wake phrase) of ``plan``."""
+        try:
+            for number, (phrase, phrase_slug) in enumerate(plan, start=1):
+                folder = self.report.positives if phrase_slug is None else self.report.near_misses
+                await self.record(phrase, folder, phrase_slug, f"[{number}/{len(plan)}]")
+            await self._prompt("Thank you. That is all.")
+        finally:
+            await self.listener.close()
+        return self.report
+
+
+def make_plan(wake_phrase: str, takes: int, near_takes: int) -> list[tuple[str, str | None]]:
+    """The wake phrase ``takes`` times, then each near-miss ``near_takes`` times (0: none)."""
+    if near_takes and wake_phrase != NEAR_MISS_OF:
+        raise EnrolError(
+            f"the near-miss list is for {NEAR_MISS_OF!r}, not for {wake_phrase!r}; run with "
+            "--no-near-misses",
+            code="enrol_phrase",
+        )
+    plan: list[tuple[str, str | None]] = [(wake_phrase, None)] * takes
+    for phrase in NEAR_MISS_PHRASES:
+        plan += [(phrase, slug(phrase))] * near_takes
+    return plan
+
+
+def _missing_watch() -> tuple[Callable[[str, str], None], Callable[[], str | None]]:
+    """An ``on_state`` callback for the microphone thread and a check of what it reported."""
+    lock = threading.Lock()
+    missing: list[str] = []
+
+    def on_state(state: str, error: str) -> None:
+        with lock:
+            missing[:] = [error or "no input device"] if state == "missing" else []
+
+    def check() -> str | None:
+        with lock:
+            if not missing:
+                return None
+            return (
+                f"no microphone ({missing[0]}); connect one or set audio.input_device, then run "
+                "openclaw enrol again"
+            )
+
+    return on_state, check
+
+
+@click.command("enrol")
+@click.option(
+    "--takes",
+    type=click.IntRange(0, 99),
+    default=12,
+    show_default=True,
+    help="Takes of the wake phrase to add.",
+)
+@click.option(
+    "--near-takes",
+    type=click.IntRange(1, 9),
+    default=2,
+    show_default=True,
+    help="Takes of each near-miss phrase to add.",
+)
+@click.option("--no-near-misses", is_flag=True, help="Record the wake phrase only.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for positives/ and near-misses/ (default: <data_dir>/wake-recordings).",
+)
+@click.option(
+    "--wav",
+    "wav_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Replay these WAV files instead of the microphone (repeat for several).",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the result as JSON (progress goes to stderr)."
+)
+@pass_app
+def enrol_command(
+    app: AppContext,
+    takes: int,
+    near_takes: int,
+    no_near_misses: bool,
+    out_dir: Path | None,
+    wav_files: tuple[Path, ...],
+    as_json: bool,
+) -> None:
+    """Record your own "open claw" and its near-misses for training a head on your voice.
+
+    The appliance says each phrase, listens, refuses a take with no speech, too short, too quiet,
+    clipped or longer than the phrase (and asks again), and keeps good ones as 16 kHz WAV files.
+    """
+    config = app.config
+    plan = make_plan(config.audio.wake_phrase, takes, 0 if no_near_misses else near_takes)
+    if not plan:
+        raise click.UsageError("nothing to record: --takes 0 with --no-near-misses")
+    out = out_dir or config.data_path("wake-recordings")
+
+    def echo(line: str) -> None:
+        click.echo(line, err=as_json)
+
+    async def run() -> EnrolReport:
+        on_state, check = _missing_watch()
+        source = build_source(
+            config,
+            wav_files=list(wav_files) or None,
+            realtime=False if wav_files else None,
+            on_state=on_state,
+        )
+        listener = TakeListener(
+            source,
+            vad_threshold_db=config.audio.vad_threshold_db,
+            trailing_silence_s=config.audio.trailing_silence_s,
+            no_speech_timeout_s=NO_SPEECH_TIMEOUT_S,
+            is_missing=check,
+        )
+        return await Enrolment(
+            listener, build_speaker(config, build_sink(config)), out, echo=echo
+        ).run(plan)
+
+    report = asyncio.run(run())
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    summary = report.to_dict()
+    for key, folder in (("positives", report.positives), ("near_misses", report.near_misses)):
+        counts = summary[key]
+        assert isinstance(counts, dict)
+        click.echo(f"{folder}: {counts['kept']} kept now, {counts['total']} in all")
+    click.echo(f"{len(report.refused)} take(s) refused")
+    click.echo(
+        "train a head on them (on the development machine, with these folders copied there):"
+    )
+    click.echo(f"  {summary['training_command']}")
