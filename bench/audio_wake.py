@@ -1,8 +1,9 @@
 """Wake word: false rejects, false accepts per hour, detection latency and CPU real-time factor.
 
 Positives are made with espeak-ng (voices x rates x pitches) from voices the keyword model's training
-never used (``appliance.audio.training.HELD_OUT_ACCENTS`` and ``HELD_OUT_VARIANTS``), alone or followed by a question in the
-same breath, some after leading real speech, mixed with white noise or with real speech clips from
+never used (``appliance.audio.training_clips.HELD_OUT_ACCENTS`` and ``HELD_OUT_VARIANTS``), alone
+or followed by a question in the same breath, some after leading real speech, mixed with white
+noise or with real speech clips from
 ../shared/data/speech at 0-20 dB SNR. Negatives are every clip in ../shared/data/speech (none says
 "open claw") plus synthesised near-miss phrases. Each configuration runs in the same process on the
 same audio, so the figures compare directly.
@@ -46,7 +47,7 @@ from audio_common import (
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training import (
+from appliance.audio.training_clips import (
     HELD_OUT_ACCENTS,
     HELD_OUT_VARIANTS,
     NEAR_MISSES_CLAW,
@@ -54,7 +55,7 @@ from appliance.audio.training import (
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
 )
-from appliance.audio.training import NEAR_MISSES as TRAINING_NEAR_MISSES
+from appliance.audio.training_clips import NEAR_MISSES as TRAINING_NEAR_MISSES
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
     TRAIN_FOREIGN_VOICES,
@@ -72,7 +73,7 @@ QUESTIONS = [
     "remember that the bracket now takes thirty newton metres",
     "what is the revision of drawing A 1024",
 ]
-#: Near-miss phrasings the keyword model was also trained on (``training.NEAR_MISSES_CLAW``, said
+#: Near-miss phrasings the keyword model was also trained on (``training_clips.NEAR_MISSES_CLAW``, said
 #: there by training voices only; here by held-out voices)...
 NEAR_MISSES_TRAINED = ["open clause", "open claws", "open cloth", "hope and claw", "open flaw"]
 #: ... and phrasings no training clip says.

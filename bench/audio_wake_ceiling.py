@@ -11,7 +11,7 @@ held-out voices and near-miss phrasings):
    (windows ending the same way after their speech); the misses are listed with their noise;
 3. a contrast check: at each first-stage detection (threshold 0.9), the log-probability whisper
    gives "open claw" minus the best of the training's own near-miss phrasings
-   (``training.NEAR_MISSES_CLAW``, never the benchmark's), forced at the window's start;
+   (``training_clips.NEAR_MISSES_CLAW``, never the benchmark's), forced at the window's start;
 4. a second chance: a rise of the keyword model's score over a low level that never reaches 0.9
    is checked by whisper on the window ending a delay after its peak (positives and near-misses
    only: ordinary speech is not scored here).
@@ -36,7 +36,7 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training import NEAR_MISSES_CLAW
+from appliance.audio.training_clips import NEAR_MISSES_CLAW
 from appliance.audio.wake_model import KeywordHead
 
 PHRASE = "open claw"

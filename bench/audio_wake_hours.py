@@ -36,7 +36,8 @@ from audio_wake import ESPEAK, OTHER, OTHER_VOICES, VOICES, simulate
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.training import READING_DOCS, embedding_end
+from appliance.audio.training import embedding_end
+from appliance.audio.training_clips import READING_DOCS
 from appliance.audio.wake_model import HEAD_MODEL, KeywordHead, locate_head
 from appliance.models.manifest import load_manifest
 

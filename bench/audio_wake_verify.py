@@ -40,7 +40,7 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training import READING_DOCS, ClipSpec, load_texts, make_clip
+from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
 MODELS = Path("var/models")

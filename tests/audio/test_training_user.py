@@ -2,29 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile as sf
 
-from appliance.audio import training
 from appliance.audio.base import SAMPLE_RATE
-from appliance.audio.training import (
+from appliance.audio.training_clips import (
+    NEAR_MISS_KINDS,
     USER_KIND,
+    USER_KINDS,
     USER_NEAR_KIND,
     ClipSpec,
     load_texts,
     make_clip,
-    speech_bounds,
+    set_user_recordings,
 )
 from appliance.audio.user_recordings import load_user_clips, recordings_digest
+from appliance.audio.wavio import speech_bounds
 
 from .conftest import SynthFn, samples_of
 
 
+@pytest.fixture
+def no_user_recordings_after() -> Iterator[None]:
+    """The clip maker's user recordings are module state: leave them empty for the next test."""
+    yield
+    for kind in USER_KINDS:
+        set_user_recordings(kind, [])
+
+
+@pytest.mark.usefixtures("no_user_recordings_after")
 def test_recordings_are_converted_trimmed_and_used_as_positives(
-    synth: SynthFn, shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    synth: SynthFn, shared_data: Path, tmp_path: Path
 ) -> None:
     phrase = samples_of(synth("open claw", voice="en-us+m3", tail_s=0.5))
     folder = tmp_path / "recordings"
@@ -44,7 +56,7 @@ def test_recordings_are_converted_trimmed_and_used_as_positives(
     assert abs(len(clips[1]) - (e - s)) < 0.05 * SAMPLE_RATE
     assert recordings_digest(clips) != recordings_digest(clips[:1])
 
-    monkeypatch.setattr(training, "_USER_CLIPS", clips)
+    set_user_recordings(USER_KIND, clips)
     texts = load_texts(shared_data / "retrieval", limit=40)
     for index in (0, 1):
         audio, start, end = make_clip(ClipSpec(USER_KIND, index, False), texts, seed=3)
@@ -56,10 +68,10 @@ def test_recordings_are_converted_trimmed_and_used_as_positives(
     again = make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0]
     assert np.array_equal(again, make_clip(ClipSpec(USER_KIND, 1, False), texts, seed=3)[0])
     # The users' near-miss recordings make negatives (no phrase bounds) that hold them.
-    monkeypatch.setattr(training, "_USER_NEAR", clips[:1])
+    set_user_recordings(USER_NEAR_KIND, clips[:1])
     near, start, end = make_clip(ClipSpec(USER_NEAR_KIND, 0, False), texts, seed=3)
     assert (start, end) == (-1, -1)
-    assert USER_NEAR_KIND in training.NEAR_MISS_KINDS  # a fixed share of every batch
+    assert USER_NEAR_KIND in NEAR_MISS_KINDS  # a fixed share of every batch
     # (Found by its loudness contour, 10 ms frames: the clip's gain, noise and room differ.)
     other = samples_of(synth("the results show a rise", voice="en-us+m3", tail_s=0.1))
     other = other[slice(*speech_bounds(other))]

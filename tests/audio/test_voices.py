@@ -11,14 +11,7 @@ import soundfile as sf
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
-from appliance.audio.training import (
-    KINDS,
-    ClipSpec,
-    is_other,
-    make_clip,
-    other_voices,
-    speech_bounds,
-)
+from appliance.audio.training_clips import KINDS, ClipSpec, is_other, make_clip, other_voices
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
     TRAIN_FOREIGN_VOICES,
@@ -29,6 +22,7 @@ from appliance.audio.voices import (
     flite,
     flite_voices,
 )
+from appliance.audio.wavio import speech_bounds
 
 ALL_VOICES = TRAIN_VOICES + TRAIN_FOREIGN_VOICES + VALIDATION_VOICES + HELD_OUT_VOICES
 
@@ -139,7 +133,7 @@ def test_speakers_are_split_between_training_validation_and_the_benchmark() -> N
 
 
 def test_clips_of_the_other_voices_are_deterministic(shared_data: Path) -> None:
-    from appliance.audio.training import load_texts
+    from appliance.audio.training_clips import load_texts
 
     texts = load_texts(shared_data / "retrieval", limit=20)
     spec = ClipSpec("positive-other", 3, False)

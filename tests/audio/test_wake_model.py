@@ -25,7 +25,7 @@ from appliance.audio.frontend import Utterance, VoiceFrontEnd
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
-from appliance.audio.training import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
+from appliance.audio.training_clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.voices import HELD_OUT_VOICES
 from appliance.audio.wake_model import (
