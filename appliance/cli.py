@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "scan": "appliance.vision.cli:scan_command",
     "listen": "appliance.audio.cli:listen_command",
     "say": "appliance.audio.cli:say_command",
+    "enrol": "appliance.audio.enrol:enrol_command",
     "ask": "appliance.answer.cli:ask_command",
     "presence": "appliance.presence.cli:presence_group",
     "rooms": "appliance.presence.cli:rooms_command",
