@@ -60,13 +60,14 @@ MAX_ATTEMPTS = 5
 PROMPT_GAP_S = 0.3
 #: Seconds to wait for speech after a prompt.
 NO_SPEECH_TIMEOUT_S = 5.0
-#: What the speaker says after a refused take, before prompting again.
+#: What the speaker says after a refused take, before the phrase again (one clause: the speaker
+#: cuts text into sentences, and a prompt is one piece of speech).
 SPOKEN_REFUSAL = {
-    Refusal.NO_SPEECH: "I heard nothing.",
-    Refusal.TOO_SHORT: "That was too short.",
-    Refusal.TOO_QUIET: "That was too quiet.",
-    Refusal.CLIPPED: "That was too loud.",
-    Refusal.TOO_LONG: "Say the phrase alone.",
+    Refusal.NO_SPEECH: "I heard nothing",
+    Refusal.TOO_SHORT: "Too short",
+    Refusal.TOO_QUIET: "Too quiet",
+    Refusal.CLIPPED: "Too loud",
+    Refusal.TOO_LONG: "Only the phrase please",
 }
 
 
@@ -214,7 +215,7 @@ class Enrolment:
                 return path
             self.report.refused.append((phrase, str(verdict.refusal), verdict.message))
             self.echo(f"  refused: {verdict.message}")
-            spoken = f"{SPOKEN_REFUSAL[verdict.refusal]} Again. Say: {phrase}."
+            spoken = f"{SPOKEN_REFUSAL[verdict.refusal]}, say again: {phrase}."
         last = self.report.refused[-1][2]
         raise EnrolError(
             f"{MAX_ATTEMPTS} takes of {phrase!r} in a row were refused (the last: {last}); "
@@ -239,7 +240,7 @@ class Enrolment:
             for number, (phrase, phrase_slug) in enumerate(plan, start=1):
                 folder = self.report.positives if phrase_slug is None else self.report.near_misses
                 await self.record(phrase, folder, phrase_slug, f"[{number}/{len(plan)}]")
-            await self._prompt("Thank you. That is all.")
+            await self._prompt("Thank you, that is all.")
         finally:
             await self.listener.close()
         return self.report
