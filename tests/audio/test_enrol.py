@@ -21,7 +21,8 @@ from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts
 from appliance.audio.user_recordings import load_user_clips
 from appliance.audio.wavio import speech_bounds, write_wav
-from appliance.cli import cli
+from appliance.cli import cli, main
+from appliance.errors import ExitCode
 
 from .conftest import SynthFn, samples_of
 
@@ -163,7 +164,8 @@ def test_a_source_that_ends_before_the_takes_are_done(
         config_file, "--takes", "3", "--no-near-misses", "--out", str(out),
         *[arg for take in takes for arg in ("--wav", str(take))],
     )  # fmt: skip
-    assert isinstance(error, EnrolError) and error.code == "enrol_source_ended", (stdout, error)
+    assert code != 0 and isinstance(error, EnrolError), (stdout, error)
+    assert error.code == "enrol_source_ended" and error.exit_code == ExitCode.INPUT
     assert "2 positive(s) and 0 near-miss(es) kept" in error.message
     assert "[3/3] say: open claw" in stdout
     assert sorted(p.name for p in (out / "positives").glob("*.wav")) == ["01.wav", "02.wav"]
@@ -178,13 +180,16 @@ def test_takes_refused_too_often_stop_the_session(
         config_file, "--takes", "2", "--no-near-misses", "--out", str(tmp_path / "out"),
         "--wav", str(claw), "--wav", str(silence),
     )  # fmt: skip
-    assert isinstance(error, EnrolError) and error.code == "enrol_refused", (stdout, error)
+    assert code != 0 and isinstance(error, EnrolError), (stdout, error)
+    assert error.code == "enrol_refused"
     assert "5 takes of 'open claw' in a row were refused" in error.message
     assert "no speech heard" in error.message and "1 positive(s)" in error.message
     assert stdout.count("refused: no speech heard") == 5
 
 
-def test_no_microphone_is_a_clear_error(config_file: Path, tmp_path: Path) -> None:
+def test_no_microphone_is_a_clear_error(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import sounddevice
 
     try:
@@ -196,8 +201,12 @@ def test_no_microphone_is_a_clear_error(config_file: Path, tmp_path: Path) -> No
         config_file.read_text() + '[audio]\nsource = "sounddevice"\nreconnect_max_s = 1\n'
     )
     code, stdout, error = enrol(config_file, "--takes", "1", "--no-near-misses")
-    assert isinstance(error, MicrophoneError) and error.code == "microphone_missing", stdout
+    assert code != 0 and isinstance(error, MicrophoneError), (stdout, error)
+    assert error.code == "microphone_missing"
     assert "no microphone" in error.message and "audio.input_device" in error.message
+    # Through the console script: one line on stderr and the hardware family's exit code.
+    assert main(["--config", str(config_file), "enrol", "--no-near-misses"]) == ExitCode.HARDWARE
+    assert "openclaw: error: [microphone_missing] no microphone" in capsys.readouterr().err
 
 
 def test_a_live_source_skips_what_it_heard_while_the_prompt_played(
