@@ -14,20 +14,22 @@ Running it again adds takes after the ones already there and never overwrites on
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import shlex
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
-import soundfile as sf
 
-from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.build import build_sink, build_source, build_speaker
+from appliance.audio.enrol_layout import (
+    POSITIVES_DIR,
+    EnrolReport,
+    save_take,
+    slug,
+)
 from appliance.audio.enrol_takes import Refusal, TakeListener, judge_take
 from appliance.audio.tts import Speaker, single
 from appliance.cli import AppContext, echo_json, pass_app
@@ -52,8 +54,6 @@ NEAR_MISS_PHRASES: tuple[str, ...] = (
     "open closet",
     "open gloss",
 )
-#: The folders under ``--out``, as the training's options name them.
-POSITIVES_DIR, NEAR_MISSES_DIR = "positives", "near-misses"
 #: Takes of one prompt refused in a row before the session stops (what was kept stays).
 MAX_ATTEMPTS = 5
 #: Seconds after the prompt has played that a live microphone still skips (the room's echo).
@@ -75,95 +75,6 @@ class EnrolError(InputError):
     """Enrolment could not finish: the source ended, or takes were refused too often."""
 
     code = "enrol_error"
-
-
-def slug(phrase: str) -> str:
-    """A phrase as a file-name stem: "hope and claw" -> "hope-and-claw"."""
-    return re.sub(r"[^a-z0-9]+", "-", phrase.lower()).strip("-")
-
-
-def _numbers(folder: Path, pattern: re.Pattern[str]) -> list[int]:
-    found = (pattern.fullmatch(p.name) for p in folder.glob("*.wav"))
-    return [int(m.group(1)) for m in found if m]
-
-
-def save_take(folder: Path, audio: Samples, phrase_slug: str | None) -> Path:
-    """Write a take after the last one in ``folder``; an existing file is never replaced.
-
-    Positives are ``NN.wav``, near-misses ``<phrase>-N.wav``. The file is written under a
-    temporary name and hard-linked to its final one, which fails rather than overwrite a file
-    another run wrote meanwhile.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    if phrase_slug is None:
-        pattern, name = re.compile(r"(\d+)\.wav"), "{:02d}.wav"
-    else:
-        pattern = re.compile(re.escape(phrase_slug) + r"-(\d+)\.wav")
-        name = phrase_slug + "-{}.wav"
-    # Not "*.wav": a reader of the folder (the training's glob) must never see it half-written.
-    part = folder / f".enrol-{os.getpid()}.wav.part"
-    sf.write(str(part), audio, SAMPLE_RATE, format="WAV", subtype="PCM_16")
-    try:
-        number = max(_numbers(folder, pattern), default=0) + 1
-        while True:
-            target = folder / name.format(number)
-            try:
-                os.link(part, target)
-            except FileExistsError:
-                number += 1
-                continue
-            return target
-    finally:
-        part.unlink(missing_ok=True)
-
-
-@dataclass
-class EnrolReport:
-    """What a session kept and refused."""
-
-    #: Where the two folders are.
-    out_dir: Path
-    #: Files written by this session, in order.
-    kept: list[Path] = field(default_factory=list)
-    #: Every refused take: (phrase, refusal code, message).
-    refused: list[tuple[str, str, str]] = field(default_factory=list)
-
-    @property
-    def positives(self) -> Path:
-        """The folder for ``--user-positives``."""
-        return self.out_dir / POSITIVES_DIR
-
-    @property
-    def near_misses(self) -> Path:
-        """The folder for ``--user-near-misses``."""
-        return self.out_dir / NEAR_MISSES_DIR
-
-    def training_argv(self, head: str = "my-open-claw-head.npz") -> list[str]:
-        """The training command for these folders (near-misses only when there are some)."""
-        argv = [".venv/bin/python", "-m", "appliance.audio.training"]
-        argv += ["--user-positives", str(self.positives)]
-        if any(self.near_misses.glob("*.wav")):
-            argv += ["--user-near-misses", str(self.near_misses)]
-        return [*argv, "--out", head]
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``--json`` form."""
-
-        def count(folder: Path) -> dict[str, int]:
-            new = sum(1 for p in self.kept if p.parent == folder)
-            return {"kept": new, "total": sum(1 for _ in folder.glob("*.wav"))}
-
-        return {
-            "out": str(self.out_dir),
-            "positives": count(self.positives),
-            "near_misses": count(self.near_misses),
-            "kept": [f"{p.parent.name}/{p.name}" for p in self.kept],
-            "refused": [
-                {"phrase": phrase, "reason": code, "message": message}
-                for phrase, code, message in self.refused
-            ],
-            "training_command": shlex.join(self.training_argv()),
-        }
 
 
 class Enrolment:
@@ -360,13 +271,16 @@ def enrol_command(
     if as_json:
         echo_json(report.to_dict())
         return
-    summary = report.to_dict()
-    for key, folder in (("positives", report.positives), ("near_misses", report.near_misses)):
-        counts = summary[key]
-        assert isinstance(counts, dict)
-        click.echo(f"{folder}: {counts['kept']} kept now, {counts['total']} in all")
+    for folder in (report.positives, report.near_misses):
+        new, total = report.counts(folder)
+        click.echo(f"{folder}: {new} kept now, {total} in all")
     click.echo(f"{len(report.refused)} take(s) refused")
+    if report.counts(report.near_misses)[1] == 0:
+        click.echo(
+            'no near-misses: a head trained without them also wakes on your "open clause" '
+            "(record them with openclaw enrol --takes 0)"
+        )
     click.echo(
         "train a head on them (on the development machine, with these folders copied there):"
     )
-    click.echo(f"  {summary['training_command']}")
+    click.echo(f"  {shlex.join(report.training_argv())}")

@@ -14,7 +14,8 @@ import soundfile as sf
 from click.testing import CliRunner
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError, save_take, slug
+from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError
+from appliance.audio.enrol_layout import save_take, slug
 from appliance.audio.enrol_takes import TakeListener
 from appliance.audio.errors import MicrophoneError
 from appliance.audio.sources import WavReplaySource
@@ -128,6 +129,7 @@ def test_a_second_run_adds_after_the_existing_takes(
     assert sorted(before) == ["01.wav", "02.wav"]
     assert "positives: 2 kept now, 2 in all" in first
     assert f"--user-positives {positives} --out my-open-claw-head.npz" in first
+    assert "no near-misses: a head trained without them also wakes" in first
 
     wavs = [arg for take in takes[::-1] for arg in ("--wav", str(take))]
     code, second, error = enrol(config_file, "--takes", "2", "--no-near-misses", *wavs)
