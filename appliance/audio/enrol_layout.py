@@ -7,7 +7,7 @@ one, so a second session adds to the first.
 
 from __future__ import annotations
 
-import os
+import io
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -34,9 +34,9 @@ def _numbers(folder: Path, pattern: re.Pattern[str]) -> list[int]:
 def save_take(folder: Path, audio: Samples, phrase_slug: str | None) -> Path:
     """Write a take after the last one in ``folder``; an existing file is never replaced.
 
-    Positives are ``NN.wav``, near-misses ``<phrase>-N.wav``. The file is written under a
-    temporary name and hard-linked to its final one, which fails rather than overwrite a file
-    another run wrote meanwhile.
+    Positives are ``NN.wav``, near-misses ``<phrase>-N.wav``. The file is created exclusively
+    (``open(..., "xb")``, which works on any filesystem, a FAT stick too): a name another run
+    took meanwhile moves this take to the next number instead of overwriting it.
     """
     folder.mkdir(parents=True, exist_ok=True)
     if phrase_slug is None:
@@ -44,21 +44,18 @@ def save_take(folder: Path, audio: Samples, phrase_slug: str | None) -> Path:
     else:
         pattern = re.compile(re.escape(phrase_slug) + r"-(\d+)\.wav")
         name = phrase_slug + "-{}.wav"
-    # Not "*.wav": a reader of the folder (the training's glob) must never see it half-written.
-    part = folder / f".enrol-{os.getpid()}.wav.part"
-    sf.write(str(part), audio, SAMPLE_RATE, format="WAV", subtype="PCM_16")
-    try:
-        number = max(_numbers(folder, pattern), default=0) + 1
-        while True:
-            target = folder / name.format(number)
-            try:
-                os.link(part, target)
-            except FileExistsError:
-                number += 1
-                continue
-            return target
-    finally:
-        part.unlink(missing_ok=True)
+    data = io.BytesIO()
+    sf.write(data, audio, SAMPLE_RATE, format="WAV", subtype="PCM_16")
+    number = max(_numbers(folder, pattern), default=0) + 1
+    while True:
+        target = folder / name.format(number)
+        try:
+            with target.open("xb") as out:
+                out.write(data.getvalue())
+        except FileExistsError:
+            number += 1
+            continue
+        return target
 
 
 @dataclass
