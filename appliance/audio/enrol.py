@@ -31,6 +31,7 @@ from appliance.audio.enrol_layout import (
     slug,
 )
 from appliance.audio.enrol_takes import Refusal, TakeListener, judge_take
+from appliance.audio.errors import SpeakerError, TtsError
 from appliance.audio.tts import Speaker, single
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.errors import InputError
@@ -92,10 +93,21 @@ class Enrolment:
         self.speaker = speaker
         self.report = EnrolReport(out_dir)
         self.echo = echo
+        #: Why the prompts are only printed ("" while the speaker works).
+        self.speaker_failed = ""
 
     async def _prompt(self, text: str) -> float:
-        """Say ``text``; the moment after which a live microphone hears the person again."""
-        await self.speaker.speak(single(text))
+        """Say ``text``; the moment after which a live microphone hears the person again.
+
+        A speaker that fails (none plugged in, espeak-ng missing) is reported once and the
+        session goes on with printed prompts: the takes need the microphone, not the speaker.
+        """
+        if not self.speaker_failed:
+            try:
+                await self.speaker.speak(single(text))
+            except (SpeakerError, TtsError) as err:
+                self.speaker_failed = str(err)
+                self.echo(f"speaker: {err}; the prompts are only printed from now on")
         return time.monotonic() + PROMPT_GAP_S
 
     async def record(self, phrase: str, folder: Path, phrase_slug: str | None, label: str) -> Path:

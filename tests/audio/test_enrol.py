@@ -14,12 +14,13 @@ import soundfile as sf
 from click.testing import CliRunner
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError
+from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError, Enrolment, make_plan
 from appliance.audio.enrol_layout import save_take, slug
 from appliance.audio.enrol_takes import TakeListener
-from appliance.audio.errors import MicrophoneError
+from appliance.audio.errors import MicrophoneError, SpeakerError
+from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
-from appliance.audio.tts import EspeakTts
+from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.user_recordings import load_user_clips
 from appliance.audio.wavio import speech_bounds, write_wav
 from appliance.cli import cli, main
@@ -237,3 +238,27 @@ def test_a_live_source_skips_what_it_heard_while_the_prompt_played(
     spoken = speech_bounds(claw)
     assert abs((e - s) - (spoken[1] - spoken[0])) <= 160  # "open claw" alone, not the prompt
     assert found_in(heard[s:e], claw)
+
+
+class UnpluggedSpeaker(WavFileSink):
+    """Failure injection: the sound card refuses to play (no speaker plugged in)."""
+
+    def play(self, audio: Samples, sample_rate: int) -> None:
+        raise SpeakerError("cannot play audio (no output device)")
+
+
+def test_a_failing_speaker_leaves_the_prompts_printed(synth: SynthFn, tmp_path: Path) -> None:
+    takes = [synth("open claw", voice=v) for v in ("en-us", "en-us+m3")]
+    lines: list[str] = []
+    listener = TakeListener(WavReplaySource(takes, realtime=False))
+    speaker = Speaker(EspeakTts(), UnpluggedSpeaker(tmp_path / "never"))
+    session = Enrolment(listener, speaker, tmp_path / "out", echo=lines.append)
+    report = asyncio.run(session.run(make_plan("open claw", 2, 0)))
+    assert [p.name for p in report.kept] == ["01.wav", "02.wav"]
+    assert session.speaker_failed == "[speaker_missing] cannot play audio (no output device)"
+    warnings = [line for line in lines if line.startswith("speaker:")]
+    assert warnings == [
+        "speaker: [speaker_missing] cannot play audio (no output device); the prompts are only "
+        "printed from now on"
+    ]
+    assert lines.count("[1/2] say: open claw") == 1 and lines.count("[2/2] say: open claw") == 1
