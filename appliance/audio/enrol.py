@@ -69,6 +69,7 @@ SPOKEN_REFUSAL = {
     Refusal.TOO_QUIET: "Too quiet",
     Refusal.CLIPPED: "Too loud",
     Refusal.TOO_LONG: "Only the phrase please",
+    Refusal.TOO_NOISY: "Too noisy",
 }
 
 

@@ -33,6 +33,10 @@ MAX_CLIPPED_SHARE = 0.001
 #: Longest speech (s) a take of a two- or three-word phrase may hold: "open claw" takes under a
 #: second at an ordinary pace; more is the phrase plus other words, which the head would learn.
 MAX_PHRASE_S = 2.5
+#: A noise floor (dBFS) over this is too close to :data:`SPEECH_DB`: the training would count the
+#: room's noise as speech and keep all of it (a take in -40 dBFS of white noise reads as 5.7 s of
+#: "speech"; in -45 dBFS its speech is still found alone).
+NOISY_FLOOR_DB = -44.0
 #: Silence (s) kept before and after the speech of a kept take, so no soft onset or ending is cut.
 MARGIN_S = 0.25
 
@@ -45,6 +49,7 @@ class Refusal(enum.StrEnum):
     TOO_QUIET = "too-quiet"
     CLIPPED = "clipped"
     TOO_LONG = "too-long"
+    TOO_NOISY = "too-noisy"
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,14 @@ def judge_take(
     empty = np.zeros(0, dtype=np.int16)
     if end_reason == EndReason.NO_SPEECH or len(audio) == 0:
         return Verdict(Refusal.NO_SPEECH, "no speech heard: say it after the prompt", empty, 0.0)
+    if floor_db > NOISY_FLOOR_DB:
+        return Verdict(
+            Refusal.TOO_NOISY,
+            f"too noisy (the background is at {floor_db:.0f} dBFS; speech is counted from "
+            f"{SPEECH_DB:.0f} dBFS): quieten the room or come closer and turn the gain down",
+            empty,
+            0.0,
+        )
     start, end = speech_bounds(audio, SPEECH_DB)
     speech_s = (end - start) / SAMPLE_RATE
     if end_reason == EndReason.TIME_LIMIT or speech_s > max_phrase_s:

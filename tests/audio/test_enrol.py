@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError, Enrolment, make_plan
 from appliance.audio.enrol_layout import save_take, slug
-from appliance.audio.enrol_takes import TakeListener
+from appliance.audio.enrol_takes import Refusal, TakeListener, judge_take
 from appliance.audio.errors import MicrophoneError, SpeakerError
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
@@ -262,3 +262,30 @@ def test_a_failing_speaker_leaves_the_prompts_printed(synth: SynthFn, tmp_path: 
         "printed from now on"
     ]
     assert lines.count("[1/2] say: open claw") == 1 and lines.count("[2/2] say: open claw") == 1
+
+
+def test_a_room_too_noisy_for_the_training_is_refused_a_moderate_one_is_not(
+    synth: SynthFn, tmp_path: Path
+) -> None:
+    claw = samples_of(synth("open claw", lead_s=0.0, tail_s=0.0))
+    rng = np.random.default_rng(7)
+
+    async def judged(noise_db: float) -> list[tuple[Refusal | None, float]]:
+        # 4 s of the room's noise, the phrase, 2 s more (white noise: a fan, a compressor).
+        noise = rng.standard_normal(6 * SAMPLE_RATE + len(claw)) * 32768 * 10 ** (noise_db / 20)
+        noise[4 * SAMPLE_RATE : 4 * SAMPLE_RATE + len(claw)] += claw
+        wav = write_wav(tmp_path / f"room{noise_db}.wav", np.clip(noise, -32768, 32767))
+        listener = TakeListener(WavReplaySource([wav], realtime=False))
+        verdicts = []
+        while (taken := await listener.take()) is not None:
+            v = judge_take(*taken, floor_db=listener.vad.floor_db, vad_threshold_db=9.0)
+            verdicts.append((v.refusal, v.speech_s))
+        await listener.close()
+        return verdicts
+
+    loud = asyncio.run(judged(-40.0))
+    assert loud == [(Refusal.TOO_NOISY, 0.0)]
+    moderate = asyncio.run(judged(-50.0))
+    assert len(moderate) == 1 and moderate[0][0] is None
+    spoken = speech_bounds(claw)
+    assert abs(moderate[0][1] * SAMPLE_RATE - (spoken[1] - spoken[0])) <= 0.05 * SAMPLE_RATE
