@@ -190,8 +190,13 @@ def _missing_watch() -> tuple[Callable[[str, str], None], Callable[[], str | Non
     missing: list[str] = []
 
     def on_state(state: str, error: str) -> None:
+        # Sticky until the stream runs: between two failed opens the thread passes through
+        # "reconnecting", which says nothing about whether a microphone is there.
         with lock:
-            missing[:] = [error or "no input device"] if state == "missing" else []
+            if state == "missing":
+                missing[:] = [error or "no input device"]
+            elif state == "running":
+                missing.clear()
 
     def check() -> str | None:
         with lock:
