@@ -17,7 +17,7 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.enrol import NEAR_MISS_PHRASES, EnrolError, Enrolment, make_plan
 from appliance.audio.enrol_layout import save_take, slug
 from appliance.audio.enrol_takes import Refusal, TakeListener, judge_take
-from appliance.audio.errors import MicrophoneError, SpeakerError
+from appliance.audio.errors import AudioFormatError, MicrophoneError, SpeakerError
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
@@ -289,3 +289,20 @@ def test_a_room_too_noisy_for_the_training_is_refused_a_moderate_one_is_not(
     assert len(moderate) == 1 and moderate[0][0] is None
     spoken = speech_bounds(claw)
     assert abs(moderate[0][1] * SAMPLE_RATE - (spoken[1] - spoken[0])) <= 0.05 * SAMPLE_RATE
+
+
+def test_a_broken_wav_among_the_takes_stops_with_its_error_and_keeps_the_takes_before(
+    synth: SynthFn, config_file: Path, tmp_path: Path
+) -> None:
+    good = synth("open claw")
+    broken = tmp_path / "cut.wav"
+    broken.write_bytes(synth("open claw", voice="en-us+f2").read_bytes()[:-4000])  # truncated
+    out = tmp_path / "out"
+    code, stdout, error = enrol(
+        config_file, "--takes", "2", "--no-near-misses", "--out", str(out),
+        "--wav", str(good), "--wav", str(broken),
+    )  # fmt: skip
+    assert code != 0 and isinstance(error, AudioFormatError), (stdout, error)
+    assert error.code == "audio_truncated" and "cut.wav" in error.message
+    assert str(tmp_path) not in error.message  # the file's name, never its path
+    assert [p.name for p in (out / "positives").glob("*.wav")] == ["01.wav"]
