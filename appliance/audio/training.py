@@ -42,6 +42,9 @@ import numpy.typing as npt
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
 from appliance.audio.training_clips import (
+    FORMANT_KINDS,
+    FORMANT_PITCH,
+    FORMANT_RANGE,
     HELD_OUT_ACCENTS,
     HELD_OUT_VARIANTS,
     KINDS,
@@ -120,6 +123,9 @@ BLOCK = 100
 #: Bump when the way clips are made changes (invalidates the cache). 5: embeddings made by the
 #: stream's own mel calls (``SpeechEmbedding.clip``), not one call per clip.
 DATA_VERSION = 5
+#: Bump when :func:`appliance.audio.voice_warp.formant_warp` changes (only the "-formant" kinds'
+#: blocks are made again).
+FORMANT_WARP_VERSION = 1
 
 
 def _block(
@@ -157,6 +163,9 @@ def _block(
         facts["docs"] = READING_DOCS
     if kind in USER_KINDS:
         facts["user"] = recordings_digest(user_recordings(kind))
+    if kind in FORMANT_KINDS:
+        facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
+        facts["formant"] = [FORMANT_RANGE, FORMANT_PITCH, FORMANT_WARP_VERSION]
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -425,6 +434,12 @@ def main() -> None:
     # (decision 0031, session 4).
     parser.add_argument("--reading", type=int, default=0)
     parser.add_argument("--reading-other", type=int, default=0)
+    # Session 8: espeak-ng clips with the vocal tract warped (formants moved, pitch and timing
+    # kept) and the whole pitch range; 0 by default (decision 0031, "Session 8").
+    parser.add_argument("--positive-formant", type=int, default=0)
+    parser.add_argument("--near-miss-claw-formant", type=int, default=0)
+    parser.add_argument("--near-miss-formant", type=int, default=0)
+    parser.add_argument("--sentence-formant", type=int, default=0)
     parser.add_argument(
         "--user-positives",
         type=Path,
@@ -489,6 +504,10 @@ def main() -> None:
         "reading": args.reading,
         "reading-other": args.reading_other,
     }
+    # (Only when asked for: a head trained without them keeps its earlier bytes.)
+    for kind in FORMANT_KINDS:
+        if getattr(args, kind.replace("-", "_")):
+            counts[kind] = getattr(args, kind.replace("-", "_"))
     if args.user_positives:
         set_user_recordings(USER_KIND, load_user_clips(args.user_positives))
         counts[USER_KIND] = len(user_recordings(USER_KIND)) * args.user_copies
@@ -595,6 +614,8 @@ def main() -> None:
         },
     )
     # (Only when given: a head trained without them keeps its earlier bytes.)
+    if any(kind in counts for kind in FORMANT_KINDS):
+        head.meta["formant"] = {"range": list(FORMANT_RANGE), "pitch": list(FORMANT_PITCH)}
     for key, kind in (("user_positives", USER_KIND), ("user_near_misses", USER_NEAR_KIND)):
         recordings = user_recordings(kind)
         if recordings:

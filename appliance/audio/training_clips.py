@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.voice_warp import formant_warp
 from appliance.audio.voices import (
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
@@ -262,13 +263,28 @@ class ClipSpec:
 #: Kinds of clip, in the order of their index in :attr:`Dataset.kinds` (appended, never reordered:
 #: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble; the
 #: "-other" kinds (session 4) are said by flite and festival voices (:mod:`appliance.audio.voices`)
-#: instead of espeak-ng, and their babble has flite talkers too.
+#: instead of espeak-ng, and their babble has flite talkers too; the "-formant" kinds (session 8)
+#: are espeak-ng's with the vocal tract warped (:data:`FORMANT_RANGE`) and a wider pitch range.
 KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
     "positive-babble", "sentence-babble", "positive-other", "sentence-other", "near-miss-other",
     "near-miss-claw-other", "positive-other-babble", "reading", "reading-other", "positive-user",
-    "near-miss-user",
+    "near-miss-user", "positive-formant", "near-miss-claw-formant", "near-miss-formant",
+    "sentence-formant",
 )  # fmt: skip
+#: The kinds whose speech goes through :func:`appliance.audio.voice_warp.formant_warp`.
+FORMANT_KINDS = (
+    "positive-formant",
+    "near-miss-claw-formant",
+    "near-miss-formant",
+    "sentence-formant",
+)
+#: Formant factors of the "-formant" kinds, drawn log-uniformly: formants 15 % lower (a longer
+#: vocal tract) to 20 % higher (a shorter one, as a child's or a small woman's).
+FORMANT_RANGE = (0.85, 1.2)
+#: espeak-ng pitch (0-99) of the "-formant" kinds: the whole range, where the other espeak-ng
+#: kinds use 20-84.
+FORMANT_PITCH = (0, 100)
 #: The kinds made from the appliance's users' own recordings (``--user-positives``,
 #: ``--user-near-misses``): their "open claw" (or their near-miss phrase) in the positive clips'
 #: settings, the rest said by espeak-ng training voices.
@@ -285,7 +301,7 @@ READING_DOCS = 1400
 #: Kinds whose negative windows get a fixed share of every batch.
 NEAR_MISS_KINDS = (
     "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
-    USER_NEAR_KIND,
+    USER_NEAR_KIND, "near-miss-claw-formant", "near-miss-formant",
 )  # fmt: skip
 #: Phrases of each near-miss kind.
 NEAR_MISS_PHRASES = {
@@ -294,6 +310,8 @@ NEAR_MISS_PHRASES = {
     "near-miss-claw": NEAR_MISSES_CLAW,
     "near-miss-other": NEAR_MISSES + NEAR_MISSES_EXTRA,
     "near-miss-claw-other": NEAR_MISSES_CLAW,
+    "near-miss-claw-formant": NEAR_MISSES_CLAW,
+    "near-miss-formant": NEAR_MISSES + NEAR_MISSES_EXTRA,
 }
 
 
@@ -403,6 +421,17 @@ def make_clip(
 
         def say(text: str) -> Samples:
             return recording if text.startswith(PHRASE) else synth(text, voice, rate, pitch)
+
+    elif spec.kind in FORMANT_KINDS:
+        voice, rate, _ = _voice(rng, spec.validation)
+        # Their own stream again, so that the clip's other draws are those of the plain kind's.
+        draws = np.random.default_rng([seed, KINDS.index(spec.kind), spec.index, 2])
+        formant = float(np.exp(draws.uniform(*np.log(FORMANT_RANGE))))
+        wide_pitch = int(draws.integers(*FORMANT_PITCH))
+
+        def say(text: str) -> Samples:
+            speech = synth(text, voice, rate, wide_pitch)
+            return warp_voice(formant_warp(speech, formant), factor)
 
     else:
         voice, rate, pitch = _voice(rng, spec.validation)
