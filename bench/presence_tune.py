@@ -162,16 +162,20 @@ def replay(
     next_to: bool = True,
     until: float = float("inf"),
     switches: list[RoomSwitch] | None = None,
+    engines: list[RoomEngine] | None = None,
 ) -> Run:
     """The engine's decisions over a recording (no baseline), up to ``until`` seconds.
 
-    Every switch's record is appended to ``switches`` when given (why it switched).
+    Every switch's record is appended to ``switches`` when given (why it switched), and the
+    engine itself to ``engines`` (its state after the replay).
     """
     floor = bench_floor(next_to=next_to)
     if prepare is not None:
         prepare(floor)
     plan = floor.plan()
     engine = RoomEngine(plan, settings, clock=lambda: 0.0)
+    if engines is not None:
+        engines.append(engine)
     specs = [plan.beacons[b] for b in recording.beacons]
     run = Run()
     exponent = 10.0 * settings.path_loss_exponent
