@@ -56,7 +56,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from appliance.presence.correction import LateCorrection
 from appliance.presence.posterior import RoomPosterior
 from appliance.presence.rooms import GLOBAL_NAMESPACE, RoomsPlan
 from appliance.presence.settings import PresenceSettings
@@ -252,8 +251,6 @@ class RoomEngine:
         #: What each room and beacon read at this spot since the standstill began
         #: (``standstill_reference``).
         self._spot = SpotReference(self.settings)
-        #: The state's scores counted since it was decided, standing still (revision 8).
-        self._correction = LateCorrection(self.settings)
         self._last_t: float | None = None
         self._started: float | None = None
         #: Whether a move seen during start-up ended it early (:meth:`_startup_moves`), and
@@ -345,9 +342,6 @@ class RoomEngine:
         usual = self._usual_scores(levels, current, now) if still else {}
         self.posterior.step(dt, self._evidence(score, current, usual), hazard)
         self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
-        corrected = self._correction.update(score, current, still, now)
-        if corrected is not None:
-            return self._correct(current, corrected, levels, now)
         best, probability = self.posterior.best()
         if best == current or probability < s.switch_posterior:
             self.state.candidate = None
@@ -362,36 +356,12 @@ class RoomEngine:
         self.state.auto_room = best
         self.state.candidate = None
         self.state.candidate_since = None
-        self._correction.restart()
         if s.startup_settle and self._starting(now):
             self.posterior.settle(best, -math.log(s.hazard_still_per_s))
         if self.state.override_active:
             return None  # the override holds; the automatic room is remembered for later
         moving = best in self.state.moving
         return self._auto_switch(current, best, levels, held, probability, moving, now)
-
-    def _correct(
-        self, current: str | None, target: str, levels: dict[str, _RoomLevel], now: float
-    ) -> RoomSwitch | None:
-        """Switch to ``target`` by a late correction (:mod:`~appliance.presence.correction`).
-
-        The posterior follows (settled on the new room, as firm as a long stay), so the
-        evidence does not hand the old room straight back; no further correction until the
-        next switch.
-        """
-        held = self._correction.led_for(target, now)
-        self._correction.restart(corrected=True)
-        self.state.auto_room = target
-        self.state.candidate = None
-        self.state.candidate_since = None
-        self.posterior.settle(target, -math.log(self.settings.hazard_still_per_s))
-        self.state.posterior = {(k or ""): round(v, 3) for k, v in self.posterior.as_dict().items()}
-        if self.state.override_active:
-            return None  # the override holds; the automatic room is remembered for later
-        probability = self.posterior.probability(target)
-        return self._auto_switch(
-            current, target, levels, held, probability, False, now, why="correction"
-        )
 
     def _starting(self, now: float) -> bool:
         """Whether the engine is in its first ``startup_s`` (little history, no firm prior)."""
@@ -636,8 +606,9 @@ class RoomEngine:
         room fell ``fall_db`` under its median, is a move all the same: two links changed at
         once, one by far more than the ordinary rise asks, and a body only takes signal away.
         The move is towards that room and, for ``move_memory_s``, every room leading the
-        current one (as after a beacon's rise). Such a move also ends start-up (:meth:`_starting`): the appliance is being carried, so
-        the new room needs neither the start-up dwell nor a settled first decision.
+        current one (as after a beacon's rise). Such a move also ends start-up
+        (:meth:`_starting`): the appliance is being carried, so the new room needs neither the
+        start-up dwell nor a settled first decision.
         """
         s = self.settings
         if (
@@ -870,10 +841,8 @@ class RoomEngine:
         probability: float,
         moving: bool,
         now: float,
-        why: str | None = None,
     ) -> RoomSwitch | None:
-        if why is None:
-            why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
+        why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
         if self._starting(now):
             why += ", start-up"  # little history yet: the start-up rules applied
         elif moving and self._startup_move_until >= now:

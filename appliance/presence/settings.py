@@ -172,21 +172,11 @@ class PresenceSettings:
     #: (False = as in revision 6).
     startup_settle: bool = True
     #: Start-up (revision 8): while ``startup_rise_s`` holds a room's rise back, a room reading
-    #: this many dB over the highest of its levels since the start, while the current room fell
-    #: ``fall_db``, is a move, and it ends start-up (0 = off, as in revision 7: a move in the
-    #: first minute is believed once start-up is over).
+    #: this many dB over the high end (``rise_quantile``) of its levels since the start, while
+    #: the current room fell ``fall_db``, is a move (two links changed, one far beyond fading),
+    #: and it ends start-up (0 = off, as in revision 7: a move in the first minute is believed
+    #: once start-up is over, ~30 s late).
     startup_move_db: float = 10.0
-    #: Late correction (revision 8): standing still, a room whose median score (level over its
-    #: "no room" level) since the current state was decided has led the current state's by
-    #: ``late_correction_db`` for this many seconds on end is switched to, once (0 = off, as in
-    #: revision 7). A first room is decided on ~10 s of readings; minutes at the spot say far
-    #: more about which room is strongest on average than those seconds did.
-    late_correction_s: float = 0.0
-    #: ...by this many dB of median score...
-    late_correction_db: float = 3.0
-    #: ...the "median" being this quantile of the scores counted (0.5; higher leaves out more of
-    #: the time a body or a fade took signal away, which only ever lowers a reading).
-    late_correction_quantile: float = 0.5
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -260,9 +250,7 @@ class PresenceSettings:
             "startup_rise_s": self.startup_rise_s,
             "startup_dwell_s": self.startup_dwell_s,
             "startup_s": self.startup_s,
-            "late_correction_s": self.late_correction_s,
             "startup_move_db": self.startup_move_db,
-            "late_correction_db": self.late_correction_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,
@@ -274,8 +262,6 @@ class PresenceSettings:
             raise ConfigError("presence.switch_posterior: must be between 0.5 and 1 (exclusive)")
         if not 0.0 <= self.rise_quantile <= 1.0:
             raise ConfigError("presence.rise_quantile: must be between 0 and 1")
-        if not 0.0 <= self.late_correction_quantile <= 1.0:
-            raise ConfigError("presence.late_correction_quantile: must be between 0 and 1")
         if not 0.0 <= self.standstill_reference_quantile <= 1.0:
             raise ConfigError("presence.standstill_reference_quantile: must be between 0 and 1")
         if not -127 <= self.default_rssi_at_1m <= 20:
