@@ -176,7 +176,7 @@ class PresenceSettings:
     #: the current room fell ``fall_db``, is a move (two links changed, one far beyond fading),
     #: and it ends start-up (0 = off, as in revision 7: a move in the first minute is believed
     #: once start-up is over, ~30 s late).
-    startup_move_db: float = 10.0
+    startup_move_db: float = 12.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
