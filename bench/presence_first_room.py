@@ -49,7 +49,7 @@ class Outcome:
 
     #: Seed.
     seed: int
-    #: (time, room) of every switch.
+    #: (time, room, why) of every switch.
     switches: list[tuple[float, str | None, str]]
     #: Seconds in an unacceptable state (or "no room") after the first minute.
     wrong_s: float
@@ -83,7 +83,7 @@ class Tally:
 
 
 def _why(switch: RoomSwitch) -> str:
-    """The parenthesis at the end of a switch's detail: "moving", "held lead", "correction"..."""
+    """The parenthesis at the end of a switch's detail: "moving", "held lead", "lasting fall"..."""
     detail = switch.detail
     return detail[detail.rfind("(") + 1 : -1] if detail.endswith(")") else switch.reason
 
