@@ -7,15 +7,18 @@ end of an utterance, and runs into the next one. To train on such speech and to 
 phrase's end must be found inside one synthesised utterance; the library reports a WORD event
 with the audio position of every word it speaks, which the program does not print.
 
-One library instance per process (espeak-ng keeps global state); the training's clip-making
-processes each initialise their own on first use.
+espeak-ng keeps state from one utterance to the next inside a process (its pitch flutter runs on),
+so the same text comes out a few milliseconds different on a second call. Training clips must be
+the same on every run, so each utterance is made in a forked child that has never used the
+library: the same audio as the ``espeak-ng`` program's first (and only) utterance.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import threading
+import os
+import pickle
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,7 +90,7 @@ class SpokenWord:
 
 
 class _Library:
-    """The loaded, initialised libespeak-ng of this process."""
+    """libespeak-ng loaded and started (in a child process that makes one utterance)."""
 
     def __init__(self) -> None:
         name = ctypes.util.find_library("espeak-ng") or "libespeak-ng.so.1"
@@ -103,7 +106,6 @@ class _Library:
         if rate <= 0:
             raise TtsError("libespeak-ng failed to start", code="espeak_library_failed")
         self.rate = rate
-        self.lock = threading.Lock()
         self._chunks: list[np.ndarray] = []
         self._words: list[tuple[int, int]] = []  # (text position, audio sample at its rate)
         self._callback = _Callback(self._on_audio)  # kept alive as long as the library
@@ -132,32 +134,29 @@ class _Library:
 
     def speak(
         self, text: str, voice: str, rate: int, pitch: int
-    ) -> tuple[Samples, list[SpokenWord]]:
-        with self.lock:
-            self._select(voice)
-            self.lib.espeak_SetParameter(_RATE, rate, 0)
-            self.lib.espeak_SetParameter(_PITCH, pitch, 0)
-            self._chunks, self._words = [], []
-            data = text.encode("utf-8")
-            buffer = ctypes.create_string_buffer(data)
-            status = self.lib.espeak_Synth(
-                buffer, len(data) + 1, 0, _POS_CHARACTER, 0, _CHARS_UTF8, None, None
-            )
-            if status != 0:
-                raise TtsError(f"espeak-ng failed to say {text!r} ({status})", code="espeak_failed")
-            self.lib.espeak_Synchronize()
-            native = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.int16)
-            words = list(self._words)
-        audio = to_int16(resample(native.astype(np.float32) / 32768.0, self.rate, SAMPLE_RATE))
-        return audio, _words_of(text, data, words, self.rate)
+    ) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """Audio at the library's rate and the (character position, sample) of each word."""
+        self._select(voice)
+        self.lib.espeak_SetParameter(_RATE, rate, 0)
+        self.lib.espeak_SetParameter(_PITCH, pitch, 0)
+        self._chunks, self._words = [], []
+        data = text.encode("utf-8")
+        buffer = ctypes.create_string_buffer(data)
+        status = self.lib.espeak_Synth(
+            buffer, len(data) + 1, 0, _POS_CHARACTER, 0, _CHARS_UTF8, None, None
+        )
+        if status != 0:
+            raise TtsError(f"espeak-ng failed to say {text!r} ({status})", code="espeak_failed")
+        self.lib.espeak_Synchronize()
+        native = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.int16)
+        return native, list(self._words)
 
 
-def _words_of(text: str, data: bytes, events: list[tuple[int, int]], rate: int) -> list[SpokenWord]:
-    """Word events (1-based byte positions in the UTF-8 text) as words of ``text``."""
+def _words_of(text: str, events: list[tuple[int, int]], rate: int) -> list[SpokenWord]:
+    """Word events (1-based character positions in the text) as words of ``text``."""
     out = []
     for position, sample in events:
-        start_byte = max(0, position - 1)
-        offset = len(data[:start_byte].decode("utf-8", errors="ignore"))
+        offset = max(0, position - 1)
         end = offset
         while end < len(text) and not text[end].isspace():
             end += 1
@@ -165,19 +164,47 @@ def _words_of(text: str, data: bytes, events: list[tuple[int, int]], rate: int) 
     return out
 
 
-_library: _Library | None = None
-_library_lock = threading.Lock()
+def _speak_in_child(
+    text: str, voice: str, rate: int, pitch: int
+) -> tuple[np.ndarray, list[tuple[int, int]], int]:
+    """One utterance made in a forked child with a fresh library (see the module's docstring)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: synthesise, send, leave without running the parent's cleanup
+        try:
+            os.close(read_end)
+            library = _Library()
+            native, words = library.speak(text, voice, rate, pitch)
+            payload = pickle.dumps((native.tobytes(), words, library.rate, None))
+        except TtsError as err:
+            payload = pickle.dumps((b"", [], 0, (err.message, err.code)))
+        except BaseException as err:  # reported to the parent, never raised in the child
+            payload = pickle.dumps((b"", [], 0, (f"espeak-ng failed: {err!r}", "espeak_failed")))
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(payload)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        payload = pipe.read()
+    os.waitpid(pid, 0)
+    if not payload:
+        raise TtsError(f"espeak-ng died saying {text!r}", code="espeak_failed")
+    raw, words, rate_hz, error = pickle.loads(payload)
+    if error is not None:
+        raise TtsError(error[0], code=error[1])
+    return np.frombuffer(raw, dtype=np.int16), words, rate_hz
 
 
 def speak_with_words(
     text: str, voice: str = "en-us", rate: int = 160, pitch: int = 50
 ) -> tuple[Samples, list[SpokenWord]]:
-    """``text`` as one utterance (16 kHz mono int16) and where each of its words starts."""
-    global _library
-    with _library_lock:
-        if _library is None:
-            _library = _Library()
-    return _library.speak(text, voice, rate, pitch)
+    """``text`` as one utterance (16 kHz mono int16) and where each of its words starts.
+
+    The same arguments give the same audio, sample for sample, in any process.
+    """
+    native, events, rate_hz = _speak_in_child(text, voice, rate, pitch)
+    audio = to_int16(resample(native.astype(np.float32) / 32768.0, rate_hz, SAMPLE_RATE))
+    return audio, _words_of(text, events, rate_hz)
 
 
 def phrase_span(audio: Samples, words: list[SpokenWord], phrase: str) -> tuple[int, int]:
