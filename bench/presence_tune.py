@@ -52,7 +52,7 @@ from presence_rooms import (
 )
 from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
 
-from appliance.presence.engine import BeaconReading, RoomEngine
+from appliance.presence.engine import BeaconReading, RoomEngine, RoomSwitch
 from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
 
@@ -160,8 +160,13 @@ def replay(
     prepare: Callable | None,
     *,
     next_to: bool = True,
+    until: float = float("inf"),
+    switches: list[RoomSwitch] | None = None,
 ) -> Run:
-    """The engine's decisions over a recording (no baseline)."""
+    """The engine's decisions over a recording (no baseline), up to ``until`` seconds.
+
+    Every switch's record is appended to ``switches`` when given (why it switched).
+    """
     floor = bench_floor(next_to=next_to)
     if prepare is not None:
         prepare(floor)
@@ -171,6 +176,8 @@ def replay(
     run = Run()
     exponent = 10.0 * settings.path_loss_exponent
     for k, now in enumerate(recording.t.tolist()):
+        if now > until:
+            break
         readings = []
         for i, spec in enumerate(specs):
             age = float(recording.age[k, i])
@@ -196,6 +203,8 @@ def replay(
         switch = engine.decide(readings, now)
         if switch is not None:
             run.changes.append((now, switch.to_room))
+            if switches is not None:
+                switches.append(switch)
     return run
 
 

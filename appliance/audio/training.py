@@ -13,6 +13,8 @@ caches them and fits the head.
   with English and other languages' voices, this module's own near-miss phrases ("open claw"
   followed or preceded by more sound among them; only five of the benchmark's phrasings, which it
   reports apart), noise and silence;
+* on request (``--positive-formant`` etc., 0 by default), espeak-ng clips whose vocal tract is
+  warped alone (formants moved, pitch and timing kept: :mod:`appliance.audio.voice_warp`);
 * every clip's speech may be warped (stretched in time, pitch and formants: a new speaker), every
   clip gets a random gain, and most get noise (white, pink, brown, hum, synthetic babble) at
   0-25 dB SNR, some a synthetic room reverb and a microphone-like band limit; the "-babble" kinds
