@@ -275,8 +275,9 @@ def make_fluent_positive(rng: random.Random, babble: list[Samples], index: int) 
     """A test voice saying "[okay] open claw <question>" as one utterance, maybe in noise."""
     voice, rate, pitch = rng.choice(VOICES), rng.choice(RATES), rng.choice(PITCHES)
     lead, question = rng.choice(LEAD_WORDS), rng.choice(QUESTIONS)
-    speech, words = speak_with_words(f"{lead}open claw {question}", voice, rate, pitch)
-    start, end = phrase_span(speech, words, "open claw")
+    text = f"{lead}open claw {question}"
+    speech, words = speak_with_words(text, voice, rate, pitch)
+    start, end = phrase_span(speech, words, text, "open claw")
     s, e = speech_bounds(speech)
     head = silence(0.6)
     audio = np.concatenate([head, speech[s:e], silence(1.0)])

@@ -157,6 +157,8 @@ def _words_of(text: str, events: list[tuple[int, int]], rate: int) -> list[Spoke
     out = []
     for position, sample in events:
         offset = max(0, position - 1)
+        while offset < len(text) - 1 and text[offset].isspace():
+            offset += 1  # (a position at the space before the word)
         end = offset
         while end < len(text) and not text[end].isspace():
             end += 1
@@ -207,20 +209,24 @@ def speak_with_words(
     return audio, _words_of(text, events, rate_hz)
 
 
-def phrase_span(audio: Samples, words: list[SpokenWord], phrase: str) -> tuple[int, int]:
-    """First and last sample of ``phrase`` (whole words) in an utterance.
+def phrase_span(audio: Samples, words: list[SpokenWord], text: str, phrase: str) -> tuple[int, int]:
+    """First and last sample of ``phrase`` (as written in ``text``) in its utterance.
 
-    It runs from its first word's start to where its sound ends: the next word's start when the
-    next word follows without a pause, else the end of the sound before the pause (or before the
-    end of the audio when nothing follows).
+    It runs from the start of the first word at the phrase's place in the text to where its sound
+    ends: the next word's start when that follows without a pause, else the end of the sound
+    before the pause (or before the end of the audio when nothing follows). Words are found by
+    their place in the text, not by their spelling (espeak-ng sometimes reports a word twice,
+    or at the space before it).
     """
-    wanted = phrase.lower().split()
-    spoken = [w.text.lower().strip(",.!?;:") for w in words]
-    for i in range(len(spoken) - len(wanted) + 1):
-        if spoken[i : i + len(wanted)] == wanted:
-            after = i + len(wanted)
-            start = words[i].start
-            end = words[after].start if after < len(words) else len(audio)
-            _, sound_end = speech_bounds(audio[start:end])
-            return start, start + sound_end if sound_end > 0 else end
-    raise ValueError(f"{phrase!r} is not among the spoken words {spoken}")
+    at = text.lower().find(phrase.lower())
+    if at < 0:
+        raise ValueError(f"{phrase!r} is not in {text!r}")
+    after_at = at + len(phrase)
+    inside = [w for w in words if at - 1 <= w.offset < after_at]
+    if not inside:
+        raise ValueError(f"espeak-ng reported no word of {phrase!r} in {text!r}")
+    start = inside[0].start
+    following = [w.start for w in words if w.offset >= after_at and w.start > start]
+    end = following[0] if following else len(audio)
+    _, sound_end = speech_bounds(audio[start:end])
+    return start, start + sound_end if sound_end > 0 else end

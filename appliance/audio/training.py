@@ -129,7 +129,7 @@ BLOCK = 100
 #: stream's own mel calls (``SpeechEmbedding.clip``), not one call per clip.
 DATA_VERSION = 5
 #: Bump when the one-breath clips (:data:`FLUENT_KINDS`) are made differently.
-FLUENT_VERSION = 1
+FLUENT_VERSION = 2  # 2: the phrase found by its place in the text
 #: Bump when :func:`appliance.audio.voice_warp.formant_warp` changes (only the "-formant" kinds'
 #: blocks are made again).
 FORMANT_WARP_VERSION = 1

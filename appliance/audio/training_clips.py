@@ -543,8 +543,10 @@ def _fluent_clip(
     phrase = PHRASE if positive else FLUENT_NEAR_MISSES[spec.index % len(FLUENT_NEAR_MISSES)]
     lead = _words(rng, texts, 1, 5) + " " if rng.random() < 0.3 else ""
     follow = str(rng.choice(QUESTIONS)) if rng.random() < 0.7 else _words(rng, texts, 2, 9)
-    speech, words = speak_with_words(f"{lead}{phrase} {follow}", voice, rate, pitch)
-    start, end = phrase_span(speech, words, phrase)
+    text = f"{lead}{phrase} {follow}"
+    speech, words = speak_with_words(text, voice, rate, pitch)
+    # (A near-miss's bounds are not needed: all its windows are negative.)
+    start, end = phrase_span(speech, words, text, phrase) if positive else (0, len(speech))
     warped = warp_voice(speech, factor)
     scale = len(warped) / max(1, len(speech))  # the warp stretches time: the bounds move with it
     speech, start, end = warped, round(start * scale), round(end * scale)
