@@ -7,6 +7,7 @@ the posterior, the rooms a move is seen towards, the decided room and any switch
 
     .venv/bin/python bench/presence_entry_trace.py --seed 1 --from 185 --to 240
     .venv/bin/python bench/presence_entry_trace.py --scenario body --seed 12 --from 1500 --to 1600
+    .venv/bin/python bench/presence_entry_trace.py --scenario early --lead 25 --seed 1002 --to 70
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
+from presence_early_move import path as early_path
 from presence_rooms import STANDING, TRACE_REFUSED, parse_overrides
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
@@ -63,7 +65,10 @@ def signs(engine: RoomEngine, labels: dict[str, str], now: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=["walk", *STANDING], default="walk")
+    parser.add_argument("--scenario", choices=["walk", "early", *STANDING], default="walk")
+    parser.add_argument(
+        "--lead", type=float, default=25.0, help="early: seconds at the shop before the move"
+    )
     parser.add_argument("--hours", type=float, default=1.0, help="length of a standing scenario")
     parser.add_argument("--no-next-to", action="store_true", help="rooms file without next_to")
     parser.add_argument("--seed", type=int, default=1)
@@ -91,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     floor = bench_floor(next_to=not args.no_next_to)
     if args.scenario == "walk":
         path = walk_path()
+    elif args.scenario == "early":
+        path = early_path(args.lead, 90.0)
     else:
         where, _expect, prepare = STANDING[args.scenario]
         path = waypoints([(args.hours * 3600.0, where)])

@@ -11,7 +11,10 @@ time in an unacceptable state after the first minute ("no room" included), and e
 after the first decision, into an acceptable room or out of one, with its reason:
 
     .venv/bin/python bench/presence_first_room.py --seed-list 1000-1199 --scenarios boundary,equal \\
-        --minutes 20 --set late_correction_s=0
+        --minutes 20 --levels --set startup_move_db=0
+
+With ``--levels`` it also prints, for each wrong first room, what every state's score was on
+average over the rest of the span: whether minutes at the spot say another room is stronger.
 
 Held-out seeds (200-999) are refused, as by the tuning replay.
 """
@@ -32,11 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from presence_rooms import HELD_OUT, NONE, SETTLE_S, STANDING, parse_overrides, parse_seeds
 from presence_tune import record, replay
 
-from appliance.presence.engine import RoomSwitch
+from appliance.presence.engine import RoomEngine, RoomSwitch
 from appliance.presence.settings import PresenceSettings
+from appliance.presence.trail import sorted_quantile
 
-#: (scenario, seed, minutes, hours of the cached recording, overrides) of one job.
-Job = tuple[str, int, float, float, dict[str, float]]
+#: (scenario, seed, minutes, hours of the cached recording, overrides, with levels) of one job.
+Job = tuple[str, int, float, float, dict[str, float], bool]
 
 
 @dataclasses.dataclass
@@ -45,10 +49,15 @@ class Outcome:
 
     #: Seed.
     seed: int
-    #: (time, room) of every switch.
+    #: (time, room, why) of every switch.
     switches: list[tuple[float, str | None, str]]
     #: Seconds in an unacceptable state (or "no room") after the first minute.
     wrong_s: float
+    #: Whether a move seen during start-up ended it early (revision 8's ``startup_move_db``).
+    startup_move: bool = False
+    #: Per state ("-" = no room): its median and upper-quartile score (dB over its "no room"
+    #: level, as the engine's evidence uses it) after the first minute, when asked for.
+    levels: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -69,23 +78,51 @@ class Tally:
     into_ok: list[tuple[int, float, str | None, str]] = dataclasses.field(default_factory=list)
     #: The same, out of an acceptable room (or into "no room").
     out_of_ok: list[tuple[int, float, str | None, str]] = dataclasses.field(default_factory=list)
+    #: Seeds where a move seen during start-up ended it early (nothing moved: a false sign).
+    startup_moves: list[int] = dataclasses.field(default_factory=list)
 
 
 def _why(switch: RoomSwitch) -> str:
-    """The parenthesis at the end of a switch's detail: "moving", "held lead", "correction"..."""
+    """The parenthesis at the end of a switch's detail: "moving", "held lead", "lasting fall"..."""
     detail = switch.detail
     return detail[detail.rfind("(") + 1 : -1] if detail.endswith(")") else switch.reason
 
 
 def outcome(
-    name: str, seed: int, minutes: float, hours: float, settings: PresenceSettings
+    name: str,
+    seed: int,
+    minutes: float,
+    hours: float,
+    settings: PresenceSettings,
+    levels: bool = False,
 ) -> Outcome:
     """Replay one cached standing recording for its first ``minutes`` with ``settings``."""
     recording = record(name, seed, hours, PresenceSettings())
     span = minutes * 60.0
     collected: list[RoomSwitch] = []
-    run = replay(recording, settings, STANDING[name][2], until=span, switches=collected)
-    _where, expect, _prepare = STANDING[name]
+    engines: list[RoomEngine] = []
+    prepare = None if name == "walk" else STANDING[name][2]
+    scores: dict[str, list[float]] = {}
+
+    def count(engine: RoomEngine, now: float) -> None:
+        if now < SETTLE_S:
+            return
+        scores.setdefault(NONE, []).append(0.0)
+        for room in engine.plan.rooms:
+            level = engine.state.proximity.get(room)
+            value = -settings.silent_db if level is None else level - engine._none_db(room)
+            scores.setdefault(room, []).append(value)
+
+    run = replay(
+        recording,
+        settings,
+        prepare,
+        until=span,
+        switches=collected,
+        engines=engines,
+        on_tick=count if levels else None,
+    )
+    expect = acceptable(name)
     wrong = 0.0
     for i, (when, room) in enumerate(run.changes):
         until = run.changes[i + 1][0] if i + 1 < len(run.changes) else span
@@ -93,26 +130,37 @@ def outcome(
         if end > start and room not in expect:
             wrong += end - start
     switches = [(s.at, s.to_room, _why(s)) for s in collected]
-    return Outcome(seed, switches, wrong)
+    typical = {
+        key: (sorted_quantile(sorted(v), 0.5), sorted_quantile(sorted(v), 0.75))
+        for key, v in scores.items()
+    }
+    return Outcome(seed, switches, wrong, engines[0]._startup_over, typical)
+
+
+def acceptable(name: str) -> set[str]:
+    """The rooms right in a scenario; a walk starts at the shop's bench (its first 90 s)."""
+    return {"machine-shop"} if name == "walk" else STANDING[name][1]
 
 
 def _job(job: Job) -> tuple[str, int, Outcome, Outcome]:
-    name, seed, minutes, hours, overrides = job
+    name, seed, minutes, hours, overrides, levels = job
     base = PresenceSettings()
     other = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
     return (
         name,
         seed,
-        outcome(name, seed, minutes, hours, base),
+        outcome(name, seed, minutes, hours, base, levels),
         outcome(name, seed, minutes, hours, other),
     )
 
 
 def tally(name: str, outcomes: list[Outcome], minutes: float) -> Tally:
     """Figures of one engine over one scenario's seeds."""
-    expect = STANDING[name][1]
+    expect = acceptable(name)
     out = Tally()
     for result in outcomes:
+        if result.startup_move:
+            out.startup_moves.append(result.seed)
         out.wrong_s += result.wrong_s
         out.total_s += minutes * 60.0 - SETTLE_S
         decided = [(t, room, why) for t, room, why in result.switches if room is not None]
@@ -147,7 +195,8 @@ def show(name: str, label: str, figures: Tally) -> None:
         f"{len(figures.never_corrected)} {figures.never_corrected}; time in an unacceptable "
         f"state after {SETTLE_S:.0f} s: {figures.wrong_s:.0f} s ({share:.4f}); switches after "
         f"the first decision: {len(figures.into_ok)} into an acceptable room, "
-        f"{len(figures.out_of_ok)} out of one"
+        f"{len(figures.out_of_ok)} out of one; start-up ended by a move sign in "
+        f"{len(figures.startup_moves)} {figures.startup_moves}"
     )
     for kind, rows in (("into", figures.into_ok), ("out of", figures.out_of_ok)):
         for seed, t, room, why in rows:
@@ -162,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hours", type=float, default=1.0, help="length of the cached recording")
     parser.add_argument("--set", action="append", default=[], help="setting=value override")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--levels",
+        action="store_true",
+        help="per seed with a wrong first room: each state's median / upper-quartile score "
+        "after the first minute (the settings' engine)",
+    )
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seed_list)
     if any(s in HELD_OUT for s in seeds):
@@ -170,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--minutes longer than the recording (--hours)")
     overrides = parse_overrides(args.set)
     names = args.scenarios.split(",")
-    jobs: list[Job] = [(n, s, args.minutes, args.hours, overrides) for n in names for s in seeds]
+    jobs: list[Job] = [
+        (n, s, args.minutes, args.hours, overrides, args.levels) for n in names for s in seeds
+    ]
     started = time.perf_counter()
     if args.jobs > 1:
         with Pool(args.jobs) as pool:
@@ -180,8 +237,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(seeds)} seeds, first {args.minutes:g} min; overrides {overrides or 'none'}")
     for name in names:
         mine = [r for r in results if r[0] == name]
-        show(name, "settings", tally(name, [r[2] for r in mine], args.minutes))
+        figures = tally(name, [r[2] for r in mine], args.minutes)
+        show(name, "settings", figures)
         show(name, "overrides", tally(name, [r[3] for r in mine], args.minutes))
+        for _name, seed, result, _other in mine:
+            if args.levels and seed in figures.wrong_first:
+                typical = ", ".join(
+                    f"{key} {median:+.1f}/{upper:+.1f}"
+                    for key, (median, upper) in result.levels.items()
+                )
+                print(
+                    f"    seed {seed} scores after {SETTLE_S:.0f} s (median/upper quartile): {typical}"
+                )
     print(f"(run time {time.perf_counter() - started:.1f} s)")
     return 0
 

@@ -33,6 +33,13 @@ a rise measured against a few seconds of readings and comes back to the lab by a
 
     .venv/bin/python bench/presence_fixture.py --seed 1572 --no-block --duration 100 \
         --out tests/presence/data/door-startup.jsonl
+
+Revision 8's start-up move test (``early-move.jsonl``): switched on at the machine shop's bench,
+carried to the electronics lab after 25 s (``presence_early_move.py``'s route); revision 7
+believes the move only once start-up is over (60.5 s):
+
+    .venv/bin/python bench/presence_fixture.py --seed 1002 --early 25 --no-block --duration 120 \
+        --out tests/presence/data/early-move.jsonl
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from presence_early_move import path as early_path
 from presence_rooms import HELD_OUT, STANDING
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
@@ -59,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block-to", type=float, default=255.0)
     parser.add_argument("--no-block", action="store_true", help="nobody in front of any beacon")
     parser.add_argument("--walk", action="store_true", help="the benchmark's walk, not standing")
+    parser.add_argument(
+        "--early",
+        type=float,
+        help="switched on at the shop's bench and carried off after this many seconds "
+        "(presence_early_move.py's route, 90 s in the lab and at assembly)",
+    )
     parser.add_argument(
         "--silent", action="append", default=[], help="end of the id of a beacon that is off"
     )
@@ -79,10 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         off = next(b for b in floor.beacons if b.beacon_id.endswith(":" + end))
         off.dies_at_s = 0.0  # never advertises
         notes.append(f"{off.room} beacon off")
-    if args.walk and args.at:
-        parser.error("--walk and --at exclude each other")
+    if sum(bool(x) for x in (args.walk, args.at, args.early is not None)) > 1:
+        parser.error("--walk, --early and --at exclude each other")
     if args.walk:
         path, place = walk_path(), "walk"
+    elif args.early is not None:
+        path, place = early_path(args.early, 90.0), f"carried off after {args.early:g} s"
     else:
         if args.at:
             x, _, y = args.at.partition(",")

@@ -162,16 +162,22 @@ def replay(
     next_to: bool = True,
     until: float = float("inf"),
     switches: list[RoomSwitch] | None = None,
+    engines: list[RoomEngine] | None = None,
+    on_tick: Callable[[RoomEngine, float], None] | None = None,
 ) -> Run:
     """The engine's decisions over a recording (no baseline), up to ``until`` seconds.
 
-    Every switch's record is appended to ``switches`` when given (why it switched).
+    Every switch's record is appended to ``switches`` when given (why it switched), and the
+    engine itself to ``engines`` (its state after the replay); ``on_tick`` is called with the
+    engine after each decision.
     """
     floor = bench_floor(next_to=next_to)
     if prepare is not None:
         prepare(floor)
     plan = floor.plan()
     engine = RoomEngine(plan, settings, clock=lambda: 0.0)
+    if engines is not None:
+        engines.append(engine)
     specs = [plan.beacons[b] for b in recording.beacons]
     run = Run()
     exponent = 10.0 * settings.path_loss_exponent
@@ -201,6 +207,8 @@ def replay(
                 )
             )
         switch = engine.decide(readings, now)
+        if on_tick is not None:
+            on_tick(engine, now)
         if switch is not None:
             run.changes.append((now, switch.to_room))
             if switches is not None:

@@ -253,6 +253,10 @@ class RoomEngine:
         self._spot = SpotReference(self.settings)
         self._last_t: float | None = None
         self._started: float | None = None
+        #: Whether a move seen during start-up ended it early (:meth:`_startup_moves`), and
+        #: until when a switch counts as made on that move (its record says so).
+        self._startup_over = False
+        self._startup_move_until = -1.0
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -361,7 +365,11 @@ class RoomEngine:
 
     def _starting(self, now: float) -> bool:
         """Whether the engine is in its first ``startup_s`` (little history, no firm prior)."""
-        return self._started is not None and now - self._started < self.settings.startup_s
+        return (
+            self._started is not None
+            and not self._startup_over
+            and now - self._started < self.settings.startup_s
+        )
 
     def _dwell(self, now: float) -> float:
         """Seconds a new state must hold the switch threshold: longer during start-up."""
@@ -559,6 +567,8 @@ class RoomEngine:
             for key, level in levels.items():
                 if key != current and level.level_db > levels[current].level_db:
                     self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)
+        for key in self._startup_moves(levels, current, now):
+            self._moved[key] = max(self._moved.get(key, -1.0), now + s.move_memory_s)
         self._lasting = self._lasting_fall(levels, current, now)
         for key in self._lasting:
             self._moved[key] = max(self._moved.get(key, -1.0), now)
@@ -585,6 +595,48 @@ class RoomEngine:
         if away:
             moving.append(None)
         return hazard
+
+    def _startup_moves(
+        self, levels: dict[str, _RoomLevel], current: str | None, now: float
+    ) -> set[str]:
+        """Rooms moved to during start-up, before a room's rise can be measured (revision 8).
+
+        While ``startup_rise_s`` holds the rise back, a room that now reads ``startup_move_db``
+        over the high end (``rise_quantile``) of its levels since the start, while the current
+        room fell ``fall_db`` under its median, is a move all the same: two links changed at
+        once, one by far more than the ordinary rise asks, and a body only takes signal away.
+        The move is towards that room and, for ``move_memory_s``, every room leading the
+        current one (as after a beacon's rise). Such a move also ends start-up
+        (:meth:`_starting`): the appliance is being carried, so the new room needs neither the
+        start-up dwell nor a settled first decision.
+        """
+        s = self.settings
+        if (
+            s.startup_move_db <= 0.0
+            or current is None
+            or self._started is None
+            or not self._starting(now)
+            or self._fell.get(current, -1.0) < now
+        ):
+            return set()
+        earliest = self._started + s.motion_lag_s
+        q = s.rise_quantile
+        moved: set[str] = set()
+        for key, level in levels.items():
+            trail = self._trail.get(key)
+            if key == current or not trail or trail[0][0] > earliest:
+                continue  # newly heard rooms are moves already (:meth:`_rise`)
+            before = sorted(p for t, p in trail if earliest <= t <= now - s.motion_lag_s)
+            if before and level.level_db - sorted_quantile(before, q) >= s.startup_move_db:
+                moved.add(key)
+        if moved:
+            # Carried: the room that rose may lie behind the one entered (through a wall), so,
+            # as after a beacon's rise, every room leading the current one over the next
+            # ``move_memory_s`` may be the room moved to, and the evidence picks.
+            self._startup_over = True
+            self._motion_until = max(self._motion_until, now + s.move_memory_s)
+            self._startup_move_until = now + s.move_memory_s
+        return moved
 
     def _leading(self, levels: dict[str, _RoomLevel], current: str | None) -> set[str]:
         """Rooms whose level now exceeds the current room's (none without a heard current)."""
@@ -793,6 +845,8 @@ class RoomEngine:
         why = "lasting fall" if target in self._lasting else "moving" if moving else "held lead"
         if self._starting(now):
             why += ", start-up"  # little history yet: the start-up rules applied
+        elif moving and self._startup_move_until >= now:
+            why += ", seen during start-up"  # the move that ended start-up early
         if target is not None:
             beacon = levels[target].beacon if target in levels else None
             reason = "nearer" if previous is not None else "entered"

@@ -171,6 +171,12 @@ class PresenceSettings:
     #: decision hands it the room back in seconds, where it would need ~46 s of lead later on
     #: (False = as in revision 6).
     startup_settle: bool = True
+    #: Start-up (revision 8): while ``startup_rise_s`` holds a room's rise back, a room reading
+    #: this many dB over the high end (``rise_quantile``) of its levels since the start, while
+    #: the current room fell ``fall_db``, is a move (two links changed, one far beyond fading),
+    #: and it ends start-up (0 = off, as in revision 7: a move in the first minute is believed
+    #: once start-up is over, ~30 s late).
+    startup_move_db: float = 12.0
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
@@ -244,6 +250,7 @@ class PresenceSettings:
             "startup_rise_s": self.startup_rise_s,
             "startup_dwell_s": self.startup_dwell_s,
             "startup_s": self.startup_s,
+            "startup_move_db": self.startup_move_db,
             "motion_lag_s": self.motion_lag_s,
             "dwell_s": self.dwell_s,
             "stall_timeout_s": self.stall_timeout_s,

@@ -473,19 +473,25 @@ def test_a_fall_deeper_than_a_body_is_no_standstill() -> None:
     assert drive.switches[1].at - left < PresenceSettings().motion_window_s / 2
 
 
-def test_carried_off_during_start_up_waits_for_the_end_of_it() -> None:
-    # The cost of revision 7's start-up rules: switched on in the shop and carried into the lab
-    # 30 s later, the lab (heard weakly since the start) shows no rise before a minute of its
-    # levels is known, and the settled first decision needs a long-held lead; the move is
-    # believed once start-up is over. Revision 6's start-up switches within seconds.
+def test_carried_off_during_start_up_is_believed_at_once() -> None:
+    # Switched on in the shop and carried into the lab 30 s later: the lab (heard weakly since
+    # the start) shows no ordinary rise before a minute of its levels is known, but it rose far
+    # over everything it read since the start while the shop fell — a move, which ends start-up
+    # (revision 8). Revision 7 believed it only once start-up was over.
     drive = Drive()
     drive.run(30.0, {SHOP: -62, LAB: -85})
     assert drive.rooms == ["shop"]
     drive.run(50.0, {SHOP: -85, LAB: -62})
     assert drive.rooms == ["shop", "lab"]
-    late = drive.switches[1]
-    settings = PresenceSettings()
-    assert late.at > settings.startup_s and late.moving is True
+    moved = drive.switches[1]
+    assert moved.moving is True and "seen during start-up" in moved.detail
+    assert moved.at - 30.0 <= 10.0
+    revision_7 = Drive(PresenceSettings(startup_move_db=0.0))
+    revision_7.run(30.0, {SHOP: -62, LAB: -85})
+    revision_7.run(50.0, {SHOP: -85, LAB: -62})
+    assert revision_7.rooms == ["shop", "lab"]
+    late = revision_7.switches[1]
+    assert late.at > PresenceSettings().startup_s and late.moving is True
     quick = Drive(PresenceSettings(startup_rise_s=0.0, startup_dwell_s=0.0, startup_settle=False))
     quick.run(30.0, {SHOP: -62, LAB: -85})
     quick.run(50.0, {SHOP: -85, LAB: -62})
