@@ -47,7 +47,7 @@ MODELS = Path("var/models")
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
 #: Seed of the validation clips (training's clips use its --seed, 0 by default).
 VALIDATION_SEED = 1234
-FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9)
+FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9, 0.95, 0.99)
 #: Verifier thresholds on the phrase's posterior.
 VERIFIER = (0.0, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01)
 #: Seconds of audio before a first-stage detection that whisper checks.

@@ -450,7 +450,7 @@ def main() -> None:
     parser.add_argument("--near-miss-formant", type=int, default=0)
     parser.add_argument("--sentence-formant", type=int, default=0)
     # Session 8: the phrase (or a near-miss) and what follows as one utterance; 0 by default
-    # (decision 0031, "Session 8: one breath").
+    # (decision 0031, "Session 8: one breath": measured, not adopted yet).
     parser.add_argument("--positive-fluent", type=int, default=0)
     parser.add_argument("--near-miss-fluent", type=int, default=0)
     parser.add_argument(

@@ -11,6 +11,9 @@ from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.errors import TtsError
 from appliance.audio.espeak_words import phrase_span, speak_with_words
 from appliance.audio.training_clips import (
+    FLUENT_KINDS,
+    KINDS,
+    NEAR_MISS_KINDS,
     ClipSpec,
     load_texts,
     make_clip,
@@ -70,6 +73,12 @@ def test_an_unknown_voice_is_refused_by_name() -> None:
     with pytest.raises(TtsError) as err:
         speak_with_words("open claw", "xx-no-such-voice", 160, 50)
     assert err.value.code == "espeak_voice" and "xx-no-such-voice" in str(err.value)
+
+
+def test_the_one_breath_kinds_come_after_the_formant_kinds() -> None:
+    # Appended, never reordered: a kind's index is part of every one of its clips' seeds.
+    assert KINDS[21:] == FLUENT_KINDS
+    assert "near-miss-fluent" in NEAR_MISS_KINDS and "positive-fluent" not in NEAR_MISS_KINDS
 
 
 def test_one_breath_clips_are_deterministic_and_hold_the_phrase(shared_data: Path) -> None:
