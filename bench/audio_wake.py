@@ -46,6 +46,7 @@ from audio_common import (
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
+from appliance.audio.espeak_words import phrase_span, speak_with_words
 from appliance.audio.settings import AudioSettings
 from appliance.audio.training_clips import (
     HELD_OUT_ACCENTS,
@@ -54,6 +55,7 @@ from appliance.audio.training_clips import (
     NEAR_MISSES_EXTRA,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
+    variant_voice_name,
 )
 from appliance.audio.training_clips import NEAR_MISSES as TRAINING_NEAR_MISSES
 from appliance.audio.voices import (
@@ -94,9 +96,10 @@ NEAR_MISSES_HELD_OUT = [
 ]
 NEAR_MISSES = NEAR_MISSES_TRAINED + NEAR_MISSES_HELD_OUT
 #: Test voices: held-out accents and two training accents, each only with held-out variants, so no
-#: voice here was ever heard in training.
+#: voice here was ever heard in training. Since session 8 British English is named so that
+#: espeak-ng applies the variant ("en+m3"): "en-gb+m3" was the plain en-gb voice, a training voice.
 VOICES = [
-    f"{accent}+{variant}"
+    variant_voice_name(accent, variant)
     for accent in (*HELD_OUT_ACCENTS, "en-us", "en-gb")
     for variant in HELD_OUT_VARIANTS
 ]
@@ -121,6 +124,13 @@ STRETCHES = [1.25, 1.0, 0.85]
 #: ... and mean pitch, as a fraction of the way through the voice's F0 range.
 F0_STEPS = [0.2, 0.5, 0.8]
 ESPEAK, OTHER = "espeak-ng", "flite/festival"
+#: Third family (session 8): espeak-ng test voices saying the phrase and the question in ONE
+#: utterance, as a person says "open claw what torque ..." in one breath (the espeak-ng family
+#: above appends a separately synthesised question to the phrase said alone).
+FLUENT = "espeak-ng, one breath"
+FAMILIES = (ESPEAK, OTHER, FLUENT)
+#: Words some one-breath positives start with, in the same utterance.
+LEAD_WORDS = ["", "", "okay ", "right "]
 CHUNK = SAMPLE_RATE * 30 // 1000
 #: Wake phrase of the vosk-ko configuration ("hello" in Korean: a word the Korean model knows).
 KO_WAKE = "안녕하세요"
@@ -236,7 +246,19 @@ def compose_positive(
         q = say(rng.choice(questions))
         qs, qe = speech_bounds(q)
         parts += [silence(0.05), q[qs:qe], silence(1.0)]
-    audio = np.concatenate(parts)
+    audio, label = add_noise(rng, babble, index, np.concatenate(parts), phrase, label)
+    return Trial(audio, start, end, label)
+
+
+def add_noise(
+    rng: random.Random,
+    babble: list[Samples],
+    index: int,
+    audio: Samples,
+    phrase: Samples,
+    label: str,
+) -> tuple[Samples, str]:
+    """Three in four positives get white noise or real speech at 0-20 dB under the phrase."""
     noise = rng.choice(["clean", "white", "babble", "babble"])
     if noise != "clean":
         snr = rng.uniform(0.0, 20.0)
@@ -246,7 +268,23 @@ def compose_positive(
             n = babble[rng.randrange(len(babble))]
         audio = mix(audio, n, snr, ref=phrase)
         label += f"/{noise}@{snr:.0f}dB"
-    return Trial(audio, start, end, label)
+    return audio, label
+
+
+def make_fluent_positive(rng: random.Random, babble: list[Samples], index: int) -> Trial:
+    """A test voice saying "[okay] open claw <question>" as one utterance, maybe in noise."""
+    voice, rate, pitch = rng.choice(VOICES), rng.choice(RATES), rng.choice(PITCHES)
+    lead, question = rng.choice(LEAD_WORDS), rng.choice(QUESTIONS)
+    text = f"{lead}open claw {question}"
+    speech, words = speak_with_words(text, voice, rate, pitch)
+    start, end = phrase_span(speech, words, text, "open claw")
+    s, e = speech_bounds(speech)
+    head = silence(0.6)
+    audio = np.concatenate([head, speech[s:e], silence(1.0)])
+    start, end = start - s + len(head), end - s + len(head)
+    label = f"{voice}/{rate}/{pitch}/one-breath{'-after-' + lead.strip() if lead else ''}"
+    audio, label = add_noise(rng, babble, 20_000 + index, audio, audio[start:end], label)
+    return Trial(audio, start, end, label, family=FLUENT)
 
 
 def run(detector: WakeDetector, audio: Samples) -> tuple[list[tuple[int, float, float]], float]:
@@ -335,6 +373,8 @@ def test_audio(
     n_other_near: int,
     *,
     korean: bool = False,
+    n_fluent: int = 0,
+    n_fluent_near: int = 0,
 ) -> tuple[list[Trial], list[Clip], list[tuple[str, Samples]], list[Trial]]:
     """The benchmark's audio: positives, real negative clips, near-miss utterances ("phrase (voice)",
     audio) and, with ``korean``, the Korean positives of the vosk-ko configuration."""
@@ -374,8 +414,39 @@ def test_audio(
         near.append(
             (f"{phrase} ({other.label})", np.concatenate([silence(0.5), audio, silence(1.0)]))
         )
-
+    # One breath (session 8), from their own seeds: the audio above is unchanged.
+    fluent_rng = random.Random(seed + 4)
+    positives += [make_fluent_positive(fluent_rng, babble, i) for i in range(n_fluent)]
+    fluent_near_rng = random.Random(seed + 5)
+    for i in range(n_fluent_near):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        voice = fluent_near_rng.choice(VOICES)
+        question = fluent_near_rng.choice(QUESTIONS)
+        speech, _ = speak_with_words(
+            f"{phrase} {question}",
+            voice,
+            fluent_near_rng.choice(RATES),
+            fluent_near_rng.choice(PITCHES),
+        )
+        s, e = speech_bounds(speech)
+        near.append(
+            (
+                f"{phrase} ({voice}, {FLUENT_MARK})",
+                np.concatenate([silence(0.5), speech[s:e], silence(1.0)]),
+            )
+        )
     return positives, negatives, near, ko_positives
+
+
+#: How a one-breath near-miss's label marks its family.
+FLUENT_MARK = "one breath"
+
+
+def near_family(speaker: str) -> str:
+    """The family of test voices of a near-miss utterance, from the speaker part of its label."""
+    if FLUENT_MARK in speaker:
+        return FLUENT
+    return OTHER if ":" in speaker else ESPEAK
 
 
 def main() -> None:
@@ -420,6 +491,18 @@ def main() -> None:
         help="near-miss utterances by the flite/festival test voices (default 18)",
     )
     parser.add_argument(
+        "--fluent-positives",
+        type=int,
+        default=0,
+        help="positives said in one breath with the question, one espeak-ng utterance (session 8)",
+    )
+    parser.add_argument(
+        "--fluent-near-miss",
+        type=int,
+        default=0,
+        help="near-misses said in one breath with a question (session 8)",
+    )
+    parser.add_argument(
         "--save-traces", type=Path, default=None, help="write the kws score traces (JSON)"
     )
     args = parser.parse_args()
@@ -432,6 +515,8 @@ def main() -> None:
         args.other_positives,
         args.other_near_miss,
         korean="vosk-ko" in args.configs,
+        n_fluent=args.fluent_positives,
+        n_fluent_near=args.fluent_near_miss,
     )
     recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
     print(
@@ -473,11 +558,11 @@ def main() -> None:
             det = WhisperWakeDetector(recogniser, "open claw", bias=config == "bias")
         # One Stats per family of test voices for the positives and near-misses; the real clips
         # (the same for both) in their own.
-        fam = {ESPEAK: Stats(), OTHER: Stats()}
+        fam = {name: Stats() for name in FAMILIES}
         clip_st = Stats()
-        pos_traces: dict[str, list[tuple[Trace, int, int]]] = {ESPEAK: [], OTHER: []}
+        pos_traces: dict[str, list[tuple[Trace, int, int]]] = {name: [] for name in FAMILIES}
         clip_traces: list[Trace] = []
-        near_traces: dict[str, list[tuple[bool, Trace]]] = {ESPEAK: [], OTHER: []}
+        near_traces: dict[str, list[tuple[bool, Trace]]] = {name: [] for name in FAMILIES}
 
         def take_trace(det: WakeDetector = det) -> Trace:
             trace = getattr(det, "trace", None)
@@ -531,7 +616,7 @@ def main() -> None:
                 clip_st.accepted_examples.append(clip.path.name)
         for label, audio in near if config != "vosk-ko" else []:
             phrase, speaker = label.split(" (")
-            family = OTHER if ":" in speaker else ESPEAK
+            family = near_family(speaker)
             st = fam[family]
             found, cpu = run(det, audio)
             trained = phrase in NEAR_MISSES_TRAINED
@@ -567,8 +652,10 @@ def main() -> None:
                 " onto the phrase: its false accepts say nothing about the English model on the Pi)"
             )
         groups = [(ESPEAK, [fam[ESPEAK]])]
-        if fam[OTHER].positives or fam[OTHER].near_trials:
-            groups += [(OTHER, [fam[OTHER]]), ("all test voices", [fam[ESPEAK], fam[OTHER]])]
+        more = [n for n in (OTHER, FLUENT) if fam[n].positives or fam[n].near_trials]
+        groups += [(n, [fam[n]]) for n in more]
+        if more:
+            groups.append(("all test voices", [fam[n] for n in (ESPEAK, *more)]))
         for name, members in groups:
             report(name, merge(members), clip_st)
         cpu_s = clip_st.cpu_s + sum(f.cpu_s for f in fam.values())
@@ -582,7 +669,7 @@ def main() -> None:
         if config == "kws":
             print(f"threshold {args.kws_threshold}")
             for name, members in groups:
-                family_names = [n for n in (ESPEAK, OTHER) if fam[n] in members]
+                family_names = [n for n in FAMILIES if fam[n] in members]
                 pos_all = [p for n in family_names for p in pos_traces[n]]
                 near_all = [x for n in family_names for x in near_traces[n]]
                 near_s = sum(fam[n].near_seconds for n in family_names)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 from audio_common import REPO, load, silence
-from audio_wake import ESPEAK, OTHER, run, test_audio
+from audio_wake import ESPEAK, FLUENT, OTHER, near_family, run, test_audio
 from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
 
@@ -47,7 +47,7 @@ MODELS = Path("var/models")
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
 #: Seed of the validation clips (training's clips use its --seed, 0 by default).
 VALIDATION_SEED = 1234
-FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9)
+FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9, 0.95, 0.99)
 #: Verifier thresholds on the phrase's posterior.
 VERIFIER = (0.0, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01)
 #: Seconds of audio before a first-stage detection that whisper checks.
@@ -71,19 +71,20 @@ class Item:
     trace: list[tuple[int, float]] | None = None
 
 
-def validation_items(n_pos: int, n_near: int, minutes: float) -> list[Item]:
+def validation_items(n_pos: int, n_near: int, minutes: float, fluent: bool = False) -> list[Item]:
     """Clips of the training's clip maker with its validation speakers only."""
     texts = load_texts(RETRIEVAL)
     reading_texts = load_texts(RETRIEVAL, READING_DOCS)
     items: list[Item] = []
-    for kind in ("positive", "positive-babble", "positive-other", "positive-other-babble"):
-        family = OTHER if "other" in kind else ESPEAK
+    pos_kinds = ["positive", "positive-babble", "positive-other", "positive-other-babble"]
+    for kind in pos_kinds + (["positive-fluent"] if fluent else []):
+        family = OTHER if "other" in kind else FLUENT if "fluent" in kind else ESPEAK
         for i in range(n_pos):
             audio, s, e = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
             items.append(Item(audio, "pos", family, s, e, f"{kind} {i}"))
-    near_kinds = ("near-miss", "near-miss-claw", "near-miss-other", "near-miss-claw-other")
-    for kind in near_kinds:
-        family = OTHER if "other" in kind else ESPEAK
+    near_kinds = ["near-miss", "near-miss-claw", "near-miss-other", "near-miss-claw-other"]
+    for kind in near_kinds + (["near-miss-fluent"] if fluent else []):
+        family = OTHER if "other" in kind else FLUENT if "fluent" in kind else ESPEAK
         for i in range(n_near):
             audio, _, _ = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
             items.append(Item(audio, "near", family, label=f"{kind} {i}"))
@@ -100,7 +101,14 @@ def validation_items(n_pos: int, n_near: int, minutes: float) -> list[Item]:
 def test_items(args: argparse.Namespace) -> list[Item]:
     """bench/audio_wake.py's audio and bench/audio_wake_hours.py's ordinary speech."""
     positives, clips, near, _ = test_audio(
-        args.seed, args.positives, args.negatives, args.near_miss, args.positives, args.near_miss
+        args.seed,
+        args.positives,
+        args.negatives,
+        args.near_miss,
+        args.positives,
+        args.near_miss,
+        n_fluent=args.positives if args.fluent else 0,
+        n_fluent_near=args.near_miss if args.fluent else 0,
     )
     items = [
         Item(t.audio, "pos", t.family, t.phrase_start, t.phrase_end, t.label) for t in positives
@@ -108,8 +116,7 @@ def test_items(args: argparse.Namespace) -> list[Item]:
     for clip in clips:
         items.append(Item(np.concatenate([load(clip.path), silence(0.5)]), "clip", "real"))
     for label, audio in near:
-        family = OTHER if ":" in label.split(" (")[1] else ESPEAK
-        items.append(Item(audio, "near", family, label=label))
+        items.append(Item(audio, "near", near_family(label.split(" (")[1]), label=label))
     abstracts = held_out_abstracts()
     rng = random.Random(4)  # audio_wake_hours.py's default seed: the same speech
     for family in (ESPEAK, OTHER):
@@ -298,6 +305,11 @@ def main() -> None:
     )
     parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
     parser.add_argument(
+        "--fluent",
+        action="store_true",
+        help="also positives and near-misses said in one breath with what follows (session 8)",
+    )
+    parser.add_argument(
         "--arm",
         default="0",
         help="comma list of early-check levels of the first stage's score (0 = check only at "
@@ -308,7 +320,7 @@ def main() -> None:
     if args.split == "test":
         items = test_items(args)
     else:
-        items = validation_items(args.positives, args.near_miss, args.minutes)
+        items = validation_items(args.positives, args.near_miss, args.minutes, args.fluent)
     t1 = time.perf_counter()
     features = SpeechEmbedding.from_manifest(MODELS)
     head = (
@@ -335,9 +347,10 @@ def main() -> None:
         f"{t2 - t1:.0f} s); verifier window {args.window_s} s, phrase posterior of whisper tiny.en "
         f"({args.threads} thread(s))"
     )
-    groups = {"all voices": {ESPEAK, OTHER}}
-    if args.split == "test":
-        groups = {ESPEAK: {ESPEAK}, OTHER: {OTHER}, **groups}
+    families = [ESPEAK, OTHER] + ([FLUENT] if args.fluent else [])
+    groups = {"all voices": set(families)}
+    if args.split == "test" or args.fluent:
+        groups = {**{f: {f} for f in families}, **groups}
     for arm in [float(a) for a in args.arm.split(",")]:
         print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
         table(items, verify, groups, arm)

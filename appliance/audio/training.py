@@ -44,6 +44,8 @@ import numpy.typing as npt
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
 from appliance.audio.training_clips import (
+    FLUENT_KINDS,
+    FLUENT_NEAR_MISSES,
     FORMANT_KINDS,
     FORMANT_PITCH,
     FORMANT_RANGE,
@@ -56,6 +58,7 @@ from appliance.audio.training_clips import (
     NEAR_MISSES_CLAW,
     NEAR_MISSES_EXTRA,
     PHRASE,
+    QUESTIONS,
     READING_DOCS,
     READING_KINDS,
     TRAIN_ACCENTS,
@@ -125,6 +128,8 @@ BLOCK = 100
 #: Bump when the way clips are made changes (invalidates the cache). 5: embeddings made by the
 #: stream's own mel calls (``SpeechEmbedding.clip``), not one call per clip.
 DATA_VERSION = 5
+#: Bump when the one-breath clips (:data:`FLUENT_KINDS`) are made differently.
+FLUENT_VERSION = 2  # 2: the phrase found by its place in the text
 #: Bump when :func:`appliance.audio.voice_warp.formant_warp` changes (only the "-formant" kinds'
 #: blocks are made again).
 FORMANT_WARP_VERSION = 1
@@ -165,6 +170,8 @@ def _block(
         facts["docs"] = READING_DOCS
     if kind in USER_KINDS:
         facts["user"] = recordings_digest(user_recordings(kind))
+    if kind in FLUENT_KINDS:
+        facts["fluent"] = [FLUENT_VERSION, FLUENT_NEAR_MISSES, QUESTIONS]
     if kind in FORMANT_KINDS:
         facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
         facts["formant"] = [FORMANT_RANGE, FORMANT_PITCH, FORMANT_WARP_VERSION]
@@ -442,6 +449,10 @@ def main() -> None:
     parser.add_argument("--near-miss-claw-formant", type=int, default=0)
     parser.add_argument("--near-miss-formant", type=int, default=0)
     parser.add_argument("--sentence-formant", type=int, default=0)
+    # Session 8: the phrase (or a near-miss) and what follows as one utterance; 0 by default
+    # (decision 0031, "Session 8: one breath": measured, not adopted yet).
+    parser.add_argument("--positive-fluent", type=int, default=0)
+    parser.add_argument("--near-miss-fluent", type=int, default=0)
     parser.add_argument(
         "--user-positives",
         type=Path,
@@ -507,7 +518,7 @@ def main() -> None:
         "reading-other": args.reading_other,
     }
     # (Only when asked for: a head trained without them keeps its earlier bytes.)
-    for kind in FORMANT_KINDS:
+    for kind in FORMANT_KINDS + FLUENT_KINDS:
         if getattr(args, kind.replace("-", "_")):
             counts[kind] = getattr(args, kind.replace("-", "_"))
     if args.user_positives:

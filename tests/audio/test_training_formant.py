@@ -100,7 +100,7 @@ def test_factor_one_and_empty_audio_are_returned_unchanged() -> None:
 def test_the_formant_kinds_are_appended_and_their_near_misses_get_the_hard_share() -> None:
     # Appended after session 7's kinds: every earlier kind keeps its index (part of the seed).
     assert KINDS[:17][-2:] == ("positive-user", "near-miss-user")
-    assert KINDS[17:] == FORMANT_KINDS
+    assert KINDS[17:21] == FORMANT_KINDS
     assert {"near-miss-claw-formant", "near-miss-formant"} <= set(NEAR_MISS_KINDS)
 
 
