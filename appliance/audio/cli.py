@@ -34,14 +34,18 @@ def _utterance_json(u: Utterance) -> dict[str, object]:
     }
 
 
-@click.command("listen")
-@click.option(
+#: ``--wav FILE`` (repeatable): replay WAV files instead of the microphone.
+wav_files_option = click.option(
     "--wav",
     "wav_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
     help="Replay these WAV files instead of the microphone (repeat the option for several).",
 )
+
+
+@click.command("listen")
+@wav_files_option
 @click.option(
     "--fast", is_flag=True, help="Replay WAV files as fast as possible, not in real time."
 )

@@ -24,6 +24,7 @@ import click
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.build import build_sink, build_source, build_speaker
+from appliance.audio.cli import wav_files_option
 from appliance.audio.enrol_layout import (
     POSITIVES_DIR,
     EnrolReport,
@@ -232,13 +233,7 @@ def _missing_watch() -> tuple[Callable[[str, str], None], Callable[[], str | Non
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for positives/ and near-misses/ (default: <data_dir>/wake-recordings).",
 )
-@click.option(
-    "--wav",
-    "wav_files",
-    multiple=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Replay these WAV files instead of the microphone (repeat for several).",
-)
+@wav_files_option
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the result as JSON (progress goes to stderr)."
 )

@@ -236,19 +236,26 @@ def test_both_stages_wake_on_a_held_out_voice(
     assert found[0].end_sample <= found[0].detected_at_sample
 
 
-async def test_one_breath_question_with_the_verifier(
-    kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
-) -> None:
-    wav = synth(
-        "open claw, what torque do the M8 bolts take", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5
-    )
-    frontend = VoiceFrontEnd(
+def verified_frontend(
+    wav: Path, kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, tmp_path: Path
+) -> VoiceFrontEnd:
+    """The default wake path (keyword model, then whisper's check) over one WAV file."""
+    return VoiceFrontEnd(
         WavReplaySource([wav], realtime=False),
         VerifiedWakeDetector(kws, whisper, "open claw"),
         whisper,
         Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
         settings=AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0),
     )
+
+
+async def test_one_breath_question_with_the_verifier(
+    kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    wav = synth(
+        "open claw, what torque do the M8 bolts take", voice=HELD_OUT_VOICE, lead_s=1.0, tail_s=1.5
+    )
+    frontend = verified_frontend(wav, kws, whisper, tmp_path)
     try:
         utterance = await frontend.next_utterance()
         status = frontend.status()
@@ -288,13 +295,7 @@ async def test_one_breath_without_a_pause_wakes_it(
         SAMPLE_RATE,
         subtype="PCM_16",
     )
-    frontend = VoiceFrontEnd(
-        WavReplaySource([wav], realtime=False),
-        VerifiedWakeDetector(kws, whisper, "open claw"),
-        whisper,
-        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
-        settings=AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0),
-    )
+    frontend = verified_frontend(wav, kws, whisper, tmp_path)
     try:
         utterance = await frontend.next_utterance()
     finally:
