@@ -71,6 +71,11 @@ class Item:
     trace: list[tuple[int, float]] | None = None
 
 
+def kind_family(kind: str) -> str:
+    """The family of test voices a training clip kind's voices belong to."""
+    return OTHER if "other" in kind else FLUENT if "fluent" in kind else ESPEAK
+
+
 def validation_items(n_pos: int, n_near: int, minutes: float, fluent: bool = False) -> list[Item]:
     """Clips of the training's clip maker with its validation speakers only."""
     texts = load_texts(RETRIEVAL)
@@ -78,13 +83,13 @@ def validation_items(n_pos: int, n_near: int, minutes: float, fluent: bool = Fal
     items: list[Item] = []
     pos_kinds = ["positive", "positive-babble", "positive-other", "positive-other-babble"]
     for kind in pos_kinds + (["positive-fluent"] if fluent else []):
-        family = OTHER if "other" in kind else FLUENT if "fluent" in kind else ESPEAK
+        family = kind_family(kind)
         for i in range(n_pos):
             audio, s, e = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
             items.append(Item(audio, "pos", family, s, e, f"{kind} {i}"))
     near_kinds = ["near-miss", "near-miss-claw", "near-miss-other", "near-miss-claw-other"]
     for kind in near_kinds + (["near-miss-fluent"] if fluent else []):
-        family = OTHER if "other" in kind else FLUENT if "fluent" in kind else ESPEAK
+        family = kind_family(kind)
         for i in range(n_near):
             audio, _, _ = make_clip(ClipSpec(kind, i, True), texts, VALIDATION_SEED)
             items.append(Item(audio, "near", family, label=f"{kind} {i}"))

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE, AudioSource, Samples
+from appliance.audio.errors import MicrophoneError
 from appliance.audio.user_recordings import MIN_SPEECH_S
-from appliance.audio.vad import ABSOLUTE_MIN_DB, Endpointer, EndReason, EnergyVad
+from appliance.audio.vad import ABSOLUTE_MIN_DB, FRAME, Endpointer, EndReason, EnergyVad, frame_db
 from appliance.audio.wavio import speech_bounds
 
 #: The level (dBFS) the training trims to and counts speech over (``load_user_clips``).
@@ -139,12 +140,8 @@ def judge_take(
 
 def _peak_db(audio: Samples) -> float:
     """Level of the loudest 10 ms frame, dBFS."""
-    frame = SAMPLE_RATE // 100
-    n = len(audio) // frame
-    if n == 0:
-        return -120.0
-    x = audio[: n * frame].astype(np.float32).reshape(n, frame) / 32768.0
-    return float(10 * np.log10(float((x * x).mean(axis=1).max()) + 1e-12))
+    frames = range(0, len(audio) - FRAME + 1, FRAME)
+    return max((frame_db(audio[i : i + FRAME]) for i in frames), default=-120.0)
 
 
 #: A chunk as the pump received it: (``time.monotonic()`` on arrival, samples); None = the end.
@@ -212,8 +209,6 @@ class TakeListener:
             except TimeoutError:
                 missing = self._is_missing()
                 if missing is not None:
-                    from appliance.audio.errors import MicrophoneError
-
                     raise MicrophoneError(missing) from None
 
     async def take(self, *, skip_until: float = 0.0) -> tuple[Samples, EndReason] | None:

@@ -96,12 +96,15 @@ def spoken_end(audio: Samples) -> int:
 
 
 @pytest.fixture(scope="module")
-def kws() -> KeywordModelWakeDetector:
-    return KeywordModelWakeDetector(
-        SpeechEmbedding.from_manifest(NO_MODELS_DIR),
-        KeywordHead.from_manifest(NO_MODELS_DIR),
-        threshold=AudioSettings().wake_kws_threshold,
-    )
+def kws_models() -> tuple[SpeechEmbedding, KeywordHead]:
+    return SpeechEmbedding.from_manifest(NO_MODELS_DIR), KeywordHead.from_manifest(NO_MODELS_DIR)
+
+
+@pytest.fixture
+def kws(kws_models: tuple[SpeechEmbedding, KeywordHead]) -> KeywordModelWakeDetector:
+    """A fresh detector per test (the models are loaded once): each test's stream starts at 0."""
+    features, head = kws_models
+    return KeywordModelWakeDetector(features, head, threshold=AudioSettings().wake_kws_threshold)
 
 
 def test_the_phrase_is_confirmed(whisper: WhisperRecogniser, synth: SynthFn) -> None:
@@ -282,7 +285,6 @@ async def test_one_breath_without_a_pause_wakes_it(
     # "open claw what is ..." as ONE utterance (no comma, so no pause): the last word of the phrase
     # runs into the question. The committed head never heard this and stays under its threshold;
     # a head trained with the one-breath clips wakes here (decision 0031, session 8).
-    kws.reset()  # (shared by the module's tests: a new stream starts at sample 0 again)
     text = "open claw what is the clearance on the shaft"
     speech, words = speak_with_words(text, HELD_OUT_VOICE, 160, 50)
     _, end = phrase_span(speech, words, text, "open claw")
