@@ -257,12 +257,11 @@ class RoomEngine:
         #: until when a switch counts as made on that move (its record says so).
         self._startup_over = False
         self._startup_move_until = -1.0
-        #: When the last automatic switch into a room was made (``arrival_reference``), and what
-        #: each room and beacon read then: rises are measured against at least that.
+        #: When the last automatic switch into a room was made (``arrival_margin``) and the
+        #: level then of each room reading well under the room entered.
         self._arrived_at: float | None = None
-        self._arrival_rooms: dict[str, float] = {}
-        self._arrival_beacons: dict[str, float] = {}
-        #: Each heard room's level at this evaluation.
+        self._arrival_levels: dict[str, float] = {}
+        #: Each heard room's level at the current evaluation.
         self._levels_now: dict[str, float] = {}
 
     # -- inputs -------------------------------------------------------------------------------
@@ -364,74 +363,61 @@ class RoomEngine:
         self.state.auto_room = best
         self.state.candidate = None
         self.state.candidate_since = None
-        moving = best in self.state.moving
         if s.startup_settle and self._starting(now):
             self.posterior.settle(best, -math.log(s.hazard_still_per_s))
-        elif (s.arrival_reference or s.arrival_margin) and best is not None:
-            self._arrive(levels, readings, now)
+        elif s.arrival_margin and best is not None:
+            self._arrive(best, levels, now)
         if self.state.override_active:
             return None  # the override holds; the automatic room is remembered for later
+        moving = best in self.state.moving
         return self._auto_switch(current, best, levels, held, probability, moving, now)
 
-    def _arrive(
-        self, levels: dict[str, _RoomLevel], readings: list[BeaconReading], now: float
-    ) -> None:
-        """Account for the move a switch into a room just made (``arrival_reference``).
+    def _arrive(self, room: str, levels: dict[str, _RoomLevel], now: float) -> None:
+        """Note what the rooms read when the appliance was switched into ``room``.
 
-        Carried into a room, every link changed on the way: the room entered rose, and so did a
-        room beyond it (its beacons read through the far wall) and single beacons there. Those
-        signs were the walk the switch has now followed; left standing, they kept the moving
-        margin (0 dB) towards the room beyond for their memory, and their rise against the
-        readings of two minutes ago (the previous room's bench) for longer, so a blockage of the
-        entered room's beacon at the bench handed it that room. So the remembered signs are
-        dropped, and until the motion window has passed a rise counts only over what the room
-        or beacon read at the switch: a further walk (through the room, or out of it again)
-        rises from there.
+        Carried into a room, every link changed on the way in: the room entered rose, and so
+        did the room beyond it, whose beacons read through the far wall. The signs of that walk
+        are remembered for a while after the switch (a rise is measured against the high end of
+        the last two minutes, mostly the previous room's bench, and then kept for
+        ``move_memory_s``), so a room beyond still had the moving margin (0 dB) and a person in
+        front of the entered room's beacon at its bench handed it the room. Only rooms reading
+        well under the room entered (by more than ``evidence_margin_db``) are noted: one
+        reading about as strong, or stronger, may be where the walk is going (a room passed
+        on the way, or a wrong first choice), and keeps the moving margin.
         """
+        entered = levels[room].level_db if room in levels else math.inf
+        margin = self.settings.evidence_margin_db
         self._arrived_at = now
-        self._arrival_rooms = {k: v.level_db for k, v in levels.items()}
-        self._arrival_beacons = {
-            r.beacon_id: r.proximity_db
-            for r in readings
-            if not r.silent and r.proximity_db is not None and r.room is not None
+        self._arrival_levels = {
+            k: v.level_db for k, v in levels.items() if k != room and v.level_db < entered - margin
         }
-        if not self.settings.arrival_reference:
-            return
-        self._rose.clear()
-        self._surged.clear()
-        self._moved.clear()
-        self._motion_until = -1.0
 
-    def _passed_since_arrival(self) -> bool:
-        """Whether the room switched into fell ``passed_fall_db`` from its peak since the
-        switch within ``move_memory_s`` of it: carried through it, not arrived in it."""
-        room, since = self.state.auto_room, self._arrived_at
-        trail = self._trail.get(room or "")
-        if not trail or since is None:
-            return False
-        s = self.settings
-        recent = [p for t, p in trail if since <= t <= since + s.move_memory_s]
-        return (
-            bool(recent)
-            and max(recent) - min(recent[recent.index(max(recent)) :]) >= s.passed_fall_db
-        )
+    def _arrival_holds(self, key: str, now: float) -> bool:
+        """Whether ``key``'s move is only the walk into the current room (``arrival_margin``).
 
-    def _arrival_level(
-        self, key: str, now: float, *, beacon: bool = False, stale: bool = False
-    ) -> float | None:
-        """What a room (or beacon) read at the last switch, while that counts (else None).
-
-        ``stale``: only while a rise seen before the switch can still be remembered: the
-        readings from before it hold the top (1 - ``rise_quantile``) of the motion window for
-        that long after it (plus the lag), and a sign is remembered ``move_memory_s`` more.
+        It is while the signs seen before the switch can last — the previous bench's readings
+        hold the top (1 - ``rise_quantile``) of the motion window for that share of it after the
+        switch, plus the lag, and a sign is remembered ``move_memory_s`` more — and ``key`` has
+        not risen ``rise_db`` over its level at the switch since (a new move towards it), and
+        the room entered did not fall ``passed_fall_db`` within ``motion_lag_s`` of the switch
+        (carried through it at walking pace; a person stepping in front of its beacon later is
+        no walk).
         """
         s = self.settings
-        horizon = s.motion_window_s
-        if stale:
-            horizon = (1 - s.rise_quantile) * s.motion_window_s + s.motion_lag_s + s.move_memory_s
-        if self._arrived_at is None or now - self._arrived_at >= horizon:
-            return None
-        return (self._arrival_beacons if beacon else self._arrival_rooms).get(key)
+        arrived = self._arrival_levels.get(key)
+        if self._arrived_at is None or arrived is None:
+            return False
+        lasting = (1.0 - s.rise_quantile) * s.motion_window_s + s.motion_lag_s + s.move_memory_s
+        if now - self._arrived_at >= lasting:
+            return False
+        level = self._levels_now.get(key)
+        if level is None or level - arrived >= s.rise_db:
+            return False
+        trail = self._trail.get(self.state.auto_room or "")
+        span = self._arrived_at + s.motion_lag_s
+        first = [p for t, p in trail or () if self._arrived_at <= t <= span]
+        passed = any(max(first[: i + 1]) - p >= s.passed_fall_db for i, p in enumerate(first))
+        return not passed
 
     def _starting(self, now: float) -> bool:
         """Whether the engine is in its first ``startup_s`` (little history, no firm prior)."""
@@ -595,16 +581,8 @@ class RoomEngine:
             return max(0.0, *others)
         if key not in self.state.moving:
             return s.evidence_margin_db
-        if s.arrival_margin:
-            arrived = self._arrival_level(key, self._last_t or 0.0, stale=True)
-            level = self._levels_now.get(key)
-            if (
-                arrived is not None
-                and level is not None
-                and level - arrived < s.rise_db
-                and not self._passed_since_arrival()
-            ):
-                return s.evidence_margin_db  # shown a move before the switch, not since
+        if s.arrival_margin and self._arrival_holds(key, self._last_t or 0.0):
+            return s.evidence_margin_db  # the walk into the current room, not a move since
         return s.moving_margin_db
 
     def _hazards(
@@ -871,9 +849,6 @@ class RoomEngine:
         usual = self._spot.reference(beacon, s.rise_quantile, now, beacon=True)
         if usual is not None:
             reference = max(reference, usual)
-        arrived = self._arrival_level(beacon, now, beacon=True)
-        if arrived is not None and s.arrival_reference:
-            reference = max(reference, arrived)
         return trail[-1][1] - reference
 
     def _rise(self, room: str, now: float) -> float:
@@ -891,10 +866,7 @@ class RoomEngine:
         # Heard since the engine started: its first seconds of smoothing are no evidence of
         # anything, so they are left out of the reference (and there is no rise before it).
         since_start = trail[0][0] <= started + s.motion_lag_s
-        arrived = self._arrival_level(room, now) if s.arrival_reference else None
         if not since_start and trail[0][0] > now - s.motion_window_s / 2:
-            if arrived is not None:  # heard when the last switch was made: new before it
-                return trail[-1][1] - arrived
             return math.inf  # newly heard: a move towards it
         earliest = started + s.motion_lag_s if since_start else -math.inf
         if since_start and now - s.motion_lag_s - earliest < s.startup_rise_s:
@@ -909,8 +881,6 @@ class RoomEngine:
         usual = self._spot.reference(room, s.rise_quantile, now)
         if usual is not None:
             reference = max(reference, usual)
-        if arrived is not None:
-            reference = max(reference, arrived)
         return trail[-1][1] - reference
 
     def _fall(self, room: str) -> float:

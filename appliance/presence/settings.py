@@ -177,17 +177,15 @@ class PresenceSettings:
     #: and it ends start-up (0 = off, as in revision 7: a move in the first minute is believed
     #: once start-up is over, ~30 s late).
     startup_move_db: float = 12.0
-    #: Arrival (revision 9, session 9): after an automatic switch into a room (start-up
-    #: decisions aside), the signs of a move seen up to that switch are the move it made: they
-    #: are forgotten, and for ``motion_window_s`` every room's and beacon's rise is measured
-    #: against at least what it read at the switch. A room beyond the one entered (through
-    #: its wall) rose with it on the walk in; that rise is no second move (False = revision 8:
-    #: it kept the moving margin, 0 dB, for the move's memory and more, and a blockage of the
-    #: entered room's beacon at the bench handed the room beyond it the room).
-    arrival_reference: bool = False
-    #: Arrival, the milder form (revision 9 candidate): after an automatic switch into a room,
-    #: a rival still shown a move to gets the between-rooms margin (``evidence_margin_db``)
-    #: instead of the moving margin until it reads ``rise_db`` over its level at the switch.
+    #: Arrival (revision 9): after an automatic switch into a room (start-up decisions aside), a
+    #: rival that read more than ``evidence_margin_db`` under the room entered at the switch,
+    #: and is shown a move only by signs from the walk in (it has not risen ``rise_db`` over
+    #: its level at the switch since), needs the between-rooms margin, not the moving margin,
+    #: while those signs can last (the top of the motion window, the lag and the move's
+    #: memory: 32 s with the defaults) — unless the room entered fell ``passed_fall_db`` in the
+    #: first ``motion_lag_s`` after the switch (carried through it, not into it). A room beyond
+    #: the one entered rose with it on the walk in; a blockage of the entered room's beacon at
+    #: its bench then handed it the room (False = revision 8).
     arrival_margin: bool = False
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
