@@ -40,6 +40,13 @@ believes the move only once start-up is over (60.5 s):
 
     .venv/bin/python bench/presence_fixture.py --seed 1002 --early 25 --no-block --duration 120 \
         --out tests/presence/data/early-move.jsonl
+
+Revision 9's arrival test (``walk-lab-then-assembly.jsonl``): tuning walk 1002's first 205 s;
+at the lab's bench a person in front of its beacon let revision 8 take the walk in (the
+assembly area rose with the lab) for a move to the assembly area, 29 s after the lab switch:
+
+    .venv/bin/python bench/presence_fixture.py --seed 1002 --walk --no-block --duration 205 \
+        --out tests/presence/data/walk-lab-then-assembly.jsonl
 """
 
 from __future__ import annotations

@@ -193,6 +193,9 @@ class EngineState:
     posterior: dict[str, float] = field(default_factory=dict)
     #: Rooms (None = no room) the beacons show a move towards (their hazard is raised).
     moving: list[str | None] = field(default_factory=list)
+    #: Rooms shown a move to only by the walk into the current room (``arrival_margin``): they
+    #: need the between-rooms margin, not the moving one.
+    arrival: list[str] = field(default_factory=list)
     #: Since when no sign of a move towards any room was seen (None while one is): standing
     #: still, the current room counts at its usual level against rivals that did not rise.
     still_since: float | None = None
@@ -334,6 +337,9 @@ class RoomEngine:
         current = self.state.auto_room
         score = self._scores(levels)
         hazard = self._hazards(levels, current, now)
+        self.state.arrival = [
+            k for k in self.state.moving if k is not None and self._arrival_holds(k, now)
+        ]
         dt = 0.0 if self._last_t is None else min(max(0.0, now - self._last_t), s.max_step_s)
         self._last_t = now if self._last_t is None else max(self._last_t, now)
         # Standing still (no sign of a move towards any room, through a door or not): a loss of
@@ -405,7 +411,7 @@ class RoomEngine:
         """
         s = self.settings
         arrived = self._arrival_levels.get(key)
-        if self._arrived_at is None or arrived is None:
+        if not s.arrival_margin or self._arrived_at is None or arrived is None:
             return False
         lasting = (1.0 - s.rise_quantile) * s.motion_window_s + s.motion_lag_s + s.move_memory_s
         if now - self._arrived_at >= lasting:
@@ -581,7 +587,7 @@ class RoomEngine:
             return max(0.0, *others)
         if key not in self.state.moving:
             return s.evidence_margin_db
-        if s.arrival_margin and self._arrival_holds(key, self._last_t or 0.0):
+        if key in self.state.arrival:
             return s.evidence_margin_db  # the walk into the current room, not a move since
         return s.moving_margin_db
 

@@ -268,6 +268,7 @@ class PresenceMonitor:
             "proximity_db": dict(state.proximity),
             "posterior": dict(state.posterior),
             "moving": [room or "" for room in state.moving],
+            "arrival": list(state.arrival),
             "still_for_s": None
             if state.still_since is None
             else round(max(0.0, now - state.still_since), 1),
