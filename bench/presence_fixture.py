@@ -47,6 +47,12 @@ assembly area rose with the lab) for a move to the assembly area, 29 s after the
 
     .venv/bin/python bench/presence_fixture.py --seed 1002 --walk --no-block --duration 205 \
         --out tests/presence/data/walk-lab-then-assembly.jsonl
+
+and ``walk-through-the-lab.jsonl``, tuning walk 56's first 305 s: from the assembly area through
+the lab into the shop, where the arrival in the lab ends because the lab falls away at once:
+
+    .venv/bin/python bench/presence_fixture.py --seed 56 --walk --no-block --duration 305 \
+        --out tests/presence/data/walk-through-the-lab.jsonl
 """
 
 from __future__ import annotations

@@ -22,6 +22,11 @@ from appliance.presence.settings import PresenceSettings
 from tests.presence.test_standstill import replay
 
 TRACE = Path(__file__).parent / "data" / "walk-lab-then-assembly.jsonl"
+#: Tuning walk 56's first 305 s (``presence_fixture.py --seed 56 --walk --no-block --duration
+#: 305``): from the assembly area through the lab (x 12 -> 6 m, 288-293 s) into the shop.
+THROUGH_TRACE = Path(__file__).parent / "data" / "walk-through-the-lab.jsonl"
+#: Where that walk crosses into the shop.
+ENTERED_SHOP_S = 293.0
 #: Where the walk crosses into the lab and into the assembly area (``presence_sim.walk_path``).
 ENTERED_LAB_S = 94.0
 ENTERED_ASSEMBLY_S = 191.0
@@ -79,3 +84,23 @@ def test_the_start_up_decision_notes_no_arrival() -> None:
     engine, switches = replay(ARRIVAL, TRACE, until=60.0)
     assert [s.to_room for s in switches] == ["machine-shop"]
     assert engine._arrived_at is None and engine.state.arrival == []
+
+
+def test_carried_through_a_room_the_arrival_ends_when_that_room_falls_away() -> None:
+    # Walking from the assembly area through the lab, the engine switches into the lab as the
+    # appliance passes its beacon (293 s); the shop read >6 dB under it then and is held to the
+    # between-rooms margin, until the lab falls away within seconds (passed, not arrived in):
+    # then the shop's move counts again, and it is entered as in revision 8.
+    engine, switches = replay(ARRIVAL, THROUGH_TRACE, until=ENTERED_SHOP_S + 1.5)
+    lab = switches[-1]
+    assert lab.to_room == "electronics-lab" and lab.at <= ENTERED_SHOP_S + 0.5
+    assert engine.state.arrival == ["machine-shop"]
+    engine, switches = replay(ARRIVAL, THROUGH_TRACE, until=ENTERED_SHOP_S + 3.0)
+    assert engine.state.room == "electronics-lab"
+    assert "machine-shop" in engine.state.moving and engine.state.arrival == []
+    engine, switches = replay(ARRIVAL, THROUGH_TRACE)
+    _, revision_8 = replay(REVISION_8, THROUGH_TRACE)
+    assert [(s.to_room, s.at) for s in switches] == [(s.to_room, s.at) for s in revision_8]
+    shop = switches[-1]
+    assert shop.to_room == "machine-shop" and shop.moving is True
+    assert shop.at - ENTERED_SHOP_S <= 10.0
