@@ -51,6 +51,11 @@ log = logging.getLogger(__name__)
 COMMAND_HINTS = ("scan this", "remember that", "which room", "switch to", "repeat", "stop")
 #: Seconds of trailing silence kept at the end of a question (recognisers like a little).
 KEEP_TRAILING_S = 0.2
+#: Wake detectors that place the phrase from a score (the keyword model, alone or checked by
+#: whisper): where the phrase ended is an estimate, so their capture holds the whole phrase.
+KEYWORD_DETECTORS = ("kws", "kws+whisper")
+#: Seconds of audio kept before a keyword detection's estimated phrase start (a slow "open").
+PHRASE_MARGIN_S = 0.4
 
 
 def _rejected(wake: WakeDetector) -> int:
@@ -292,9 +297,15 @@ class VoiceFrontEnd:
 
     def _capture_start(self, wake: WakeDetection) -> int:
         # Whisper detections only know the window that held the phrase: capture it all and cut the
-        # phrase from the text. Vosk knows where the phrase ended to the frame.
+        # phrase from the text. The keyword model only estimates where the phrase ended, and may
+        # fire inside "claw" or after the question has begun ("open claw what ..." in one
+        # breath): a capture that started at its estimate began with a piece of "claw" ("the law,
+        # scan this") or without the question's first word. So it too takes the whole phrase and
+        # the text is cut after it (decision 0031). Vosk knows where the phrase ended to the frame.
         if wake.detector == "whisper-window":
             return wake.start_sample
+        if wake.detector in KEYWORD_DETECTORS:
+            return max(0, wake.start_sample - int(PHRASE_MARGIN_S * SAMPLE_RATE))
         return wake.end_sample
 
     async def _capture(
@@ -341,11 +352,10 @@ class VoiceFrontEnd:
         )
         if reason == EndReason.SILENCE and trim:
             audio = audio[: len(audio) - trim]
-        # The wake phrase leads the bias list when the capture holds it (whisper windows; people say
-        # it to the button too): it must come out spelled so that it can be cut from the text. A
-        # capture that starts after the phrase (Vosk, the keyword model) goes without it: as the
-        # prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ..." for
-        # "what torque ..." in tests/audio/test_wake_model.py).
+        # The wake phrase leads the bias list when the capture holds it (whisper windows, the
+        # keyword model; people say it to the button too): it must come out spelled so that it
+        # can be cut from the text. A capture that starts after the phrase (Vosk) goes without it:
+        # as the prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ...").
         with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
         vocabulary = [
             *([self.settings.wake_phrase.title()] if with_phrase else []),

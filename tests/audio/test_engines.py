@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from appliance.audio.engines import whisper as whisper_engine
 from appliance.audio.engines.vosk import VoskRecogniser, load_vosk_model
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.frontend import COMMAND_HINTS
 from appliance.audio.phrases import normalise_words
 from appliance.errors import ModelError
 from appliance.models.manifest import load_manifest
@@ -63,6 +65,21 @@ def test_whisper_vocabulary_prompt_is_used(whisper: WhisperRecogniser, synth: Sy
     biased = whisper.transcribe(audio, vocabulary=["M8 bolts", "torque", "A-1024"])
     words = normalise_words(biased.text)
     assert "torque" in words and any(w.startswith("bolt") for w in words), biased.text
+
+
+def test_whisper_decoding_loop_is_decoded_again(
+    whisper: WhisperRecogniser, synth: SynthFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A short command with the front end's bias list as prompt: greedy decoding loops on it
+    # ("Open Claw, scan this, open Claw, scan this, ..." to the token limit).
+    audio = samples_of(synth("open claw, scan this", voice="en-us", lead_s=0.7, tail_s=0.4))
+    vocabulary = ["Open Claw", *COMMAND_HINTS]
+    monkeypatch.setattr(whisper_engine, "LOOP_COMPRESSION_RATIO", float("inf"))
+    looped = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
+    assert looped.count("scan") >= 3, looped  # the loop, left alone
+    monkeypatch.undo()
+    heard = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
+    assert heard == ["open", "claw", "scan", "this"], heard
 
 
 def test_whisper_short_window_decode(whisper: WhisperRecogniser, synth: SynthFn) -> None:

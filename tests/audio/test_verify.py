@@ -17,6 +17,7 @@ from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.espeak_words import phrase_span, speak_with_words
 from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.phrases import normalise_words, split_after_phrase
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
@@ -266,25 +267,22 @@ async def test_one_breath_question_with_the_verifier(
         await frontend.close()
     assert utterance is not None and utterance.wake.detector == "kws+whisper"
     assert utterance.command.kind == CommandKind.QUESTION
-    # The question is transcribed from after the phrase, as without the verifier.
-    words = utterance.transcript.text.lower().replace(",", " ").split()
-    assert "what" in words[:3] and "claw" not in words, words
+    # The capture holds the phrase, as without the verifier; the question is what follows it.
+    found, after = split_after_phrase(utterance.transcript.text, "open claw")
+    assert found and utterance.text == after, utterance.transcript.text
+    words = normalise_words(after)
+    # What whisper tiny.en makes of the words ("what talk do ...") is bench/audio_wer.py's
+    # business; the capture must hold all of them: 8 words said, not one of the phrase's.
+    assert len(words) >= 6 and "open" not in words and "claw" not in words, words
     assert status["wake_confirmed"] == 1 and status["wake_rejected"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness (decision 0031, session 8): the committed head was trained on the phrase "
-    "said alone; said in one breath with the question, without a pause, it is missed three times "
-    "in four. A head trained on one-breath clips wakes here but starts some questions inside "
-    "'claw' (not adopted yet)",
-)
 async def test_one_breath_without_a_pause_wakes_it(
     kws: KeywordModelWakeDetector, whisper: WhisperRecogniser, tmp_path: Path
 ) -> None:
     # "open claw what is ..." as ONE utterance (no comma, so no pause): the last word of the phrase
-    # runs into the question. The committed head never heard this and stays under its threshold;
-    # a head trained with the one-breath clips wakes here (decision 0031, session 8).
+    # runs into the question. The head before session 9 never heard this and stayed under its
+    # threshold; the one trained with the one-breath clips wakes here (decision 0031).
     text = "open claw what is the clearance on the shaft"
     speech, words = speak_with_words(text, HELD_OUT_VOICE, 160, 50)
     _, end = phrase_span(speech, words, text, "open claw")
@@ -307,6 +305,12 @@ async def test_one_breath_without_a_pause_wakes_it(
     # Detected after the phrase ended, within the time the issue allows for the wake.
     detected = utterance.wake.detected_at_sample - SAMPLE_RATE
     assert end <= detected <= end + int(0.5 * SAMPLE_RATE)
+    # The question is heard (whisper tiny.en drops its "what" here: bench/audio_capture.py) and
+    # the phrase is cut from it.
+    found, after = split_after_phrase(utterance.transcript.text, "open claw")
+    assert found and utterance.text == after, utterance.transcript.text
+    words = normalise_words(after)
+    assert len(words) >= 5 and "clearance" in words and "claw" not in words, words
 
 
 def test_an_early_check_confirms_the_detection_of_the_same_rise(
