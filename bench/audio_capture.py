@@ -112,7 +112,7 @@ async def first_utterance(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--voices", type=int, default=3, help="held-out espeak-ng voices (max 9)")
-    parser.add_argument("--kws-head", default="", help="a head file instead of the committed one")
+    parser.add_argument("--kws-head", default="", help="a head file instead of the manifest's")
     args = parser.parse_args()
     environ = {"OPENCLAW_AUDIO__WAKE_KWS_HEAD": str(Path(args.kws_head).resolve())}
     config = load_config(environ=environ if args.kws_head else {})
@@ -121,7 +121,7 @@ def main() -> None:
     settings = dataclasses.replace(config.audio, max_question_s=8.0, no_speech_timeout_s=2.0)
     print(
         f"wake path {config.audio.wake_engine} (verify {config.audio.wake_verify}), head "
-        f"{args.kws_head or 'committed'}, {args.voices} held-out voices"
+        f"{args.kws_head or 'from the manifest'}, {args.voices} held-out voices"
     )
     tmp = Path(tempfile.mkdtemp(prefix="audio-capture-"))
     rules = {"phrase": VoiceFrontEnd, "estimate": EstimateStartFrontEnd}

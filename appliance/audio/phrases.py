@@ -72,10 +72,22 @@ def find_phrase(words: list[str], phrase: str) -> PhraseMatch | None:
 
 
 def split_after_phrase(text: str, phrase: str) -> tuple[bool, str]:
-    """Whether ``text`` contains the phrase, and the words after it (the question said in one breath)."""
+    """Whether ``text`` contains the phrase, and the words after it (the question said in one breath).
+
+    When the phrase occurs again, the words after the last occurrence that has any: a person who
+    starts again says the phrase again ("open claw, uh, open claw, scan this"), and whisper's
+    decoding loops repeat it ("open claw, scan this, open claw, scan this, open claw").
+    """
     spans = word_spans(text)
-    match = find_phrase([w for w, _, _ in spans], phrase)
-    if match is None:
+    words = [w for w, _, _ in spans]
+    # Character spans of every occurrence of the phrase, in order.
+    found: list[tuple[int, int]] = []
+    at = 0
+    while (match := find_phrase(words[at:], phrase)) is not None:
+        found.append((spans[at + match.start][1], spans[at + match.end - 1][2]))
+        at += match.end
+    if not found:
         return False, text.strip()
-    cut = spans[match.end - 1][2]
-    return True, text[cut:].strip(" \t\n,.;:!?")
+    ends = [start for start, _ in found[1:]] + [len(text)]
+    pieces = [text[cut:end].strip(" \t\n,.;:!?") for (_, cut), end in zip(found, ends, strict=True)]
+    return True, next((p for p in reversed(pieces) if p), "")

@@ -16,6 +16,10 @@ from appliance.audio.phrases import find_phrase, normalise_words, split_after_ph
         ("open-claw scan this", "scan this"),
         ("So, open claw remember that A-1024 is now rev D.", "remember that A-1024 is now rev D"),
         ("open claw", ""),
+        # Said again, or a recogniser's loop: the words after the last occurrence that has any.
+        ("Open claw, uh, open claw, scan this.", "scan this"),
+        ("Open Claw, scan these, open claw, scan these, open claw,", "scan these"),
+        ("open claw open claw", ""),
     ],
 )
 def test_phrase_found_and_the_rest_kept_verbatim(text: str, rest: str) -> None:
