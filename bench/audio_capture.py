@@ -128,6 +128,7 @@ def main() -> None:
     for style in STYLES:
         tally: dict[str, Counter[str]] = {rule: Counter() for rule in rules}
         wrong: dict[str, list[str]] = {rule: [] for rule in rules}
+        transcribe_s: dict[str, list[float]] = {rule: [] for rule in rules}
         for (command, kind, room), voice in itertools.product(CASES, held_out_voices(args.voices)):
             audio = say(command, style, voice)
             if audio is None:
@@ -140,6 +141,8 @@ def main() -> None:
                 )
                 tally[rule]["said"] += 1
                 tally[rule]["woke"] += utterance is not None
+                if utterance is not None:
+                    transcribe_s[rule].append(utterance.latency["transcribe_s"])
                 if right(utterance, command, kind, room):
                     tally[rule]["right"] += 1
                 elif utterance is not None and len(wrong[rule]) < 4:
@@ -150,7 +153,8 @@ def main() -> None:
             print(
                 f"  {rule:9s} woke {t['woke']}/{t['said']}, right {t['right']}/{t['said']} "
                 f"({t['right'] / max(1, t['said']):.3f}), right when woken "
-                f"{t['right'] / max(1, t['woke']):.3f}"
+                f"{t['right'] / max(1, t['woke']):.3f}; transcription p50 "
+                f"{1000 * float(np.median(transcribe_s[rule] or [0.0])):.0f} ms"
             )
             for line in wrong[rule]:
                 print("     ", line)
