@@ -129,11 +129,14 @@ def main() -> None:
         tally: dict[str, Counter[str]] = {rule: Counter() for rule in rules}
         wrong: dict[str, list[str]] = {rule: [] for rule in rules}
         transcribe_s: dict[str, list[float]] = {rule: [] for rule in rules}
+        per_command: Counter[tuple[str, str]] = Counter()
+        said: Counter[str] = Counter()
         for (command, kind, room), voice in itertools.product(CASES, held_out_voices(args.voices)):
             audio = say(command, style, voice)
             if audio is None:
                 continue
             wav = write_wav(tmp / "utterance.wav", audio)
+            said[command] += 1
             for rule, frontend_class in rules.items():
                 wake.reset()
                 utterance = asyncio.run(
@@ -145,6 +148,7 @@ def main() -> None:
                     transcribe_s[rule].append(utterance.latency["transcribe_s"])
                 if right(utterance, command, kind, room):
                     tally[rule]["right"] += 1
+                    per_command[rule, command] += 1
                 elif utterance is not None and len(wrong[rule]) < 4:
                     wrong[rule].append(f"{command!r} ({voice}) -> {utterance.transcript.text!r}")
         print(f"\n{style}")
@@ -158,6 +162,10 @@ def main() -> None:
             )
             for line in wrong[rule]:
                 print("     ", line)
+        print("  right per command: " + ", ".join(rules))
+        for command in said:
+            counts = " / ".join(f"{per_command[rule, command]}" for rule in rules)
+            print(f"    {command!r:55s} {counts} of {said[command]}")
 
 
 if __name__ == "__main__":
