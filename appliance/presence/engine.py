@@ -39,6 +39,10 @@ beacon that agrees adds a little) expressed as dB relative to that beacon's RSSI
   window is no move; the spot counts as the same until the current room and another room both
   read far from their usual levels (:class:`~appliance.presence.spot.SpotReference`: a body changes one link, a
   missed move every link);
+* **arriving** (``arrival_margin``): after a switch into a room, a rival that read well under it
+  then and is shown a move only by the walk in (it rose with the room entered) needs the
+  between-rooms margin while those signs last, unless the room entered falls away at once
+  (carried through it) (:meth:`RoomEngine._arrival_holds`);
 * **posterior hysteresis**: the active room changes when another state's posterior stays at or above
   ``switch_posterior`` for ``dwell_s``.
 

@@ -186,7 +186,7 @@ class PresenceSettings:
     #: first ``motion_lag_s`` after the switch (carried through it, not into it). A room beyond
     #: the one entered rose with it on the walk in; a blockage of the entered room's beacon at
     #: its bench then handed it the room (False = revision 8).
-    arrival_margin: bool = False
+    arrival_margin: bool = True
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0
     #: Posterior probability a new room (or "no room") must reach to become active...
