@@ -449,10 +449,10 @@ def main() -> None:
     parser.add_argument("--near-miss-claw-formant", type=int, default=0)
     parser.add_argument("--near-miss-formant", type=int, default=0)
     parser.add_argument("--sentence-formant", type=int, default=0)
-    # Session 8: the phrase (or a near-miss) and what follows as one utterance; 0 by default
-    # (decision 0031, "Session 8: one breath": measured, not adopted yet).
-    parser.add_argument("--positive-fluent", type=int, default=0)
-    parser.add_argument("--near-miss-fluent", type=int, default=0)
+    # Session 8: the phrase (or a near-miss) and what follows as one utterance (decision 0031,
+    # "Session 8: one breath"); the committed head since session 9 was trained with 1000 each.
+    parser.add_argument("--positive-fluent", type=int, default=1000)
+    parser.add_argument("--near-miss-fluent", type=int, default=1000)
     parser.add_argument(
         "--user-positives",
         type=Path,
