@@ -30,6 +30,7 @@ import re
 import tomllib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +103,15 @@ class RoomsPlan:
         return self.rooms[spec.room] if spec is not None else None
 
     def find_room(self, text: str) -> Room | None:
-        """A room by key or display name, case-insensitively (for "switch to electronics lab")."""
-        wanted = " ".join(text.lower().replace("-", " ").replace("_", " ").split())
-        for room in self.rooms.values():
-            names = {room.key.replace("-", " ").replace("_", " "), room.name.lower()}
-            if wanted in names:
-                return room
-        return None
+        """A room by key or display name (for "switch to electronics lab"), as heard.
+
+        Case and hyphens do not matter. A name that matches no room exactly may still be a room's
+        name as a recogniser wrote it ("electronic slab", "the machine shop"):
+        :func:`spoken_room` decides.
+        """
+        names = {room.key: (_plain(room.key), _plain(room.name)) for room in self.rooms.values()}
+        key = spoken_room(text, names)
+        return self.rooms[key] if key is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for ``openclaw rooms --json`` and the status page."""
@@ -129,6 +132,41 @@ class RoomsPlan:
                 for room in self.rooms.values()
             ],
         }
+
+
+#: How alike (difflib's ratio, 0..1) a heard name must be to a room's name to mean that room...
+SPOKEN_NAME_RATIO = 0.75
+#: ... and by how much it must be more alike to it than to any other room.
+SPOKEN_NAME_MARGIN = 0.15
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
+
+
+def spoken_room(text: str, names: Mapping[str, tuple[str, ...]]) -> str | None:
+    """The key of the room ``text`` names, given each room's names in plain form; None if unclear.
+
+    An exact name wins. Otherwise the heard name (without a leading "the") is compared with every
+    name letter by letter: whisper tiny.en writes "electronics lab" as "electronic slab" or
+    "electronic lab", which are plainly the lab, while "kitchen" is no room at all. The closest
+    room counts only when it is close (:data:`SPOKEN_NAME_RATIO`) and clearly closer than the
+    next (:data:`SPOKEN_NAME_MARGIN`), so that a mishearing never picks between two alike rooms.
+    """
+    wanted = _plain(text)
+    for key, plain in names.items():
+        if wanted in plain:
+            return key
+    wanted = wanted.removeprefix("the ")
+    alike = sorted(
+        (max(SequenceMatcher(None, wanted, name).ratio() for name in plain), key)
+        for key, plain in names.items()
+    )
+    if not alike or alike[-1][0] < SPOKEN_NAME_RATIO:
+        return None
+    if len(alike) > 1 and alike[-1][0] - alike[-2][0] < SPOKEN_NAME_MARGIN:
+        return None
+    return alike[-1][1]
 
 
 def _fail(source: str, where: str, message: str) -> RoomsFileError:

@@ -325,11 +325,16 @@ class Vocabulary:
     def __init__(self, reader: ReaderStore, ttl_s: float = 60.0) -> None:
         self.reader = reader
         self.ttl_s = ttl_s
+        #: The rooms' names (the rooms file), for "switch to <room>": set once presence is up.
+        self.rooms: list[str] = []
         self._words: list[str] = []
         self._at = -float("inf")
 
     def __call__(self) -> list[str]:
-        """The current word list."""
+        """The current word list: the rooms' names, then the index's words."""
+        return [*self.rooms, *self._index_words()]
+
+    def _index_words(self) -> list[str]:
         store = self.reader.opened()
         now = time.monotonic()
         if store is None or now - self._at < self.ttl_s:
@@ -359,8 +364,9 @@ def build_parts(config: Config, bus: EventBus) -> Parts:
     parts.closers.append(reader.close)
     parts.warmers.append(reader.get)
     _add_answer(config, bus, reader, parts)
-    _add_voice(config, bus, reader, parts)
-    _add_presence(config, bus, reader, parts)
+    vocabulary = Vocabulary(reader)
+    _add_voice(config, bus, vocabulary, parts)
+    _add_presence(config, bus, reader, vocabulary, parts)
     return parts
 
 
@@ -387,7 +393,7 @@ def _add_answer(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts
     parts.answerer = AnswerAdapter(config, reader, worker)
 
 
-def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+def _add_voice(config: Config, bus: EventBus, vocabulary: Vocabulary, parts: Parts) -> None:
     from appliance.audio.build import build_frontend, build_speaker
 
     if config.audio.source == "wav" and not config.audio.wav_files:
@@ -398,7 +404,7 @@ def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts)
             parts.disabled["speaker"] = f"{err.code}: {err.message}"
         return
     try:
-        frontend = build_frontend(config, bus=bus, vocabulary=Vocabulary(reader))
+        frontend = build_frontend(config, bus=bus, vocabulary=vocabulary)
     except OpenClawError as err:
         parts.disabled["listener"] = f"{err.code}: {err.message}"
         return
@@ -407,7 +413,9 @@ def _add_voice(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts)
     parts.speaker = voice
 
 
-def _add_presence(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts) -> None:
+def _add_presence(
+    config: Config, bus: EventBus, reader: ReaderStore, vocabulary: Vocabulary, parts: Parts
+) -> None:
     if config.presence.backend == "off":
         parts.disabled["presence"] = "presence.backend = off"
         return
@@ -422,6 +430,8 @@ def _add_presence(config: Config, bus: EventBus, reader: ReaderStore, parts: Par
     except OpenClawError as err:
         parts.disabled["presence"] = f"{err.code}: {err.message}"
         return
+    # "switch to <room>": the recogniser is pulled toward the names it must write.
+    vocabulary.rooms = sorted(room.name for room in plan.rooms.values())
 
     activators: list[NamespaceActivator] = []
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.audio.commands import CommandKind, parse_command
-from appliance.errors import AnswerError, OpenClawError
+from appliance.errors import AnswerError, InputError, OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
@@ -208,8 +208,16 @@ class QuestionPipeline:
             )
             return AnswerResult(text=text, spoken=text, mode="command")
         if kind == CommandKind.SWITCH_ROOM:
-            current = self.rooms.set_manual(argument)
-            text = f"Now in {current['room']}."
+            try:
+                current = self.rooms.set_manual(argument)
+            except InputError as err:
+                if err.code != "room_unknown":
+                    raise
+                # A room the rooms file does not name (or a name misheard past recognising): an
+                # answer, not a failure; the message lists the rooms there are.
+                text = f"I don't know that room: {err.message}."
+                return AnswerResult(text=text, spoken=text, mode="command")
+            text = f"Now in {current['name']}."
             return AnswerResult(text=text, spoken=text, mode="command")
         if kind == CommandKind.REPEAT:
             text = self._last_spoken or "I have not said anything yet."
