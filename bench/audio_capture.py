@@ -11,8 +11,9 @@ same audio and the same models:
 - ``estimate``: the capture starts where the keyword model estimated that the phrase ended (before
   session 9).
 
-A command is right when its kind (and room) is what was said; a question when its first word is
-among the first two heard.
+A command is right when its kind is what was said, and its room the room said (resolved against
+the sample rooms file as the appliance resolves it); a question when its first word is among the
+first two heard.
 
     .venv/bin/python bench/audio_capture.py --voices 6 [--kws-head other.npz]
 """
@@ -44,6 +45,8 @@ from appliance.audio.training_clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, 
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.wavio import write_wav
 from appliance.config import load_config
+from appliance.presence.rooms import load_rooms
+from appliance.presence.trace import package_data
 
 STYLES = ("comma", "one breath", "hesitation")
 #: Seconds of silence inserted after the command's first word ("hesitation").
@@ -76,12 +79,16 @@ def say(command: str, style: str, voice: str) -> Samples | None:
     return np.concatenate([silence(1.0), audio, silence(1.5)])
 
 
+#: The sample rooms file's rooms, which "switch to ..." is resolved against as the appliance does.
+ROOMS = load_rooms(package_data("rooms.sample.toml"), known_namespaces=None)
+
+
 def right(utterance: Utterance | None, command: str, kind: CommandKind, room: str) -> bool:
-    """Whether the front end made of it what was said."""
+    """Whether the front end made of it what was said (and the appliance, for a room's name)."""
     if utterance is None or utterance.command.kind != kind:
         return False
     if room:
-        return utterance.command.argument.lower() == room
+        return ROOMS.find_room(utterance.command.argument) is ROOMS.find_room(room)
     if kind == CommandKind.QUESTION:
         return command.split()[0].lower() in normalise_words(utterance.text)[:2]
     return True
@@ -102,6 +109,8 @@ async def first_utterance(
         whisper,
         Speaker(EspeakTts(), WavFileSink(out)),
         settings=settings,
+        # As in the appliance with a rooms file: the rooms' names lead the bias list.
+        vocabulary=lambda: sorted(room.name for room in ROOMS.rooms.values()),
     )
     try:
         return await frontend.next_utterance()
