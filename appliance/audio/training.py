@@ -517,7 +517,7 @@ def main() -> None:
         "reading": args.reading,
         "reading-other": args.reading_other,
     }
-    # (Only when asked for: a head trained without them keeps its earlier bytes.)
+    # (Only when not 0: a head trained without them keeps its earlier bytes.)
     for kind in FORMANT_KINDS + FLUENT_KINDS:
         if getattr(args, kind.replace("-", "_")):
             counts[kind] = getattr(args, kind.replace("-", "_"))

@@ -551,9 +551,8 @@ def _fluent_clip(
     scale = len(warped) / max(1, len(speech))  # the warp stretches time: the bounds move with it
     speech, start, end = warped, round(start * scale), round(end * scale)
     s, e = speech_bounds(speech)
-    parts = [_silence(rng, 0.2, 1.2)]
-    offset = sum(len(p) for p in parts) - s
-    parts += [speech[s:e], _silence(rng, 0.5, 1.5)]
-    start, end = start + offset, end + offset
-    audio = augment(rng, np.concatenate(parts), texts, ref=(start, end))
+    lead_silence = _silence(rng, 0.2, 1.2)
+    audio = np.concatenate([lead_silence, speech[s:e], _silence(rng, 0.5, 1.5)])
+    start, end = start + len(lead_silence) - s, end + len(lead_silence) - s
+    audio = augment(rng, audio, texts, ref=(start, end))
     return (audio, start, end) if positive else (audio, -1, -1)

@@ -53,6 +53,7 @@ keeps running underneath so clearing the override lands in the right room at onc
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
@@ -268,8 +269,6 @@ class RoomEngine:
         #: level then of each room reading well under the room entered.
         self._arrived_at: float | None = None
         self._arrival_levels: dict[str, float] = {}
-        #: Each heard room's level at the current evaluation.
-        self._levels_now: dict[str, float] = {}
 
     # -- inputs -------------------------------------------------------------------------------
 
@@ -334,7 +333,6 @@ class RoomEngine:
                 return None
             self._started = now
         levels = self._levels(readings)
-        self._levels_now = {k: v.level_db for k, v in levels.items()}
         self.state.proximity = {k: round(v.level_db, 1) for k, v in levels.items()}
         self._remember(levels, now)
         self._remember_beacons(readings, now)
@@ -342,7 +340,7 @@ class RoomEngine:
         score = self._scores(levels)
         hazard = self._hazards(levels, current, now)
         self.state.arrival = [
-            k for k in self.state.moving if k is not None and self._arrival_holds(k, now)
+            k for k in self.state.moving if k is not None and self._arrival_holds(k, levels, now)
         ]
         dt = 0.0 if self._last_t is None else min(max(0.0, now - self._last_t), s.max_step_s)
         self._last_t = now if self._last_t is None else max(self._last_t, now)
@@ -402,7 +400,7 @@ class RoomEngine:
             k: v.level_db for k, v in levels.items() if k != room and v.level_db < entered - margin
         }
 
-    def _arrival_holds(self, key: str, now: float) -> bool:
+    def _arrival_holds(self, key: str, levels: dict[str, _RoomLevel], now: float) -> bool:
         """Whether ``key``'s move is only the walk into the current room (``arrival_margin``).
 
         It is while the signs seen before the switch can last — the previous bench's readings
@@ -420,14 +418,14 @@ class RoomEngine:
         lasting = (1.0 - s.rise_quantile) * s.motion_window_s + s.motion_lag_s + s.move_memory_s
         if now - self._arrived_at >= lasting:
             return False
-        level = self._levels_now.get(key)
-        if level is None or level - arrived >= s.rise_db:
+        if key not in levels or levels[key].level_db - arrived >= s.rise_db:
             return False
         trail = self._trail.get(self.state.auto_room or "")
         span = self._arrived_at + s.motion_lag_s
         first = [p for t, p in trail or () if self._arrived_at <= t <= span]
-        passed = any(max(first[: i + 1]) - p >= s.passed_fall_db for i, p in enumerate(first))
-        return not passed
+        # Passed through: a fall of passed_fall_db under the highest level so far in that span.
+        peaks = itertools.accumulate(first, max)
+        return not any(peak - p >= s.passed_fall_db for peak, p in zip(peaks, first, strict=True))
 
     def _starting(self, now: float) -> bool:
         """Whether the engine is in its first ``startup_s`` (little history, no firm prior)."""

@@ -23,6 +23,8 @@ from appliance.audio.training_clips import (
 )
 from appliance.audio.wavio import speech_bounds
 
+from .conftest import clip_made_twice
+
 
 def test_every_word_is_reported_in_order_inside_the_audio() -> None:
     text = "open claw what torque do the bolts take"
@@ -84,9 +86,7 @@ def test_the_one_breath_kinds_come_after_the_formant_kinds() -> None:
 def test_one_breath_clips_are_deterministic_and_hold_the_phrase(shared_data: Path) -> None:
     texts = load_texts(shared_data / "retrieval", limit=20)
     spec = ClipSpec("positive-fluent", 2, False)
-    audio, start, end = make_clip(spec, texts, seed=5, warp=0.12)
-    again, start2, end2 = make_clip(spec, texts, seed=5, warp=0.12)
-    assert np.array_equal(audio, again) and (start, end) == (start2, end2)
+    audio, start, end = clip_made_twice(spec, texts, seed=5)
     # The phrase lies inside the clip, after the leading silence, with the rest following it.
     assert 0.2 * SAMPLE_RATE <= start < end < len(audio) - 0.5 * SAMPLE_RATE
     assert 0.3 * SAMPLE_RATE < end - start < 1.5 * SAMPLE_RATE
