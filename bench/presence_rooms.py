@@ -48,22 +48,24 @@ NONE = "-"
 #: Seeds that are only ever run by this benchmark, once, at the end of a session: 200-259 were the
 #: fresh held-out set of session 3 (run once, then traced), 300-359 that of session 4, 400-459 that
 #: of session 5, 500-559 that of session 6, 600-659 that of session 7, 700-759 that of session 8,
-#: 800-859 that of session 9.
+#: 800-859 that of session 9; 900-959 is fixed for session 10 (run at most once, only if a rule is
+#: adopted).
 #: The tuning replay refuses every seed in ``HELD_OUT`` (tuning seeds beyond it, from
 #: ``HELD_OUT.stop`` up, are fresh tuning data); per-event traces refuse the recent sets
 #: (``TRACE_REFUSED``) unless told their run is over.
 HELD_OUT = range(200, 1000)
 HELD_OUT_FROM = HELD_OUT.start
-#: The current fresh held-out set (fixed at the start of session 9, before any change).
-FRESH_HELD_OUT = range(800, 860)
+#: The current fresh held-out set (fixed at the start of session 10, before any change).
+FRESH_HELD_OUT = range(900, 960)
 #: Held-out sets a per-event trace refuses without ``--held-out-ok``: the current one and those of
-#: sessions 5 to 8 (400-459, 500-559, 600-659 and 700-759, each run once; never to be used for
-#: tuning).
+#: sessions 5 to 9 (400-459, 500-559, 600-659, 700-759 and 800-859, each run once; never to be
+#: used for tuning).
 TRACE_REFUSED = (
     range(400, 460),
     range(500, 560),
     range(600, 660),
     range(700, 760),
+    range(800, 860),
     FRESH_HELD_OUT,
 )
 

@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out (200-259 session 3, 300-359 "
             f"session 4, 400-459 session 5, 500-559 session 6, 600-659 session 7, 700-759 session 8, "
-            f"800-859 session 9): "
+            f"800-859 session 9, 900-959 session 10): "
             f"not for tuning; "
             f"tuning seeds from "
             f"{HELD_OUT.stop} up"
