@@ -43,22 +43,23 @@ def signs(engine: RoomEngine, labels: dict[str, str], now: float) -> str:
     each beacon's rise over its own high end, and which rooms a rise, fall, surge, beacon rise
     (motion), deep fall or lasting fall is remembered for.
     """
-    rooms = sorted(engine._trail)
-    rise = " ".join(f"{short(k)}={engine._rise(k, now):+.1f}" for k in rooms)
-    fall = " ".join(f"{short(k)}={engine._fall(k):.1f}" for k in rooms)
+    memory, moves = engine.memory, engine.moves
+    started = engine.startup.started
+    rooms = sorted(memory.rooms)
+    rise = " ".join(f"{short(k)}={memory.rise(k, now, started):+.1f}" for k in rooms)
+    fall = " ".join(f"{short(k)}={memory.fall(k):.1f}" for k in rooms)
     beacons = " ".join(
-        f"{labels.get(b, b[-2:])}={engine._beacon_rise(b, now):+.1f}"
-        for b in sorted(engine._beacon_trail)
+        f"{labels.get(b, b[-2:])}={memory.beacon_rise(b, now):+.1f}" for b in sorted(memory.beacons)
     )
 
     def held(marks: dict[str, float]) -> str:
         return ",".join(short(k) for k, until in sorted(marks.items()) if until >= now)
 
     remembered = (
-        f"rose[{held(engine._rose)}] fell[{held(engine._fell)}] surged[{held(engine._surged)}]"
-        f" motion[{'y' if engine._motion_until >= now else ''}]"
-        f" deep[{'y' if engine._deep_fall_until >= now else ''}]"
-        f" lasting[{','.join(short(k) for k in sorted(engine._lasting))}]"
+        f"rose[{held(moves.rose)}] fell[{held(moves.fell)}] surged[{held(moves.surged)}]"
+        f" motion[{'y' if moves.motion_until >= now else ''}]"
+        f" deep[{'y' if moves.deep_fall_until >= now else ''}]"
+        f" lasting[{','.join(short(k) for k in sorted(moves.lasting))}]"
     )
     return f"rise {rise} | fall {fall} | beacon rise {beacons} | {remembered}"
 

@@ -110,7 +110,7 @@ def outcome(
         scores.setdefault(NONE, []).append(0.0)
         for room in engine.plan.rooms:
             level = engine.state.proximity.get(room)
-            value = -settings.silent_db if level is None else level - engine._none_db(room)
+            value = -settings.silent_db if level is None else level - engine.evidence.none_db(room)
             scores.setdefault(room, []).append(value)
 
     run = replay(

@@ -61,7 +61,7 @@ def test_the_rival_held_back_by_the_arrival_is_shown_while_it_lasts() -> None:
     assert engine.state.proximity["assembly"] > engine.state.proximity["electronics-lab"]
     assert "assembly" in engine.state.moving
     assert engine.state.arrival == ["assembly"]
-    assert engine._arrival_levels["assembly"] < engine.state.proximity["assembly"]
+    assert engine.arrival.levels["assembly"] < engine.state.proximity["assembly"]
     # Once the walk's signs are over, nothing is held back any more.
     engine, _ = replay(ARRIVAL, TRACE, until=ENTERED_ASSEMBLY_S - 10.0)
     assert engine.state.room == "electronics-lab"
@@ -83,7 +83,7 @@ def test_the_start_up_decision_notes_no_arrival() -> None:
     # switch after it.
     engine, switches = replay(ARRIVAL, TRACE, until=60.0)
     assert [s.to_room for s in switches] == ["machine-shop"]
-    assert engine._arrived_at is None and engine.state.arrival == []
+    assert engine.arrival.at is None and engine.state.arrival == []
 
 
 def test_carried_through_a_room_the_arrival_ends_when_that_room_falls_away() -> None:

@@ -41,7 +41,7 @@ def test_carried_off_during_start_up_the_lab_is_entered_within_seconds() -> None
     assert lab.at - ENTERED_LAB_S <= 10.0
     # The ordinary dwell, not start-up's: start-up ended with the move.
     assert lab.held_s < settings.startup_dwell_s
-    assert engine._starting(lab.at) is False
+    assert engine.startup.starting(lab.at) is False
     assert engine.state.room == "electronics-lab"
 
 
@@ -62,4 +62,4 @@ def test_standing_at_a_door_no_start_up_move_is_seen() -> None:
 
     engine, switches = replay(PresenceSettings(), DOOR_STARTUP)
     assert [(s.to_room, s.reason) for s in switches] == [("electronics-lab", "entered")]
-    assert engine._startup_over is False
+    assert engine.startup.over is False

@@ -404,7 +404,7 @@ def test_a_long_blockage_of_the_current_beacon_is_no_lasting_fall() -> None:
     drive.run(30.0, {SHOP: -76, LAB: -72})
     drive.run(60.0, {SHOP: -62, LAB: -72})
     assert drive.rooms == ["shop"]
-    assert "lab" not in drive.engine._lasting
+    assert "lab" not in drive.engine.moves.lasting
 
 
 def test_two_blockages_back_to_back_at_a_boundary_do_not_switch() -> None:

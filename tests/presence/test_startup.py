@@ -67,8 +67,8 @@ def test_a_firm_first_decision_alone_does_not_stop_the_short_reference_rise() ->
 def test_after_start_up_the_ordinary_dwell_applies() -> None:
     settings = PresenceSettings()
     engine, _ = replay(settings, TRACE)
-    assert engine._dwell(settings.startup_s + 1.0) == settings.dwell_s
-    assert engine._dwell(1.0) == max(settings.dwell_s, settings.startup_dwell_s)
+    assert engine.startup.dwell(settings.startup_s + 1.0) == settings.dwell_s
+    assert engine.startup.dwell(1.0) == max(settings.dwell_s, settings.startup_dwell_s)
 
 
 def test_the_two_people_door_trace_is_decided_once_for_the_lab() -> None:
