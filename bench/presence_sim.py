@@ -267,8 +267,15 @@ def simulate(
     *,
     seed: int = 1,
     channel: Channel | None = None,
+    clean: Callable[[str, float, float], None] | None = None,
 ) -> Iterator[TraceRecord]:
-    """Advertisements as heard at the appliance moving along ``path``, in time order."""
+    """Advertisements as heard at the appliance moving along ``path``, in time order.
+
+    ``clean``, when given, is called for every advertisement sent (heard or lost) with the
+    beacon's id, the time and its *noise-free* received power (dBm): the path loss, walls, the
+    link's slow state (shadowing, drift, a body in the way) and the battery's loss, without the
+    multipath fading. It draws no random numbers, so the trace is the same with it or without.
+    """
     channel = channel or Channel()
     rng = random.Random(seed)
     events: list[TraceRecord] = []
@@ -291,14 +298,26 @@ def simulate(
             fading = rng.gauss(0.0, 2.5)
             if rng.random() < 0.04:
                 fading -= 15.0
+            # The link draws from its own generator, so calling it before the sum changes nothing.
+            slow = link.slow(t, p, person)
             rssi = (
                 beacon.rssi_at_1m
                 - 10 * link.exponent * math.log10(d)
                 - walls * channel.wall_db
-                + link.slow(t, p, person)
+                + slow
                 + fading
                 - battery
             )
+            if clean is not None:
+                clean(
+                    beacon.beacon_id,
+                    t,
+                    beacon.rssi_at_1m
+                    - 10 * link.exponent * math.log10(d)
+                    - walls * channel.wall_db
+                    + slow
+                    - battery,
+                )
             margin = rssi - SENSITIVITY_DBM
             loss = 0.05 + (0.35 * max(0.0, 1 - margin / 10.0) if margin < 10 else 0.0)
             if margin > 0 and rng.random() > loss:
