@@ -31,7 +31,16 @@ The engine's latency is ``presence_rooms.py``'s: its first switch into the room 
 the door, 0 if earlier, *missed* if none before the stay ends. The engine runs on the same trace
 through the product's scanner (``presence_rooms.run_policies``).
 
+**What "visible" does not say**: a person in front of the current room's beacon, standing still,
+also makes another room the strongest in the noise-free level — the body is part of it. So
+``--standing`` runs a decision that reads the noise-free levels (:func:`oracle_switches`: the
+room strongest by ``margin`` for ``hold`` s, kept until another is) through ``presence_rooms.py``'s
+standing scenarios and prints its switches per hour: every one is a flap. A (hold, margin) that
+calls an entry visible and also flaps at the door does not separate that entry from a blockage.
+
     .venv/bin/python bench/presence_visibility.py --seed-list 1-6
+    .venv/bin/python bench/presence_visibility.py --seed-list 1 --standing boundary,equal,body,battery \
+        --stand-seeds 1-6,13-30
     .venv/bin/python bench/presence_visibility.py --seed-list 1-6,13-72,100-199,1000-1099 --late
     .venv/bin/python bench/presence_visibility.py --seed-list 800-859 --held-out-ok
 
@@ -48,13 +57,30 @@ import dataclasses
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_rooms import HELD_OUT, Run, entries, parse_overrides, parse_seeds, run_policies
-from presence_sim import SENSITIVITY_DBM, bench_floor, simulate, walk_path
+from presence_rooms import (
+    HELD_OUT,
+    STANDING,
+    Run,
+    entries,
+    parse_overrides,
+    parse_seeds,
+    run_policies,
+)
+from presence_sim import (
+    SENSITIVITY_DBM,
+    FloorPlan,
+    Point,
+    bench_floor,
+    simulate,
+    walk_path,
+    waypoints,
+)
 
 from appliance.presence.settings import PresenceSettings
 
@@ -85,9 +111,10 @@ class Entry:
     visible: dict[tuple[float, float], float | None]
 
 
-def clean_levels(seed: int, duration: float) -> dict[str, tuple[list[float], list[float]]]:
+def clean_levels(
+    floor: FloorPlan, path: Callable[[float], Point], duration: float, seed: int
+) -> dict[str, tuple[list[float], list[float]]]:
     """Per beacon: the times of its advertisements and its noise-free RSSI (dBm) at each."""
-    floor = bench_floor()
     series: dict[str, tuple[list[float], list[float]]] = {
         b.beacon_id: ([], []) for b in floor.beacons
     }
@@ -98,19 +125,19 @@ def clean_levels(seed: int, duration: float) -> dict[str, tuple[list[float], lis
         values.append(level)
 
     # The records are not needed, only the calls: run the generator to its end.
-    for _ in simulate(floor, walk_path(), duration, seed=seed, clean=note):
+    for _ in simulate(floor, path, duration, seed=seed, clean=note):
         pass
     return series
 
 
 def room_level_grid(
+    floor: FloorPlan,
     series: dict[str, tuple[list[float], list[float]]],
     duration: float,
     combine: str,
     soft_db: float,
 ) -> dict[str, list[float]]:
     """Each room's noise-free level (dB re 1 m) at every step; -inf while none of it is present."""
-    floor = bench_floor()
     rooms = {b.room for b in floor.beacons}
     steps = math.ceil(duration / STEP_S) + 1
     per_beacon: dict[str, list[float]] = {}
@@ -167,6 +194,64 @@ def visible_from(
     return None
 
 
+def strongest_at(levels: dict[str, list[float]], k: int, margin: float) -> str | None:
+    """The room strongest by more than ``margin`` dB at step ``k`` (None: none is)."""
+    present = sorted(((v[k], room) for room, v in levels.items() if v[k] > -math.inf), reverse=True)
+    if not present:
+        return None
+    if len(present) == 1 or present[0][0] - present[1][0] > margin:
+        return present[0][1]
+    return None
+
+
+def oracle_switches(levels: dict[str, list[float]], hold: float, margin: float) -> int:
+    """Switches of a decision that reads the noise-free levels: a room strongest for ``hold`` s.
+
+    It takes the room that is strongest (by ``margin``) at every step of ``hold`` seconds, and
+    keeps it until another room is; counted after its first decision. Standing still, every such
+    switch is a flap: what the noise-free signal itself does at that spot.
+    """
+    span = round(hold / STEP_S)
+    decided: str | None = None
+    candidate: str | None = None
+    run = 0
+    switches = 0
+    for k in range(len(next(iter(levels.values())))):
+        room = strongest_at(levels, k, margin)
+        run = run + 1 if room is not None and room == candidate else (1 if room else 0)
+        candidate = room
+        if room is not None and room != decided and run > span:
+            switches += decided is not None
+            decided = room
+    return switches
+
+
+def standing(
+    name: str,
+    seeds: list[int],
+    hours: float,
+    holds: list[float],
+    margins: list[float],
+    combine: str,
+) -> None:
+    """Flaps per hour of the noise-free oracle in one standing scenario (``presence_rooms.py``'s)."""
+    where, _acceptable, prepare = STANDING[name]
+    duration = hours * 3600.0
+    counts = {(h, m): 0 for h in holds for m in margins}
+    soft_db = PresenceSettings().combine_db
+    for seed in seeds:
+        floor = bench_floor()
+        if prepare is not None:
+            prepare(floor)
+        series = clean_levels(floor, waypoints([(duration, where)]), duration, seed)
+        levels = room_level_grid(floor, series, duration, combine, soft_db)
+        for key in counts:
+            counts[key] += oracle_switches(levels, *key)
+    total = hours * len(seeds)
+    cells = " ".join(f"{h:g}/{m:g}:{n / total:.1f}" for (h, m), n in counts.items())
+    print(f"[{name}] noise-free oracle switches per hour ({total:g} h; hold s/margin dB): {cells}")
+
+
 def engine_latency(run: Run, room: str, start: float, end: float) -> float | None:
     """``presence_rooms.score_walk``'s latency of one entry (None = missed)."""
     hit = next((w for w, r in run.changes if w >= start - 5 and r == room), None)
@@ -187,7 +272,8 @@ def measure(
     duration = path.duration
     floor = bench_floor()
     run, _baseline, _counts = run_policies(floor, path, duration, seed, settings)
-    levels = room_level_grid(clean_levels(seed, duration), duration, combine, settings.combine_db)
+    series = clean_levels(bench_floor(), path, duration, seed)
+    levels = room_level_grid(bench_floor(), series, duration, combine, settings.combine_db)
     out = []
     for start, end, room in entries(bench_floor(), path, duration):
         if room is None or start == 0.0 or end - start < TRANSIT_S:
@@ -241,6 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margin", default="0,3,6", help="dB over every other room (list)")
     parser.add_argument("--combine", choices=["max", "soft"], default="max")
     parser.add_argument("--set", action="append", default=[], help="engine setting=value")
+    parser.add_argument(
+        "--standing",
+        default="",
+        help="also: the noise-free oracle's switches per hour in these standing scenarios",
+    )
+    parser.add_argument("--stand-seeds", default="1-6", help="seeds of the standing scenarios")
+    parser.add_argument("--hours", type=float, default=1.0, help="hours per standing seed")
     parser.add_argument("--late", action="store_true", help="list every entry over 10 s or missed")
     parser.add_argument(
         "--held-out-ok",
@@ -249,9 +342,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seed_list)
-    if any(s in REFUSED for s in seeds):
+    stand_seeds = parse_seeds(args.stand_seeds) if args.standing else []
+    if any(s in REFUSED for s in [*seeds, *stand_seeds]):
         parser.error(f"seeds {REFUSED.start}-{REFUSED.stop - 1} are held out for later sessions")
-    if any(s in HELD_OUT for s in seeds) and not args.held_out_ok:
+    if any(s in HELD_OUT for s in [*seeds, *stand_seeds]) and not args.held_out_ok:
         parser.error("seeds 200-899 are used held-out sets: pass --held-out-ok for this analysis")
     holds = [float(x) for x in args.hold.split(",")]
     margins = [float(x) for x in args.margin.split(",")]
@@ -277,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 what = "missed" if e.latency is None else f"{e.latency:.1f} s"
                 print(f"  seed {e.seed} {e.room} at {e.start:.0f} s: {what}; visible {cells}")
+    for name in filter(None, args.standing.split(",")):
+        standing(name, stand_seeds, args.hours, holds, margins, args.combine)
     print(f"(run time {time.perf_counter() - started:.1f} s)")
     return 0
 
