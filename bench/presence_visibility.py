@@ -57,12 +57,14 @@ import dataclasses
 import math
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bleak.backends.device import BLEDevice
 from presence_rooms import (
     HELD_OUT,
     STANDING,
@@ -70,7 +72,6 @@ from presence_rooms import (
     entries,
     parse_overrides,
     parse_seeds,
-    run_policies,
 )
 from presence_sim import (
     SENSITIVITY_DBM,
@@ -82,6 +83,8 @@ from presence_sim import (
     waypoints,
 )
 
+from appliance.presence.engine import RoomEngine
+from appliance.presence.scanner import BeaconScanner
 from appliance.presence.settings import PresenceSettings
 
 #: Seeds never read here: session 10's fresh held-out set and those kept for later sets.
@@ -109,6 +112,25 @@ class Entry:
     latency: float | None
     #: Visibility delay (s) per (hold, margin), None when never visible during the stay.
     visible: dict[tuple[float, float], float | None]
+    #: For an entry over 10 s or missed: what held the switch back in its first 10 s.
+    why: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Tick:
+    """The engine's view after one evaluation (what :func:`held_back` reads)."""
+
+    #: Time (s).
+    t: float
+    #: Room the beacons point to.
+    auto_room: str | None
+    #: Rooms a move is seen towards, and those of them held back on arrival.
+    moving: tuple[str | None, ...]
+    arrival: tuple[str, ...]
+    #: Since when no sign of a move was seen (None while one is).
+    still_since: float | None
+    #: Each heard room's smoothed level (dB re 1 m).
+    levels: dict[str, float]
 
 
 def clean_levels(
@@ -252,6 +274,82 @@ def standing(
     print(f"[{name}] noise-free oracle switches per hour ({total:g} h; hold s/margin dB): {cells}")
 
 
+def engine_run(
+    floor: FloorPlan,
+    path: Callable[[float], Point],
+    duration: float,
+    seed: int,
+    settings: PresenceSettings,
+) -> tuple[Run, list[Tick]]:
+    """The engine on one simulated walk through the product's scanner, as ``run_policies``."""
+    plan = floor.plan()
+    clock = [0.0]
+    engine = RoomEngine(plan, settings, clock=lambda: clock[0])
+    scanner = BeaconScanner(engine.observe, clock=lambda: clock[0])
+    run, ticks = Run(), []
+    next_tick = 0.0
+
+    def tick_until(t: float) -> None:
+        nonlocal next_tick
+        while next_tick <= t:
+            clock[0] = next_tick
+            switch = engine.evaluate(next_tick)
+            if switch is not None:
+                run.changes.append((next_tick, switch.to_room))
+            st = engine.state
+            ticks.append(
+                Tick(
+                    next_tick,
+                    st.auto_room,
+                    tuple(st.moving),
+                    tuple(st.arrival),
+                    st.still_since,
+                    dict(st.proximity),
+                )
+            )
+            next_tick += settings.tick_s
+
+    for record in simulate(floor, path, duration, seed=seed):
+        tick_until(record.t)
+        clock[0] = record.t
+        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
+    tick_until(duration)
+    return run, ticks
+
+
+def held_back(ticks: list[Tick], room: str, start: float) -> str:
+    """Which rule held the switch into ``room`` back in the first 10 s after its door.
+
+    In order: the engine was in ``room`` already before the door (it left the room before for
+    it: the entry makes no switch); no sign of a move towards it in those 10 s (the hazard stayed
+    at the standstill floor; "+ usual level" when the standing-still rule also counted the
+    current room at its usual level, having seen no move for half the motion window); a move
+    seen but held back on arrival every time; a move seen but the room never led the current one
+    in the smoothed levels while it was; else a move seen while leading, and the evidence did
+    not reach the switch threshold in time.
+    """
+    window = [k for k in ticks if start <= k.t <= start + 10.0]
+    if not window:
+        return "no ticks"
+    if window[0].auto_room == room:
+        return "already in it"
+    moving = [k for k in window if room in k.moving]
+    if not moving:
+        usual = any(k.still_since is not None and k.t - k.still_since >= 60.0 for k in window)
+        return "no move sign" + (" + usual level" if usual else "")
+    free = [k for k in moving if room not in k.arrival]
+    if not free:
+        return "arrival hold"
+
+    def leads(k: Tick) -> bool:
+        mine = k.levels.get(k.auto_room or "", -math.inf)
+        return k.auto_room is not None and k.levels.get(room, -math.inf) > mine
+
+    if not any(leads(k) for k in free):
+        return "move seen, not leading"
+    return "move seen and leading, evidence too slow"
+
+
 def engine_latency(run: Run, room: str, start: float, end: float) -> float | None:
     """``presence_rooms.score_walk``'s latency of one entry (None = missed)."""
     hit = next((w for w, r in run.changes if w >= start - 5 and r == room), None)
@@ -271,7 +369,7 @@ def measure(
     path = walk_path()
     duration = path.duration
     floor = bench_floor()
-    run, _baseline, _counts = run_policies(floor, path, duration, seed, settings)
+    run, ticks = engine_run(floor, path, duration, seed, settings)
     series = clean_levels(bench_floor(), path, duration, seed)
     levels = room_level_grid(bench_floor(), series, duration, combine, settings.combine_db)
     out = []
@@ -281,7 +379,9 @@ def measure(
         visible = {
             (h, m): visible_from(levels, room, start, end, h, m) for h in holds for m in margins
         }
-        out.append(Entry(seed, room, start, end, engine_latency(run, room, start, end), visible))
+        latency = engine_latency(run, room, start, end)
+        why = held_back(ticks, room, start) if latency is None or latency > 10.0 else ""
+        out.append(Entry(seed, room, start, end, latency, visible, why))
     return out
 
 
@@ -312,6 +412,11 @@ def report(found: list[Entry], hold: float, margin: float) -> None:
     print(
         f"entries over 10 s or missed: {len(late_all)}; not visible within 10 s: {len(hidden)}; "
         f"visible within 10 s and still late: {len(late_all) - len(hidden)}"
+    )
+    reasons = Counter(e.why for e in late_all if e not in hidden)
+    print(
+        "  what held back the visible ones (first 10 s): "
+        + "; ".join(f"{why} {n}" for why, n in reasons.most_common())
     )
     print(
         f"engine within 10 s over the entries visible within 10 s: "
@@ -370,7 +475,10 @@ def main(argv: list[str] | None = None) -> int:
                     for (h, m), v in e.visible.items()
                 )
                 what = "missed" if e.latency is None else f"{e.latency:.1f} s"
-                print(f"  seed {e.seed} {e.room} at {e.start:.0f} s: {what}; visible {cells}")
+                print(
+                    f"  seed {e.seed} {e.room} at {e.start:.0f} s: {what} [{e.why}]; "
+                    f"visible {cells}"
+                )
     for name in filter(None, args.standing.split(",")):
         standing(name, stand_seeds, args.hours, holds, margins, args.combine)
     print(f"(run time {time.perf_counter() - started:.1f} s)")
