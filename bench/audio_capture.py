@@ -111,6 +111,7 @@ async def first_utterance(
         settings=settings,
         # As in the appliance with a rooms file: the rooms' names lead the bias list.
         vocabulary=lambda: sorted(room.name for room in ROOMS.rooms.values()),
+        rooms=lambda: sorted(room.name for room in ROOMS.rooms.values()),
     )
     try:
         return await frontend.next_utterance()

@@ -192,6 +192,7 @@ def build_frontend(
     source: AudioSource | None = None,
     sink: AudioSink | None = None,
     vocabulary: Callable[[], Sequence[str]] | None = None,
+    rooms: Callable[[], Sequence[str]] | None = None,
 ) -> VoiceFrontEnd:
     """The whole voice front end as configured (models are verified and loaded here)."""
     recogniser = build_recogniser(config)
@@ -205,4 +206,5 @@ def build_frontend(
         settings=config.audio,
         bus=bus,
         vocabulary=vocabulary,
+        rooms=rooms,
     )

@@ -48,6 +48,9 @@ _SCAN = [
 ]
 # "with room": how whisper tiny.en hears "which room" from synthetic voices; no question starts so.
 _WHICH_ROOM = [("which", "room"), ("what", "room"), ("where", "am", "i"), ("with", "room")]
+# The words that may follow "which room" in the command ("which room am I in now", "what room is
+# this"); any other word makes it a question about rooms ("which room has the lathe").
+_WHICH_ROOM_TAIL = {"am", "i", "in", "is", "this", "are", "we", "now", "it", "that", "currently"}
 _REPEAT = [("repeat",), ("say", "that", "again"), ("say", "it", "again"), ("again",)]
 _STOP = [("stop",), ("cancel",), ("be", "quiet"), ("quiet",), ("shut", "up"), ("never", "mind")]
 _SWITCH = [
@@ -102,7 +105,7 @@ def parse_command(transcript: str) -> Command:
     if n and only <= n + 2:
         return Command(CommandKind.SCAN, "", text)
     n = _starts(body, _WHICH_ROOM)
-    if n and only <= n + 4:
+    if n and all(word in _WHICH_ROOM_TAIL for word in body[n:]):
         return Command(CommandKind.WHICH_ROOM, "", text)
     n = _starts(body, _REMEMBER)
     if n and only > n:

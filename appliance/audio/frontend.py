@@ -37,6 +37,7 @@ from appliance.audio.base import (
 )
 from appliance.audio.commands import Command, parse_command
 from appliance.audio.engines.vosk import VoskRecogniser
+from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
 from appliance.audio.phrases import split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
@@ -86,6 +87,8 @@ class Utterance:
     latency: dict[str, float] = field(default_factory=dict)
     #: The audio of the wake phrase and the question (16 kHz mono int16), kept for false-wake tuning.
     audio: Samples = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
+    #: What the command grammar made of it (None: not scored; see appliance/audio/grammar.py).
+    grammar: GrammarChoice | None = None
 
 
 @dataclass
@@ -108,6 +111,7 @@ class VoiceFrontEnd:
         settings: AudioSettings | None = None,
         bus: EventBus | None = None,
         vocabulary: Callable[[], Sequence[str]] | None = None,
+        rooms: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         self.source = source
         self.wake = wake
@@ -116,6 +120,7 @@ class VoiceFrontEnd:
         self.settings = settings or AudioSettings()
         self.bus = bus
         self._vocabulary = vocabulary
+        self._rooms = rooms
         self._live = bool(getattr(source, "live", True))
         self._wake_lock = threading.Lock()
         chunk_s = self.settings.chunk_ms / 1000
@@ -387,8 +392,15 @@ class VoiceFrontEnd:
         found, text = split_after_phrase(transcript.text, self.settings.wake_phrase)
         if not found and not text and wake.trailing_text:
             text = wake.trailing_text
+        grammar = None
+        if self.settings.command_grammar and stream is None:
+            grammar = await self._hear_as_command(audio, transcript.text, text)
+            if grammar is not None:
+                text = grammar.text
+        timings.mark("understood")
         command = parse_command(text)
         latency["transcribe_s"] = timings.between("capture_end", "transcribed") or 0.0
+        latency["grammar_s"] = timings.between("transcribed", "understood") or 0.0
         latency["question_s"] = len(audio) / SAMPLE_RATE
         self._publish(
             EventType.TRANSCRIPT_FINAL,
@@ -399,6 +411,8 @@ class VoiceFrontEnd:
             end_reason=str(reason),
             audio_s=round(len(audio) / SAMPLE_RATE, 3),
             transcribe_s=round(latency["transcribe_s"], 4),
+            heard=transcript.text,
+            grammar=None if grammar is None else round(grammar.lead, 2),
         )
         if command.kind.value == "empty":
             self._publish(EventType.IDLE)
@@ -413,7 +427,27 @@ class VoiceFrontEnd:
             dict(timings.marks),
             latency,
             heard,
+            grammar,
         )
+
+    async def _hear_as_command(
+        self, audio: Samples, heard: str, after: str
+    ) -> GrammarChoice | None:
+        """The command grammar's choice for a short utterance (None when not scored).
+
+        A failure of the scoring call is logged and the free text stands: the grammar only ever
+        corrects a transcript, so losing it must not lose the question.
+        """
+        if not isinstance(self.recogniser, SentenceScorer):
+            return None
+        rooms = list(self._rooms()) if self._rooms else []
+        try:
+            return await asyncio.to_thread(
+                choose_command, self.recogniser, audio, heard, after, rooms
+            )
+        except Exception:
+            log.exception("command grammar failed; the transcript stands")
+            return None
 
     # -- speaking -------------------------------------------------------------------------------
     def interrupt(self) -> None:

@@ -90,6 +90,10 @@ class AudioSettings:
     stt_threads: int = 1
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
+    #: Hear the fixed commands as a grammar (whisper only): a short utterance becomes the command
+    #: sentence whisper finds nearly as probable as its free text ("switch room" -> "which room";
+    #: appliance/audio/grammar.py, decision 0033). Costs one batched decoder call per short utterance.
+    command_grammar: bool = True
     #: Seconds of trailing silence that end a question.
     trailing_silence_s: float = 0.8
     #: Longest question, in seconds.

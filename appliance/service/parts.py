@@ -404,7 +404,9 @@ def _add_voice(config: Config, bus: EventBus, vocabulary: Vocabulary, parts: Par
             parts.disabled["speaker"] = f"{err.code}: {err.message}"
         return
     try:
-        frontend = build_frontend(config, bus=bus, vocabulary=vocabulary)
+        frontend = build_frontend(
+            config, bus=bus, vocabulary=vocabulary, rooms=lambda: vocabulary.rooms
+        )
     except OpenClawError as err:
         parts.disabled["listener"] = f"{err.code}: {err.message}"
         return

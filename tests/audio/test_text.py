@@ -63,6 +63,8 @@ def test_long_words_tolerate_one_edit_short_ones_do_not() -> None:
         ),
         ("Remember that A-1024 is at revision D.", CommandKind.REMEMBER, "A-1024 is at revision D"),
         ("Which room am I in?", CommandKind.WHICH_ROOM, ""),
+        ("what room is this", CommandKind.WHICH_ROOM, ""),
+        ("which room has the lathe", CommandKind.QUESTION, "which room has the lathe"),
         ("switch to the machine shop", CommandKind.SWITCH_ROOM, "machine shop"),
         ("Switch to electronics lab room.", CommandKind.SWITCH_ROOM, "electronics lab"),
         ("repeat", CommandKind.REPEAT, ""),

@@ -335,36 +335,61 @@ class WhisperRecogniser:
 
         A prompt the decoder did not run far enough gives (-inf, 0).
         """
-        import ctranslate2
-
-        prompts: list[list[int]] = []
-        spans: list[tuple[int, list[int]]] = []  # per prompt: prefix length, forced tokens
+        sequences = []
         for before, phrase in places:
             prefix = self._tokenizer.encode(" " + before) if before else []
             for spelling in (" " + phrase.title(), " " + phrase):
-                forced = self._tokenizer.encode(spelling)
-                prompts.append(self._window_prompt + prefix + forced)
-                spans.append((len(prefix), forced))
+                sequences.append((prefix, self._tokenizer.encode(spelling)))
+        scored = self._forced_tokens(encoded, sequences)
+        return [scored[k : k + 2] for k in range(0, len(scored), 2)]
+
+    def texts_logprobs(self, audio: Samples, texts: Sequence[str]) -> list[float]:
+        """Log-probability that ``audio`` says exactly each of ``texts``, start to end.
+
+        Each text's tokens and the end of text are forced from the window's start: one encoder
+        call and one batched decoder call. Whole utterances of different lengths compare fairly
+        (a text that stops early pays for the end of text where speech goes on), which is what
+        choosing among the commands a person can say needs (:mod:`appliance.audio.grammar`).
+        """
+        with self._lock:
+            encoded = self._encode(audio)
+            sequences = [
+                ([], [*self._tokenizer.encode(" " + text.strip()), self._tokenizer.eot])
+                for text in texts
+            ]
+            return [logp for logp, _ in self._forced_tokens(encoded, sequences)]
+
+    def _forced_tokens(
+        self, encoded: Any, sequences: Sequence[tuple[list[int], list[int]]]
+    ) -> list[tuple[float, int]]:
+        """(log-probability, count) of each sequence's forced tokens after its prefix tokens.
+
+        A sequence the decoder did not run far enough gives (-inf, 0).
+        """
+        import ctranslate2
+
+        prompts = [self._window_prompt + prefix + forced for prefix, forced in sequences]
         batch = ctranslate2.StorageView.from_array(
             np.ascontiguousarray(np.repeat(np.asarray(encoded), len(prompts), axis=0))
         )
         # CTranslate2 counts max_length in a way that includes part of the prompt: twice the
         # forced tokens is enough for their positions (checked below, never assumed), and every
         # step past them would be decoded for nothing.
-        longest = max(n + len(forced) for n, forced in spans)
+        longest = max(len(prefix) + len(forced) for prefix, forced in sequences)
         outs = self._model.model.generate(
             batch, prompts, beam_size=1, max_length=2 * longest + 2, return_logits_vocab=True
         )
-        results: list[list[tuple[float, int]]] = [[] for _ in places]
-        for k, (out, (n, forced)) in enumerate(zip(outs, spans, strict=True)):
+        results: list[tuple[float, int]] = []
+        for out, (prefix, forced) in zip(outs, sequences, strict=True):
             steps = out.logits[0]
+            n = len(prefix)
             if len(steps) < n + len(forced):
-                results[k // 2].append((float("-inf"), 0))
+                results.append((float("-inf"), 0))
                 continue
             logp = 0.0
             for i, token in enumerate(forced):
                 logits = np.asarray(steps[n + i], dtype=np.float64)
                 logits -= logits.max()
                 logp += float(logits[token] - np.log(np.exp(logits).sum()))
-            results[k // 2].append((logp, len(forced)))
+            results.append((logp, len(forced)))
         return results
