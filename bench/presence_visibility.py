@@ -325,8 +325,9 @@ def held_back(ticks: list[Tick], room: str, start: float) -> str:
     at the standstill floor; "+ usual level" when the standing-still rule also counted the
     current room at its usual level, having seen no move for half the motion window); a move
     seen but held back on arrival every time; a move seen but the room never led the current one
-    in the smoothed levels while it was; else a move seen while leading, and the evidence did
-    not reach the switch threshold in time.
+    in the smoothed levels while it was; a move seen while leading, but a third room read
+    stronger still for at least half of those moments (it took the evidence, or the switch);
+    else a move seen while leading, and the evidence did not reach the switch threshold in time.
     """
     window = [k for k in ticks if start <= k.t <= start + 10.0]
     if not window:
@@ -345,8 +346,16 @@ def held_back(ticks: list[Tick], room: str, start: float) -> str:
         mine = k.levels.get(k.auto_room or "", -math.inf)
         return k.auto_room is not None and k.levels.get(room, -math.inf) > mine
 
-    if not any(leads(k) for k in free):
+    leading = [k for k in free if leads(k)]
+    if not leading:
         return "move seen, not leading"
+    beaten = [
+        k
+        for k in leading
+        if any(v > k.levels[room] for r, v in k.levels.items() if r not in (room, k.auto_room))
+    ]
+    if 2 * len(beaten) >= len(leading):
+        return "move seen and leading, a third room stronger"
     return "move seen and leading, evidence too slow"
 
 
