@@ -134,7 +134,7 @@ def outcome(
         key: (sorted_quantile(sorted(v), 0.5), sorted_quantile(sorted(v), 0.75))
         for key, v in scores.items()
     }
-    return Outcome(seed, switches, wrong, engines[0]._startup_over, typical)
+    return Outcome(seed, switches, wrong, engines[0].startup.over, typical)
 
 
 def acceptable(name: str) -> set[str]:

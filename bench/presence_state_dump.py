@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(s in HELD_OUT for s in [*walk_seeds, *stand_seeds]):
         parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
     base = PresenceSettings()
-    settings = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
+    settings = dataclasses.replace(base, **overrides)
     scenarios = args.scenarios.split(",")
     work = [("walk", s) for s in walk_seeds if "walk" in scenarios]
     work += [(n, s) for n in STANDING if n in scenarios for s in stand_seeds]
