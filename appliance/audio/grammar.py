@@ -27,13 +27,15 @@ from appliance.audio.phrases import normalise_words
 MAX_WORDS = 6
 #: How much less probable (natural log) than the free transcript a command sentence may be and still
 #: be taken. Chosen on the tuning voices (``bench/audio_command_match.py --voices-from tuning``).
-MARGIN = 2.0
+MARGIN = 4.0
 #: Only sentences within this many words of what was heard are candidates. Whisper prices an early
 #: end of text too cheaply to tell a command from a longer question that starts like it: "Open
 #: Claw, stop" + end scores 3-12 nats over "Open Claw, stop, watch, battery size" for "stop watch
 #: battery size". A misheard command keeps its length roughly ("switch room" for "which room",
 #: "switch to my end" for "which room am I in"); a question that starts like a command is longer.
 WORD_WINDOW = 1
+#: The first words of a heard room switch ("switch to", "go to", "change to": the command parser's).
+SWITCH_VERBS = ("switch", "go", "change")
 
 #: The sentences of each fixed command, as people say them (the room commands come from the rooms
 #: file). One spelling each: every sentence is scored without its final punctuation, and so is the
@@ -107,11 +109,19 @@ def choose_command(
     ``after`` is empty, longer than :data:`MAX_WORDS` words, or no sentence is within
     :data:`WORD_WINDOW` words of it (not scored).
     """
-    n = len(normalise_words(after))
+    words = normalise_words(after)
+    n = len(words)
     if not n or n > MAX_WORDS:
         return None
+    # A room switch lasts (the override holds until cleared), so the grammar only corrects the
+    # room of a switch that was heard as one; it never makes a switch of other words ("no signed,
+    # remember, machine shop drawing" for "who signed the machine shop drawing").
+    switching = words[0] in SWITCH_VERBS
     sentences = [
-        s for s in command_sentences(rooms) if abs(len(normalise_words(s.text)) - n) <= WORD_WINDOW
+        s
+        for s in command_sentences(rooms)
+        if abs(len(normalise_words(s.text)) - n) <= WORD_WINDOW
+        and (s.kind != CommandKind.SWITCH_ROOM or switching)
     ]
     if not sentences:
         return None

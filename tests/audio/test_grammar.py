@@ -156,7 +156,21 @@ def test_only_sentences_about_as_long_as_what_was_heard_compete() -> None:
         said = text.removeprefix("Open Claw, ").split()
         assert abs(len(said) - heard_words) <= WORD_WINDOW
     assert "Open Claw, stop" not in scorer.asked
-    assert "Open Claw, switch to the Machine shop" in scorer.asked  # five words against four
+    assert "Open Claw, what room is this" in scorer.asked  # four words against four
+
+
+def test_the_grammar_never_makes_a_room_switch_of_other_words() -> None:
+    # The switch holds until cleared: only a switch heard as one has its room corrected.
+    heard = "Open Claw, no signed, remember, machine shop drawing."
+    after = "no signed, remember, machine shop drawing"
+    scorer = _Scores({"Open Claw, switch to the Machine shop": -1.0, heard.rstrip("."): -10.0})
+    choice = choose_command(scorer, samples_of, heard, after, ROOMS)  # type: ignore[arg-type]
+    assert choice is not None and not choice.taken
+    assert not any("switch to" in text for text in scorer.asked)
+    misheard = "switch to, remember, machine shop"
+    scorer = _Scores({"Open Claw, switch to the Machine shop": -1.0})
+    choice = choose_command(scorer, samples_of, f"Open Claw, {misheard}", misheard, ROOMS)  # type: ignore[arg-type]
+    assert choice is not None and choice.taken and choice.text == "switch to the Machine shop"
 
 
 def test_long_or_empty_utterances_are_not_scored() -> None:
