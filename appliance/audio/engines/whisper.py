@@ -353,7 +353,7 @@ class WhisperRecogniser:
         """
         with self._lock:
             encoded = self._encode(audio)
-            sequences = [
+            sequences: list[tuple[list[int], list[int]]] = [
                 ([], [*self._tokenizer.encode(" " + text.strip()), self._tokenizer.eot])
                 for text in texts
             ]
