@@ -3,7 +3,9 @@
 Each question is synthesised with espeak-ng and fed through the real front end (WAV replay as fast as
 possible, push-to-talk so the wake word is not part of the figure); the answer is a fixed two-sentence
 text handed to the real speaker (espeak-ng into a WAV sink). Figures: transcription time (capture end
-→ transcript), TTS start (speak() called → first audio handed to the sink) and their sum. In real time
+→ transcript), the command grammar's scoring of a short utterance (transcript → command; run with
+the grammar on and off on the same audio), TTS start (speak() called → first audio handed to the
+sink) and their sum. In real time
 the endpointer's trailing-silence wait (audio.trailing_silence_s) comes on top; it is printed too.
 
     .venv/bin/python bench/audio_latency.py --limit 8
@@ -50,12 +52,15 @@ async def answer() -> AsyncIterator[str]:
         yield piece
 
 
-async def run(limit: int, short: bool) -> None:
-    settings = AudioSettings()
+async def run(limit: int, short: bool, grammar: bool) -> None:
+    settings = AudioSettings(command_grammar=grammar)
     whisper = WhisperRecogniser.from_manifest(
         "whisper-tiny-en", Path("var/models"), short_context=short
     )
-    print(f"\n== whisper tiny.en, {'short' if short else 'full'} encoder context ==")
+    print(
+        f"\n== whisper tiny.en, {'short' if short else 'full'} encoder context, command grammar"
+        f" {'on' if grammar else 'off'} =="
+    )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, question in enumerate((QUESTIONS * 4)[:limit]):
@@ -76,19 +81,23 @@ async def run(limit: int, short: bool) -> None:
             report = await frontend.speak(answer())
             await frontend.close()
             transcribe = utterance.latency["transcribe_s"]
+            scored = utterance.latency["grammar_s"]
             tts = (report.first_audio or report.started) - report.started
-            rows.append((transcribe, tts, utterance.audio_s))
+            rows.append((transcribe, tts, utterance.audio_s, scored))
             print(
-                f"  {question[:40]:40s} transcribe {transcribe * 1000:6.0f} ms, TTS start {tts * 1000:5.0f} ms"
-                f"  -> {utterance.text[:40]!r}"
+                f"  {question[:40]:40s} transcribe {transcribe * 1000:6.0f} ms, grammar"
+                f" {scored * 1000:4.0f} ms, TTS start {tts * 1000:5.0f} ms  -> {utterance.text[:40]!r}"
             )
     t = np.array(rows)
-    total = t[:, 0] + t[:, 1]
+    total = t[:, 0] + t[:, 1] + t[:, 3]
     print(
         f"{len(rows)} questions ({t[:, 2].mean():.1f} s of audio each on average), whisper tiny.en, espeak-ng"
     )
     print(
         f"transcription   p50 {np.percentile(t[:, 0], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 0], 95) * 1000:.0f} ms"
+    )
+    print(
+        f"command grammar p50 {np.percentile(t[:, 3], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 3], 95) * 1000:.0f} ms"
     )
     print(
         f"TTS first audio p50 {np.percentile(t[:, 1], 50) * 1000:.0f} ms, p95 {np.percentile(t[:, 1], 95) * 1000:.0f} ms"
@@ -106,7 +115,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=8, help="questions (default 8)")
     args = parser.parse_args()
     for short in (False, True):
-        asyncio.run(run(args.limit, short))
+        for grammar in (True, False):
+            asyncio.run(run(args.limit, short, grammar))
 
 
 if __name__ == "__main__":
