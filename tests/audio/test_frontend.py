@@ -174,6 +174,9 @@ def test_cli_listen_and_say(synth: SynthFn, config_file: Path, tmp_path: Path) -
     # Plumbing only: which command whisper tiny.en makes of it is bench/audio_commands.py's business.
     assert doc["command"] in {k.value for k in CommandKind} and doc["command"] != "empty", doc
     assert doc["text"] and "claw" not in doc["text"].lower()
+    # Whisper's own words and the command grammar's verdict on them (a short utterance is scored).
+    assert "claw" in doc["heard"].lower()
+    assert set(doc["grammar"]) == {"best", "lead", "taken"}, doc
     assert doc["latency"]["wake_after_phrase_s"] >= 0 and doc["end_reason"] == "trailing-silence"
     out = tmp_path / "said.wav"
     result = runner.invoke(
