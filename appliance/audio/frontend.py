@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import threading
 import time
@@ -443,7 +444,12 @@ class VoiceFrontEnd:
         rooms = list(self._rooms()) if self._rooms else []
         try:
             return await asyncio.to_thread(
-                choose_command, self.recogniser, audio, heard, after, rooms
+                functools.partial(choose_command, phrase=self.settings.wake_phrase),
+                self.recogniser,
+                audio,
+                heard,
+                after,
+                rooms,
             )
         except Exception:
             log.exception("command grammar failed; the transcript stands")

@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from appliance.audio.base import Samples
 from appliance.audio.commands import CommandKind
-from appliance.audio.phrases import normalise_words
+from appliance.audio.phrases import find_phrase, normalise_words, word_spans
 
 #: Utterances (after the wake phrase) of more words than this are taken as heard: every command
 #: sentence is shorter, and scoring costs a decoder batch a question should not wait for.
@@ -92,6 +92,21 @@ def _bare(text: str) -> str:
     return text.strip().rstrip(" \t.,;:!?")
 
 
+def _lead_in(heard: str, after: str, phrase: str) -> str:
+    """The words every command sentence is said after: the heard text to the end of the phrase.
+
+    Only to its first occurrence: what whisper wrote between that and ``after`` is a loop ("Open
+    Claw, switch to, open claw, switch to, ...") or a restart, and no command sentence holds it.
+    Without the phrase (a capture after it, a press of the button), the text before ``after``.
+    """
+    spans = word_spans(heard)
+    match = find_phrase([w for w, _, _ in spans], phrase)
+    if match is not None:
+        return _bare(heard[: spans[match.end - 1][2]])
+    cut = heard.rfind(after)
+    return _bare(heard[:cut]) if cut >= 0 else ""
+
+
 def choose_command(
     scorer: SentenceScorer,
     audio: Samples,
@@ -99,13 +114,14 @@ def choose_command(
     after: str,
     rooms: Sequence[str] = (),
     *,
+    phrase: str = "open claw",
     margin: float = MARGIN,
 ) -> GrammarChoice | None:
     """The command sentence ``audio`` says, if one is nearly as probable as what was heard.
 
     ``heard`` is the free transcript of the whole capture; ``after`` its words after the wake
-    phrase (what the command parser reads). The words before ``after`` (the phrase, as heard) are
-    kept in front of every command sentence, so all candidates cover the same audio. None when
+    phrase (what the command parser reads). The phrase as heard is kept in front of every command
+    sentence, so all candidates cover the same audio (:func:`_lead_in`). None when
     ``after`` is empty, longer than :data:`MAX_WORDS` words, or no sentence is within
     :data:`WORD_WINDOW` words of it (not scored).
     """
@@ -125,8 +141,7 @@ def choose_command(
     ]
     if not sentences:
         return None
-    cut = heard.rfind(after)
-    lead_in = _bare(heard[:cut]) if cut >= 0 else ""
+    lead_in = _lead_in(heard, after, phrase)
     texts = [_bare(heard)]
     texts += [f"{lead_in}, {s.text}" if lead_in else s.text for s in sentences]
     scores = scorer.texts_logprobs(audio, texts)

@@ -144,6 +144,15 @@ def test_the_margin_and_the_words_before_the_command() -> None:
     assert farther is not None and not farther.taken and farther.text == "switch room"
 
 
+def test_a_decoding_loop_is_not_kept_in_front_of_the_commands() -> None:
+    heard = "Open Claw, switch to, open claw, switch to, open claw, switch to"
+    scorer = _Scores({"Open Claw, which room": -8.0, heard: -30.0})
+    choice = choose_command(scorer, samples_of, heard, "switch to", ROOMS)  # type: ignore[arg-type]
+    assert choice is not None and choice.taken and choice.text == "which room"
+    assert all(text.startswith("Open Claw, ") for text in scorer.asked)
+    assert not any(text.lower().count("claw") > 1 for text in scorer.asked[1:])
+
+
 def test_only_sentences_about_as_long_as_what_was_heard_compete() -> None:
     # Whisper gives "Open Claw, stop" + end of text more than the question said; it must not win.
     heard = "Open Claw, stop, watch, battery size"
