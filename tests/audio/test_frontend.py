@@ -14,7 +14,7 @@ from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import AudioFormatError
-from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.frontend import Utterance, VoiceFrontEnd
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
@@ -35,9 +35,14 @@ def make_frontend(
     *,
     bus: EventBus | None = None,
     realtime_sink: bool = False,
+    command_grammar: bool = True,
+    rooms: list[str] | None = None,
 ) -> tuple[VoiceFrontEnd, WavFileSink]:
     # Room names come from the rooms file in the service; here they are given as the index would.
-    settings = AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0)
+    settings = AudioSettings(
+        max_question_s=8.0, no_speech_timeout_s=2.0, command_grammar=command_grammar
+    )
+    names = rooms if rooms is not None else ["machine shop", "electronics lab"]
     sink = WavFileSink(tmp_path / "spoken", realtime=realtime_sink)
     frontend = VoiceFrontEnd(
         WavReplaySource(files, realtime=False),
@@ -46,9 +51,21 @@ def make_frontend(
         Speaker(EspeakTts(), sink),
         settings=settings,
         bus=bus,
-        vocabulary=lambda: ["machine shop", "electronics lab"],
+        vocabulary=lambda: names,
+        rooms=lambda: names,
     )
     return frontend, sink
+
+
+async def after_a_press(frontend: VoiceFrontEnd) -> Utterance:
+    """The utterance that follows a press of the button (the front end is closed after it)."""
+    frontend.push_to_talk()
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None
+    return utterance
 
 
 async def test_wake_and_question_in_one_breath(
@@ -91,12 +108,7 @@ async def test_push_to_talk_skips_the_wake_word(
 ) -> None:
     wav = synth("switch to the machine shop", lead_s=0.5, tail_s=1.5)
     frontend, _ = make_frontend(whisper, [wav], tmp_path)
-    frontend.push_to_talk()
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
-    assert utterance is not None
+    utterance = await after_a_press(frontend)
     assert utterance.wake.detector == "push-to-talk"
     assert utterance.command.kind == CommandKind.SWITCH_ROOM, utterance.transcript.text
     assert utterance.command.argument.lower() == "machine shop"
@@ -105,12 +117,7 @@ async def test_push_to_talk_skips_the_wake_word(
 async def test_push_to_talk_with_nothing_said(whisper: WhisperRecogniser, tmp_path: Path) -> None:
     quiet = write_wav(tmp_path / "quiet.wav", np.zeros(SAMPLE_RATE * 4, np.int16))
     frontend, _ = make_frontend(whisper, [quiet], tmp_path)
-    frontend.push_to_talk()
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
-    assert utterance is not None
+    utterance = await after_a_press(frontend)
     assert utterance.end_reason == EndReason.NO_SPEECH
     assert utterance.command.kind == CommandKind.EMPTY
 

@@ -11,16 +11,12 @@ import pytest
 from appliance.audio.base import Samples
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.frontend import Utterance, VoiceFrontEnd
+from appliance.audio.frontend import Utterance
 from appliance.audio.grammar import MAX_WORDS, WORD_WINDOW, choose_command, command_sentences
 from appliance.audio.phrases import split_after_phrase
-from appliance.audio.settings import AudioSettings
-from appliance.audio.sinks import WavFileSink
-from appliance.audio.sources import WavReplaySource
-from appliance.audio.tts import EspeakTts, Speaker
-from appliance.audio.wake import WhisperWakeDetector
 
 from .conftest import SynthFn, samples_of
+from .test_frontend import after_a_press, make_frontend
 
 ROOMS = ["Machine shop", "Electronics lab", "Assembly area"]
 
@@ -29,23 +25,8 @@ async def said_to_the_button(
     recogniser: WhisperRecogniser, wav: Path, tmp_path: Path, *, grammar: bool = True
 ) -> Utterance:
     """What the front end makes of ``wav`` said after a press of the button."""
-    settings = AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0, command_grammar=grammar)
-    frontend = VoiceFrontEnd(
-        WavReplaySource([wav], realtime=False),
-        WhisperWakeDetector(recogniser, settings.wake_phrase),
-        recogniser,
-        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
-        settings=settings,
-        vocabulary=lambda: ROOMS,
-        rooms=lambda: ROOMS,
-    )
-    frontend.push_to_talk()
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
-    assert utterance is not None
-    return utterance
+    frontend, _ = make_frontend(recogniser, [wav], tmp_path, command_grammar=grammar, rooms=ROOMS)
+    return await after_a_press(frontend)
 
 
 def free_reading(utterance: Utterance) -> str:
