@@ -8,7 +8,9 @@ a long time switches. Once the beacons show a *move* towards a room, the hazard 
   the current room fell ``fall_db`` (or went silent, or there is none), or ``surge_db`` on its
   own; remembered for ``move_memory_s``;
 * *deep fall*: the current room fell ``deep_fall_db``, more than a body costs — towards every room
-  now stronger;
+  now stronger; or (session 10) every heard beacon of a room with two or more fell
+  ``beacons_fall_db`` under its own median (one person stands in one line of sight) — then not
+  towards a room just passed on the way (:meth:`MoveSigns.beacons_fell`);
 * *lasting fall*: the current room stayed ``lasting_fall_db`` down for ``lasting_fall_s`` while
   that room rose ``lasting_rise_db`` (:meth:`MoveSigns.lasting_fall`);
 * *beacon rise*: any one beacon rose ``beacon_rise_db`` over the high end of its own readings (a
@@ -105,14 +107,20 @@ class MoveSigns:
             s.deep_fall_db > 0.0
             and current is not None
             and current in levels
-            and memory.fall(current) >= s.deep_fall_db
+            and (memory.fall(current) >= s.deep_fall_db or self.beacons_fell(current, now))
         ):
             # No body costs that much: the appliance is not standing still, even when no room
             # reads stronger (carried out of every room).
             self.deep_fall_until = now + s.move_memory_s
+            # Seen only on the beacons, the fall comes early on a walk, often while the room
+            # passed on the way still reads strongest: it is not the room moved to.
+            by_beacons = memory.fall(current) < s.deep_fall_db
             for key, level in levels.items():
-                if key != current and level.level_db > levels[current].level_db:
-                    self.moved[key] = max(self.moved.get(key, -1.0), now + s.move_memory_s)
+                if key == current or level.level_db <= levels[current].level_db:
+                    continue
+                if by_beacons and self.passed(key, levels, now):
+                    continue
+                self.moved[key] = max(self.moved.get(key, -1.0), now + s.move_memory_s)
         for key in self.startup_moves(levels, current, now):
             self.moved[key] = max(self.moved.get(key, -1.0), now + s.move_memory_s)
         self.lasting = self.lasting_fall(levels, current, now)
@@ -205,6 +213,34 @@ class MoveSigns:
         fell = {k for k in levels if k != current and fall(k) >= s.joint_fall_db}
         return {k for k in leading if k not in fell and fell - {k}}
 
+    def beacons_fell(self, room: str, now: float) -> bool:
+        """Whether every heard beacon (two or more) of ``room`` fell ``beacons_fall_db``.
+
+        Each is measured under the median of its own readings over the motion window. A body
+        takes one line of sight (8-14 dB); a room's level, the soft maximum of its beacons, then
+        falls only to its other beacon's, so the room's deep fall rarely fires for a body — nor
+        for the appliance leaving, when its beacons are far apart in level. Every beacon down by
+        more than a body costs is the appliance carried away (a silent one is not counted: a
+        dying battery is no move).
+        """
+        s = self.settings
+        if s.beacons_fall_db <= 0.0:
+            return False
+        plan_room = self.plan.rooms.get(room)
+        if plan_room is None or len(plan_room.beacons) < 2:
+            return False
+        heard = 0
+        for spec in plan_room.beacons:
+            trail = self.memory.beacons.get(spec.beacon_id)
+            if not trail or trail[-1][0] < now - s.tick_s:
+                continue  # silent now (or never heard): neither for nor against
+            if trail[0][0] > now - s.motion_window_s / 2:
+                return False  # too new to know its usual level here
+            if trail.median() - trail[-1][1] < s.beacons_fall_db:
+                return False
+            heard += 1
+        return heard >= 2
+
     def beacon_rise_moves(
         self, levels: dict[str, RoomLevel], current: str | None, now: float
     ) -> set[str]:
@@ -238,19 +274,27 @@ class MoveSigns:
         """
         if current is None or self.plan.adjacent(current, key):
             return True
-        s = self.settings
         for between in self.plan.rooms:
             if between in (current, key):
                 continue
             if not (self.plan.adjacent(current, between) and self.plan.adjacent(between, key)):
                 continue
-            trail = self.memory.rooms.get(between)
-            if trail is None or between not in levels:
-                return True  # heard on the way, silent now: passed
-            recent = [p for t, p in trail if t >= now - s.move_memory_s]
-            if recent and max(recent) - levels[between].level_db >= s.passed_fall_db:
+            if self.passed(between, levels, now):
                 return True
         return False
+
+    def passed(self, room: str, levels: dict[str, RoomLevel], now: float) -> bool:
+        """Whether the appliance was carried through ``room`` lately and is leaving it.
+
+        Its level fell ``passed_fall_db`` from its peak over the last ``move_memory_s`` (carried
+        through a room, its beacons rise and fall again), or it was heard then and is silent now.
+        """
+        trail = self.memory.rooms.get(room)
+        if trail is None or room not in levels:
+            return True  # heard on the way, silent now: passed
+        s = self.settings
+        recent = [p for t, p in trail if t >= now - s.move_memory_s]
+        return bool(recent) and max(recent) - levels[room].level_db >= s.passed_fall_db
 
     def lasting_fall(
         self, levels: dict[str, RoomLevel], current: str | None, now: float

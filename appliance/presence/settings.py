@@ -109,6 +109,11 @@ class PresenceSettings:
     #: this many dB under their medians over ``motion_window_s`` (0 = off); towards every room
     #: that now leads the current one and did not fall.
     joint_fall_db: float = 0.0
+    #: A room whose level is two or more beacons: every heard one of them this many dB under its
+    #: own median over ``motion_window_s`` is a fall deeper than a body, as ``deep_fall_db`` is
+    #: for the room's level (0 = off). One person stands in one line of sight; beacons placed
+    #: apart in a room all fall together only when the appliance leaves it.
+    beacons_fall_db: float = 0.0
     #: Between rooms the rooms file says do not open into each other (``next_to``), a move counts
     #: only once a room between them fell this many dB from its peak over ``move_memory_s`` (the
     #: appliance was carried through it), or went silent.
@@ -255,6 +260,7 @@ class PresenceSettings:
             "beacon_rise_db": self.beacon_rise_db,
             "passed_fall_db": self.passed_fall_db,
             "joint_fall_db": self.joint_fall_db,
+            "beacons_fall_db": self.beacons_fall_db,
             "standstill_rise_db": self.standstill_rise_db,
             "standstill_reference_db": self.standstill_reference_db,
             "startup_rise_s": self.startup_rise_s,
