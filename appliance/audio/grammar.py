@@ -92,6 +92,27 @@ def _bare(text: str) -> str:
     return text.strip().rstrip(" \t.,;:!?")
 
 
+def without_repeats(words: list[str], longest: int = 3) -> list[str]:
+    """``words`` with immediate repeats of a word or a run of up to ``longest`` words removed.
+
+    Greedy decoding loops repeat ("scan this, open, open, open, open, open"); the utterance said
+    is about as long as the text without them, which is what the length window compares.
+    """
+    out = list(words)
+    changed = True
+    while changed:
+        changed = False
+        for size in range(1, longest + 1):
+            for i in range(len(out) - 2 * size + 1):
+                if out[i : i + size] == out[i + size : i + 2 * size]:
+                    del out[i + size : i + 2 * size]
+                    changed = True
+                    break
+            if changed:
+                break
+    return out
+
+
 def _lead_in(heard: str, after: str, phrase: str) -> str:
     """The words every command sentence is said after: the heard text to the end of the phrase.
 
@@ -125,7 +146,7 @@ def choose_command(
     ``after`` is empty, longer than :data:`MAX_WORDS` words, or no sentence is within
     :data:`WORD_WINDOW` words of it (not scored).
     """
-    words = normalise_words(after)
+    words = without_repeats(normalise_words(after))
     n = len(words)
     if not n or n > MAX_WORDS:
         return None

@@ -12,8 +12,14 @@ from appliance.audio.base import Samples
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.frontend import Utterance
-from appliance.audio.grammar import MAX_WORDS, WORD_WINDOW, choose_command, command_sentences
-from appliance.audio.phrases import split_after_phrase
+from appliance.audio.grammar import (
+    MAX_WORDS,
+    WORD_WINDOW,
+    choose_command,
+    command_sentences,
+    without_repeats,
+)
+from appliance.audio.phrases import normalise_words, split_after_phrase
 
 from .conftest import SynthFn, samples_of
 from .test_frontend import after_a_press, make_frontend
@@ -134,6 +140,21 @@ def test_a_decoding_loop_is_not_kept_in_front_of_the_commands() -> None:
     assert not any(text.lower().count("claw") > 1 for text in scorer.asked[1:])
 
 
+def test_a_loop_counts_once_for_the_length() -> None:
+    def said(text: str) -> str:
+        return " ".join(without_repeats(normalise_words(text)))
+
+    assert said("scan this, open, open, open, open, open") == "scan this open"
+    assert said("switch to, switch to, switch to") == "switch to"
+    assert said("what is this part") == "what is this part"
+    # Seven words as written, three said: it is scored, against sentences of two to four words.
+    heard = "Open Claw, scan this, open, open, open, open, open."
+    scorer = _Scores({"Open Claw, say that again": -9.0, heard.rstrip("."): -40.0})
+    after = "scan this, open, open, open, open, open"
+    choice = choose_command(scorer, samples_of, heard, after, ROOMS)  # type: ignore[arg-type]
+    assert choice is not None and choice.taken and choice.text == "say that again"
+
+
 def test_only_sentences_about_as_long_as_what_was_heard_compete() -> None:
     # Whisper gives "Open Claw, stop" + end of text more than the question said; it must not win.
     heard = "Open Claw, stop, watch, battery size"
@@ -165,7 +186,7 @@ def test_the_grammar_never_makes_a_room_switch_of_other_words() -> None:
 
 def test_long_or_empty_utterances_are_not_scored() -> None:
     scorer = _Scores({})
-    long = " ".join(["word"] * (MAX_WORDS + 1))
+    long = " ".join(f"word{i}" for i in range(MAX_WORDS + 1))
     assert choose_command(scorer, samples_of, f"Open Claw, {long}", long) is None  # type: ignore[arg-type]
     assert choose_command(scorer, samples_of, "Open Claw.", "") is None  # type: ignore[arg-type]
     assert scorer.asked == []
