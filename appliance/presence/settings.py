@@ -111,9 +111,10 @@ class PresenceSettings:
     joint_fall_db: float = 0.0
     #: A room whose level is two or more beacons: every heard one of them this many dB under its
     #: own median over ``motion_window_s`` is a fall deeper than a body, as ``deep_fall_db`` is
-    #: for the room's level (0 = off). One person stands in one line of sight; beacons placed
-    #: apart in a room all fall together only when the appliance leaves it.
-    beacons_fall_db: float = 0.0
+    #: for the room's level — but not towards a room being passed (0 = off, revision 9). One
+    #: person stands in one line of sight and costs 8-14 dB; beacons placed apart in a room all
+    #: fall further together only when the appliance leaves it (16 = 14 + what fading leaves).
+    beacons_fall_db: float = 16.0
     #: Between rooms the rooms file says do not open into each other (``next_to``), a move counts
     #: only once a room between them fell this many dB from its peak over ``move_memory_s`` (the
     #: appliance was carried through it), or went silent.
