@@ -53,6 +53,17 @@ the lab into the shop, where the arrival in the lab ends because the lab falls a
 
     .venv/bin/python bench/presence_fixture.py --seed 56 --walk --no-block --duration 305 \
         --out tests/presence/data/walk-through-the-lab.jsonl
+
+Session 10's beacons' deep fall (``tests/presence/test_beacons_fall.py``): tuning walk 5's first
+335 s, carried from the assembly area through the lab into the shop (both assembly beacons fall
+16-22 dB within 2 s of the shop's door), and a person 150 s in front of one of the assembly
+area's two beacons at its bench:
+
+    .venv/bin/python bench/presence_fixture.py --seed 5 --walk --no-block --duration 335 \
+        --out tests/presence/data/walk-shop-after-assembly.jsonl
+    .venv/bin/python bench/presence_fixture.py --seed 3 --at 15,2.5 --beacon 7:1 \
+        --block-from 100 --block-to 250 --duration 300 \
+        --out tests/presence/data/assembly-one-beacon-blocked.jsonl
 """
 
 from __future__ import annotations

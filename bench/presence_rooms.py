@@ -48,8 +48,8 @@ NONE = "-"
 #: Seeds that are only ever run by this benchmark, once, at the end of a session: 200-259 were the
 #: fresh held-out set of session 3 (run once, then traced), 300-359 that of session 4, 400-459 that
 #: of session 5, 500-559 that of session 6, 600-659 that of session 7, 700-759 that of session 8,
-#: 800-859 that of session 9; 900-959 is fixed for session 10 (run at most once, only if a rule is
-#: adopted).
+#: 800-859 that of session 9, 900-959 that of session 10 (fixed before any change, run once at its
+#: end with the beacons' deep fall and revision 9 side by side).
 #: The tuning replay refuses every seed in ``HELD_OUT`` (tuning seeds beyond it, from
 #: ``HELD_OUT.stop`` up, are fresh tuning data); per-event traces refuse the recent sets
 #: (``TRACE_REFUSED``) unless told their run is over.
