@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bleak.backends.device import BLEDevice
 from presence_early_move import path as early_path
 from presence_rooms import STANDING, TRACE_REFUSED, parse_overrides
-from presence_sim import bench_floor, simulate, walk_path, waypoints
+from presence_sim import bench_floor, replay, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
@@ -119,46 +119,37 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "t  true room  x  | beacon: smoothed dB re 1 m (raw dBm) | room levels | posterior | moving"
     )
-    next_tick = 0.0
 
-    def tick_until(t: float) -> None:
-        nonlocal next_tick
-        while next_tick <= t:
-            clock[0] = next_tick
-            switch = engine.evaluate(next_tick)
-            whole = abs(next_tick - round(next_tick)) < 1e-9
-            if args.start <= next_tick <= args.end and (whole or switch is not None):
-                state = engine.state
-                where = path(next_tick)
-                beacons = " ".join(
-                    f"{labels[r.beacon_id]}:{r.proximity_db:6.1f}({raw.get(r.beacon_id, 0)})"
-                    for r in sorted(engine.readings(next_tick), key=lambda r: r.beacon_id)
-                    if r.room is not None and r.proximity_db is not None
-                )
-                levels = " ".join(f"{short(k)}={v:.1f}" for k, v in state.proximity.items())
-                posterior = " ".join(
-                    f"{short(k or None)}={v:.2f}" for k, v in state.posterior.items() if v >= 0.01
-                )
-                moving = ",".join(short(m) for m in state.moving)
-                line = (
-                    f"{next_tick:6.1f} {short(floor.room_at(where)):5} {where[0]:5.1f} | "
-                    f"{beacons} | {levels} | {posterior} | [{moving}] -> {short(state.auto_room)}"
-                )
-                if switch is not None:
-                    line += f"  SWITCH {switch.reason}: {switch.detail}"
-                print(line)
-                if args.signs:
-                    print("         " + signs(engine, labels, next_tick))
-            next_tick += settings.tick_s
+    def on_tick(now: float) -> None:
+        switch = engine.evaluate(now)
+        whole = abs(now - round(now)) < 1e-9
+        if args.start <= now <= args.end and (whole or switch is not None):
+            state = engine.state
+            where = path(now)
+            beacons = " ".join(
+                f"{labels[r.beacon_id]}:{r.proximity_db:6.1f}({raw.get(r.beacon_id, 0)})"
+                for r in sorted(engine.readings(now), key=lambda r: r.beacon_id)
+                if r.room is not None and r.proximity_db is not None
+            )
+            levels = " ".join(f"{short(k)}={v:.1f}" for k, v in state.proximity.items())
+            posterior = " ".join(
+                f"{short(k or None)}={v:.2f}" for k, v in state.posterior.items() if v >= 0.01
+            )
+            moving = ",".join(short(m) for m in state.moving)
+            line = (
+                f"{now:6.1f} {short(floor.room_at(where)):5} {where[0]:5.1f} | "
+                f"{beacons} | {levels} | {posterior} | [{moving}] -> {short(state.auto_room)}"
+            )
+            if switch is not None:
+                line += f"  SWITCH {switch.reason}: {switch.detail}"
+            print(line)
+            if args.signs:
+                print("         " + signs(engine, labels, now))
 
     duration = min(path.duration, args.end + 1.0)  # type: ignore[attr-defined]
-    for record in simulate(floor, path, path.duration, seed=args.seed):  # type: ignore[attr-defined]
-        if record.t > duration:
-            break
-        tick_until(record.t)
-        clock[0] = record.t
-        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
-    tick_until(duration)
+    records = simulate(floor, path, path.duration, seed=args.seed)  # type: ignore[attr-defined]
+    heard = itertools.takewhile(lambda record: record.t <= duration, records)
+    replay(heard, scanner, clock, settings.tick_s, duration, on_tick)
     return 0
 
 

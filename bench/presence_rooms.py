@@ -36,8 +36,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bleak.backends.device import BLEDevice
-from presence_sim import Channel, FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
+from presence_sim import (
+    Channel,
+    FloorPlan,
+    Point,
+    bench_floor,
+    replay,
+    simulate,
+    walk_path,
+    waypoints,
+)
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.rooms import RoomsPlan
@@ -135,26 +143,17 @@ def run_policies(
         baseline.observe(s.t, s.beacon_id, s.rssi, s.advertised_rssi_at_1m)
 
     scanner = BeaconScanner(on_sighting, clock=lambda: clock[0])
-    next_tick = 0.0
 
-    def tick_until(t: float) -> None:
-        nonlocal next_tick
-        while next_tick <= t:
-            clock[0] = next_tick
-            switch = engine.evaluate(next_tick)
-            if switch is not None:
-                ours.changes.append((next_tick, switch.to_room))
-            room = baseline.decide(next_tick)
-            if room != base.changes[-1][1]:
-                base.changes.append((next_tick, room))
-            next_tick += settings.tick_s
+    def on_tick(now: float) -> None:
+        switch = engine.evaluate(now)
+        if switch is not None:
+            ours.changes.append((now, switch.to_room))
+        room = baseline.decide(now)
+        if room != base.changes[-1][1]:
+            base.changes.append((now, room))
 
-    for record in simulate(floor, path, duration, seed=seed, channel=channel):
-        tick_until(record.t)
-        clock[0] = record.t
-        device = BLEDevice(record.address, record.name, None)
-        scanner.handle(device, record.advertisement())
-    tick_until(duration)
+    records = simulate(floor, path, duration, seed=seed, channel=channel)
+    replay(records, scanner, clock, settings.tick_s, duration, on_tick)
     stats = scanner.state.parse
     counts = {
         "adverts": stats.adverts,

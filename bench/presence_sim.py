@@ -26,13 +26,14 @@ import math
 import random
 import sys
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from appliance.presence.rooms import RoomsPlan, parse_rooms
+from appliance.presence.scanner import BeaconScanner
 from appliance.presence.trace import TraceRecord, write_trace
 
 SENSITIVITY_DBM = -97.0
@@ -336,6 +337,37 @@ def simulate(
 
 
 # -- appliance paths --------------------------------------------------------------------------
+
+
+def replay(
+    records: Iterable[TraceRecord],
+    scanner: BeaconScanner,
+    clock: list[float],
+    tick_s: float,
+    until: float,
+    on_tick: Callable[[float], None],
+) -> None:
+    """Hand each advertisement to the product ``scanner`` at its time, with the engine's ticks between.
+
+    ``clock[0]`` is the time the scanner and engine read; ``on_tick(now)`` runs every ``tick_s``
+    from 0 to ``until`` (the caller evaluates its engine there and records what it needs).
+    """
+    from bleak.backends.device import BLEDevice
+
+    next_tick = 0.0
+
+    def ticks_until(t: float) -> None:
+        nonlocal next_tick
+        while next_tick <= t:
+            clock[0] = next_tick
+            on_tick(next_tick)
+            next_tick += tick_s
+
+    for record in records:
+        ticks_until(record.t)
+        clock[0] = record.t
+        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
+    ticks_until(until)
 
 
 def waypoints(points: list[tuple[float, Point]], speed: float = 1.0) -> Callable[[float], Point]:

@@ -64,7 +64,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bleak.backends.device import BLEDevice
 from presence_rooms import (
     HELD_OUT,
     STANDING,
@@ -78,6 +77,7 @@ from presence_sim import (
     FloorPlan,
     Point,
     bench_floor,
+    replay,
     simulate,
     walk_path,
     waypoints,
@@ -287,33 +287,31 @@ def engine_run(
     engine = RoomEngine(plan, settings, clock=lambda: clock[0])
     scanner = BeaconScanner(engine.observe, clock=lambda: clock[0])
     run, ticks = Run(), []
-    next_tick = 0.0
 
-    def tick_until(t: float) -> None:
-        nonlocal next_tick
-        while next_tick <= t:
-            clock[0] = next_tick
-            switch = engine.evaluate(next_tick)
-            if switch is not None:
-                run.changes.append((next_tick, switch.to_room))
-            st = engine.state
-            ticks.append(
-                Tick(
-                    next_tick,
-                    st.auto_room,
-                    tuple(st.moving),
-                    tuple(st.arrival),
-                    st.still_since,
-                    dict(st.proximity),
-                )
+    def on_tick(now: float) -> None:
+        switch = engine.evaluate(now)
+        if switch is not None:
+            run.changes.append((now, switch.to_room))
+        st = engine.state
+        ticks.append(
+            Tick(
+                now,
+                st.auto_room,
+                tuple(st.moving),
+                tuple(st.arrival),
+                st.still_since,
+                dict(st.proximity),
             )
-            next_tick += settings.tick_s
+        )
 
-    for record in simulate(floor, path, duration, seed=seed):
-        tick_until(record.t)
-        clock[0] = record.t
-        scanner.handle(BLEDevice(record.address, record.name, None), record.advertisement())
-    tick_until(duration)
+    replay(
+        simulate(floor, path, duration, seed=seed),
+        scanner,
+        clock,
+        settings.tick_s,
+        duration,
+        on_tick,
+    )
     return run, ticks
 
 
