@@ -30,16 +30,20 @@ from pathlib import Path
 
 import numpy as np
 from audio_capture import ROOMS, first_utterance, held_out_voices
-from audio_common import silence
+from audio_common import silence, speech_index
 
 from appliance.audio.build import build_recogniser, build_wake_detector
 from appliance.audio.commands import CommandKind, parse_command
 from appliance.audio.espeak_words import speak_with_words
-from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.frontend import Utterance, VoiceFrontEnd
 from appliance.audio.grammar import MARGIN
 from appliance.audio.phrases import normalise_words, split_after_phrase
+from appliance.audio.sinks import WavFileSink
+from appliance.audio.sources import WavReplaySource
 from appliance.audio.training_clips import TRAIN_ACCENTS, VALIDATION_VARIANTS, variant_voice_name
-from appliance.audio.wavio import write_wav
+from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.wake import WhisperWakeDetector
+from appliance.audio.wavio import read_wav, write_wav
 from appliance.config import load_config
 
 K = CommandKind
@@ -153,6 +157,56 @@ def right(text: str, said: str, kind: CommandKind, room: str) -> bool:
     return True
 
 
+def real_speech(limit_s: float) -> None:
+    """Real people's speech (every clip of ../shared/data/speech up to ``limit_s`` seconds, none of
+    them a command) said to the button: how many become a command, read freely and as the grammar.
+    """
+    config = load_config(environ={})
+    whisper = build_recogniser(config)
+    settings = dataclasses.replace(config.audio, max_question_s=12.0, no_speech_timeout_s=2.0)
+    names = sorted(room.name for room in ROOMS.rooms.values())
+    tmp = Path(tempfile.mkdtemp(prefix="command-match-real-"))
+    clips = [c for c in speech_index() if c.seconds <= limit_s and "CORRUPTED" not in c.quality]
+    tally: Counter[str] = Counter()
+    for clip in clips:
+        audio = read_wav(clip.path)[0]
+        wav = write_wav(tmp / "clip.wav", np.concatenate([silence(0.3), audio, silence(1.5)]))
+        frontend = VoiceFrontEnd(
+            WavReplaySource([wav], realtime=False),
+            WhisperWakeDetector(whisper, settings.wake_phrase),
+            whisper,
+            Speaker(EspeakTts(), WavFileSink(tmp)),
+            settings=settings,
+            vocabulary=lambda: names,
+            rooms=lambda: names,
+        )
+        utt = asyncio.run(_after_a_press(frontend))
+        if utt is None:
+            continue
+        free = parse_command(split_after_phrase(utt.transcript.text, "open claw")[1]).kind
+        tally["heard"] += 1
+        tally["scored"] += utt.grammar is not None
+        for name, kind in (("free", free), ("grammar", utt.command.kind)):
+            if kind not in (K.QUESTION, K.EMPTY):
+                tally[name] += 1
+                print(
+                    f"  {name:8s} {clip.transcript[:40]!r:44s} heard {utt.transcript.text!r} -> {kind.value}"
+                )
+    print(
+        f"\nreal speech, {len(clips)} clips of {limit_s:g} s or less said to the button: "
+        f"{tally['heard']} heard, {tally['scored']} scored by the grammar; taken for a command: "
+        f"free {tally['free']}, grammar {tally['grammar']}"
+    )
+
+
+async def _after_a_press(frontend: VoiceFrontEnd) -> Utterance | None:
+    frontend.push_to_talk()
+    try:
+        return await frontend.next_utterance()
+    finally:
+        await frontend.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--voices-from", choices=("tuning", "held-out"), default="held-out")
@@ -160,7 +214,12 @@ def main() -> None:
         "--voices", type=int, default=3, help="voices per phrasing (max 9 held out)"
     )
     parser.add_argument("--cache", type=Path, help="results file (written once, then read)")
+    parser.add_argument(
+        "--real", type=float, default=0.0, help="also real speech clips up to this many seconds"
+    )
     args = parser.parse_args()
+    if args.real:
+        real_speech(args.real)
     cache = args.cache or Path(tempfile.gettempdir()) / (
         f"command-match-{args.voices_from}-{args.voices}.json"
     )
