@@ -5,11 +5,11 @@ room am I in", and with the command hints as its prompt adds words nobody said (
 remember, machine shop"). The commands are a closed set, so the question can be asked the other
 way round, as a grammar recogniser (Vosk's) does: how probable is each command sentence, start to
 end, given this audio? The free transcript and every command sentence are forced through the same
-decoder without any prompt (:meth:`WhisperRecogniser.texts_logprobs`); a command sentence that is
-nearly as probable as the free transcript, or more, is what was said; only sentences about as long as what was heard
-compete (:data:`WORD_WINDOW`). Questions and notes ("remember
-that ...") are open text and stay as the free decode wrote them; a long utterance is never a
-command and is not scored (decision 0033).
+decoder without any prompt (:meth:`WhisperRecogniser.texts_logprobs`). A command sentence nearly as
+probable as the free transcript, or more, is what was said; only sentences about as long as what
+was heard compete (:data:`WORD_WINDOW`). Questions and notes ("remember that ...") are open text
+and stay as the free decode wrote them; a long utterance is never a command and is not scored
+(decision 0033).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ MAX_WORDS = 6
 MARGIN = 4.0
 #: Only sentences within this many words of what was heard are candidates. Whisper prices an early
 #: end of text too cheaply to tell a command from a longer question that starts like it: "Open
-#: Claw, stop" + end scores 3-12 nats over "Open Claw, stop, watch, battery size" for "stop watch
-#: battery size". A misheard command keeps its length roughly ("switch room" for "which room",
+#: Claw, stop" + end scored up to 12 nats over "Open Claw, stop, watch, battery size" for "stop
+#: watch battery size". A misheard command keeps its length roughly ("switch room" for "which room",
 #: "switch to my end" for "which room am I in"); a question that starts like a command is longer.
 WORD_WINDOW = 1
 #: The first words of a heard room switch ("switch to", "go to", "change to": the command parser's).
