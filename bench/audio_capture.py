@@ -81,6 +81,8 @@ def say(command: str, style: str, voice: str) -> Samples | None:
 
 #: The sample rooms file's rooms, which "switch to ..." is resolved against as the appliance does.
 ROOMS = load_rooms(package_data("rooms.sample.toml"), known_namespaces=None)
+#: Their names, as the appliance gives them to the front end (bias list and command grammar).
+ROOM_NAMES = sorted(room.name for room in ROOMS.rooms.values())
 
 
 def right(utterance: Utterance | None, command: str, kind: CommandKind, room: str) -> bool:
@@ -101,8 +103,11 @@ async def first_utterance(
     whisper: Recogniser,
     settings: AudioSettings,
     out: Path,
+    *,
+    press: bool = False,
 ) -> Utterance | None:
-    """What the front end makes of ``wav`` replayed as fast as it is read."""
+    """What the front end makes of ``wav`` replayed as fast as it is read (after a press of the
+    button with ``press``)."""
     frontend = frontend_class(
         WavReplaySource([wav], realtime=False),
         wake,
@@ -110,9 +115,11 @@ async def first_utterance(
         Speaker(EspeakTts(), WavFileSink(out)),
         settings=settings,
         # As in the appliance with a rooms file: the rooms' names lead the bias list.
-        vocabulary=lambda: sorted(room.name for room in ROOMS.rooms.values()),
-        rooms=lambda: sorted(room.name for room in ROOMS.rooms.values()),
+        vocabulary=lambda: ROOM_NAMES,
+        rooms=lambda: ROOM_NAMES,
     )
+    if press:
+        frontend.push_to_talk()
     try:
         return await frontend.next_utterance()
     finally:

@@ -35,13 +35,10 @@ from audio_common import silence, speech_index
 from appliance.audio.build import build_recogniser, build_wake_detector
 from appliance.audio.commands import CommandKind, parse_command
 from appliance.audio.espeak_words import speak_with_words
-from appliance.audio.frontend import Utterance, VoiceFrontEnd
+from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.grammar import MARGIN
 from appliance.audio.phrases import normalise_words, split_after_phrase
-from appliance.audio.sinks import WavFileSink
-from appliance.audio.sources import WavReplaySource
 from appliance.audio.training_clips import TRAIN_ACCENTS, VALIDATION_VARIANTS, variant_voice_name
-from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wavio import read_wav, write_wav
 from appliance.config import load_config
@@ -164,23 +161,16 @@ def real_speech(limit_s: float) -> None:
     config = load_config(environ={})
     whisper = build_recogniser(config)
     settings = dataclasses.replace(config.audio, max_question_s=12.0, no_speech_timeout_s=2.0)
-    names = sorted(room.name for room in ROOMS.rooms.values())
     tmp = Path(tempfile.mkdtemp(prefix="command-match-real-"))
     clips = [c for c in speech_index() if c.seconds <= limit_s and "CORRUPTED" not in c.quality]
     tally: Counter[str] = Counter()
     for clip in clips:
         audio = read_wav(clip.path)[0]
         wav = write_wav(tmp / "clip.wav", np.concatenate([silence(0.3), audio, silence(1.5)]))
-        frontend = VoiceFrontEnd(
-            WavReplaySource([wav], realtime=False),
-            WhisperWakeDetector(whisper, settings.wake_phrase),
-            whisper,
-            Speaker(EspeakTts(), WavFileSink(tmp)),
-            settings=settings,
-            vocabulary=lambda: names,
-            rooms=lambda: names,
+        wake = WhisperWakeDetector(whisper, settings.wake_phrase)
+        utt = asyncio.run(
+            first_utterance(VoiceFrontEnd, wav, wake, whisper, settings, tmp, press=True)
         )
-        utt = asyncio.run(_after_a_press(frontend))
         if utt is None:
             continue
         free = parse_command(split_after_phrase(utt.transcript.text, "open claw")[1]).kind
@@ -197,14 +187,6 @@ def real_speech(limit_s: float) -> None:
         f"{tally['heard']} heard, {tally['scored']} scored by the grammar; taken for a command: "
         f"free {tally['free']}, grammar {tally['grammar']}"
     )
-
-
-async def _after_a_press(frontend: VoiceFrontEnd) -> Utterance | None:
-    frontend.push_to_talk()
-    try:
-        return await frontend.next_utterance()
-    finally:
-        await frontend.close()
 
 
 def main() -> None:

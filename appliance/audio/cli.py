@@ -14,8 +14,6 @@ from appliance.audio.sinks import WavFileSink
 from appliance.audio.tts import single
 from appliance.audio.wavio import write_wav
 from appliance.cli import AppContext, echo_json, pass_app
-from appliance.config import Config
-from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 
 
@@ -42,22 +40,6 @@ def _utterance_json(u: Utterance) -> dict[str, object]:
         "audio_s": round(u.audio_s, 3),
         "latency": {k: round(v, 4) for k, v in u.latency.items()},
     }
-
-
-def _room_names(config: Config) -> list[str]:
-    """The rooms file's room names ("switch to <room>"), as the service has them; none without one."""
-    if config.presence.backend == "off":
-        return []
-    from appliance.presence.monitor import resolve_path
-    from appliance.presence.rooms import load_rooms
-
-    try:
-        plan = load_rooms(
-            resolve_path(config, Path(config.presence.rooms_file)), known_namespaces=None
-        )
-    except OpenClawError:
-        return []
-    return sorted(room.name for room in plan.rooms.values())
 
 
 #: ``--wav FILE`` (repeatable): replay WAV files instead of the microphone.
@@ -108,7 +90,9 @@ def listen_command(
             ),
         )
         bus = EventBus()
-        rooms = _room_names(config)
+        from appliance.presence.monitor import configured_room_names
+
+        rooms = configured_room_names(config)
         frontend = build_frontend(
             config, source=source, bus=bus, vocabulary=lambda: rooms, rooms=lambda: rooms
         )

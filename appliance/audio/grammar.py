@@ -99,18 +99,19 @@ def without_repeats(words: list[str], longest: int = 3) -> list[str]:
     is about as long as the text without them, which is what the length window compares.
     """
     out = list(words)
-    changed = True
-    while changed:
-        changed = False
-        for size in range(1, longest + 1):
-            for i in range(len(out) - 2 * size + 1):
-                if out[i : i + size] == out[i + size : i + 2 * size]:
-                    del out[i + size : i + 2 * size]
-                    changed = True
-                    break
-            if changed:
-                break
+    while (repeat := _first_repeat(out, longest)) is not None:
+        start, size = repeat
+        del out[start + size : start + 2 * size]
     return out
+
+
+def _first_repeat(words: list[str], longest: int) -> tuple[int, int] | None:
+    """(start, size) of the first run of ``size`` words said again at once, shortest runs first."""
+    for size in range(1, longest + 1):
+        for i in range(len(words) - 2 * size + 1):
+            if words[i : i + size] == words[i + size : i + 2 * size]:
+                return i, size
+    return None
 
 
 def _lead_in(heard: str, after: str, phrase: str) -> str:

@@ -23,10 +23,10 @@ from typing import Any
 from bleak.backends.scanner import BaseBleakScanner
 
 from appliance.config import Config
-from appliance.errors import InputError
+from appliance.errors import InputError, OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.presence.engine import RoomEngine, RoomSwitch
-from appliance.presence.rooms import RoomsPlan
+from appliance.presence.rooms import RoomsPlan, load_rooms
 from appliance.presence.scanner import BeaconScanner, ScannerState
 from appliance.presence.settings import PresenceSettings
 from appliance.presence.smoothing import Sighting
@@ -47,6 +47,23 @@ Activate = Callable[[tuple[str, ...]], Awaitable[Any] | Any]
 def resolve_path(config: Config, path: Path) -> Path:
     """A presence path from the configuration: relative ones live under the data directory."""
     return path if path.is_absolute() else config.data_path(str(path))
+
+
+def configured_room_names(config: Config) -> list[str]:
+    """The names of the rooms in the configured rooms file; none without a readable one.
+
+    For what only needs the names ("switch to <room>" in ``openclaw listen``): a missing or broken
+    rooms file is the presence component's to report, not theirs.
+    """
+    if config.presence.backend == "off":
+        return []
+    try:
+        plan = load_rooms(
+            resolve_path(config, Path(config.presence.rooms_file)), known_namespaces=None
+        )
+    except OpenClawError:
+        return []
+    return sorted(room.name for room in plan.rooms.values())
 
 
 class PresenceMonitor:
