@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -9,10 +10,12 @@ from appliance.audio.base import AudioSink, AudioSource, Recogniser, WakeDetecto
 from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.sinks import SoundDeviceSink, WavFileSink
 from appliance.audio.sources import SoundDeviceSource, WavReplaySource
-from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.tts import EspeakTts, Speaker, Synthesizer
 from appliance.config import Config
 from appliance.errors import ConfigError, ModelError, OpenClawError, public_name
 from appliance.events import Event, EventBus, EventType
+
+log = logging.getLogger(__name__)
 
 
 def _under(base: Path, path: Path) -> Path:
@@ -159,15 +162,27 @@ def build_sink(config: Config, *, out_dir: Path | None = None) -> AudioSink:
     return SoundDeviceSink(device=device)
 
 
-def build_speaker(config: Config, sink: AudioSink | None = None) -> Speaker:
-    """espeak-ng into the configured sink."""
+def build_tts(config: Config) -> Synthesizer:
+    """The configured voice: Piper when asked for, or under ``auto`` when its files verify."""
     s = config.audio
-    if s.tts_engine != "espeak-ng":
-        raise ConfigError(
-            "audio.tts_engine: only 'espeak-ng' is built in this version (piper is not provisioned)"
-        )
-    tts = EspeakTts(voice=s.tts_voice, rate_wpm=s.tts_rate_wpm, timeout_s=s.tts_timeout_s)
-    return Speaker(tts, sink or build_sink(config))
+    if s.tts_engine in ("piper", "auto"):
+        from appliance.audio.piper import PiperTts, PiperVoice
+
+        try:
+            voice = PiperVoice.from_manifest(config.paths.models_dir, threads=s.tts_piper_threads)
+        except ModelError as error:
+            if s.tts_engine == "piper":
+                raise
+            # auto: a missing or changed voice is not worth a silent appliance; say so and go on.
+            log.warning("tts: Piper voice unavailable (%s); speaking with espeak-ng", error)
+        else:
+            return PiperTts(voice, length_scale=s.tts_piper_length_scale or None)
+    return EspeakTts(voice=s.tts_voice, rate_wpm=s.tts_rate_wpm, timeout_s=s.tts_timeout_s)
+
+
+def build_speaker(config: Config, sink: AudioSink | None = None) -> Speaker:
+    """The configured voice into the configured sink."""
+    return Speaker(build_tts(config), sink or build_sink(config))
 
 
 def _state_publisher(bus: EventBus) -> Callable[[str, str], None]:

@@ -102,8 +102,13 @@ class AudioSettings:
     no_speech_timeout_s: float = 4.0
     #: How far above the tracked noise floor (in dB) a frame must be to count as speech.
     vad_threshold_db: float = 9.0
-    #: Speech output engine.
-    tts_engine: Literal["espeak-ng", "piper"] = "espeak-ng"
+    #: Speech output engine: ``auto`` speaks with the Piper voice of the model manifest when it is
+    #: installed and verifies, else with espeak-ng (decision 0034); ``piper`` insists on the voice.
+    tts_engine: Literal["auto", "espeak-ng", "piper"] = "auto"
+    #: Piper's speed: its length scale (over 1 is slower; the voice's own default when 0).
+    tts_piper_length_scale: float = 0.0
+    #: onnxruntime threads for the Piper voice.
+    tts_piper_threads: int = 2
     #: espeak-ng voice.
     tts_voice: str = "en-us"
     #: espeak-ng speed in words per minute.
@@ -164,6 +169,12 @@ class AudioSettings:
             ("vad_threshold_db", 1.0 <= self.vad_threshold_db <= 40.0, "between 1 and 40"),
             ("tts_rate_wpm", 80 <= self.tts_rate_wpm <= 450, "between 80 and 450"),
             ("tts_timeout_s", 1.0 <= self.tts_timeout_s <= 300.0, "between 1 and 300"),
+            (
+                "tts_piper_length_scale",
+                self.tts_piper_length_scale == 0.0 or 0.5 <= self.tts_piper_length_scale <= 2.0,
+                "0 (the voice's own) or between 0.5 and 2",
+            ),
+            ("tts_piper_threads", 1 <= self.tts_piper_threads <= 8, "between 1 and 8"),
         ]
         for key, ok, allowed in checks:
             if not ok:

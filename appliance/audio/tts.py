@@ -1,4 +1,4 @@
-"""Speech out: the one espeak-ng wrapper, sentence splitting of a streamed answer, and the speaker.
+"""Speech out: the one espeak-ng wrapper (Piper voices are in ``piper.py``), sentence splitting of a streamed answer, and the speaker.
 
 espeak-ng is called with an explicit argv (the text goes through stdin, never the command line, so a
 sentence starting with "-" is not an option), a timeout, and its WAV read from stdout. Sentences are
@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import soundfile as sf
@@ -54,6 +55,14 @@ def check_espeak(binary: str = ESPEAK) -> tuple[bool, str, str]:
     if version < MIN_VERSION:
         return False, f"{binary} {shown} is older than {'.'.join(map(str, MIN_VERSION))}", _FIX
     return True, f"{binary} {shown}", ""
+
+
+class Synthesizer(Protocol):
+    """What :class:`Speaker` needs of a voice: one sentence in, int16 samples and their rate out."""
+
+    async def synthesize(self, text: str) -> tuple[Samples, int]:
+        """Speak ``text``; TtsError (or a ModelError) when the voice cannot."""
+        ...
 
 
 class EspeakTts:
@@ -200,7 +209,7 @@ class SpeechReport:
 class Speaker:
     """Speaks a stream of text through a sink, a sentence ahead, interruptibly."""
 
-    def __init__(self, tts: EspeakTts, sink: AudioSink) -> None:
+    def __init__(self, tts: Synthesizer, sink: AudioSink) -> None:
         self.tts = tts
         self.sink = sink
         self._stop = asyncio.Event()

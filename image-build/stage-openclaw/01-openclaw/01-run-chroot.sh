@@ -25,9 +25,11 @@ install -m 0644 "$SRC/image-build/files/openclaw.toml" /etc/openclaw/openclaw.to
 
 # Models: fetched from the manifest's published URLs and checked against its sha256 values.
 export OPENCLAW_CONFIG=/etc/openclaw/openclaw.toml
-"$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us
+# The Piper voice speaks the answers (audio.tts_engine = "auto" falls back to espeak-ng without it).
+"$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
+	piper-en-us-joe-medium
 "$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
-	speech-embedding kws-open-claw
+	speech-embedding kws-open-claw piper-en-us-joe-medium
 chown -R openclaw:openclaw /var/lib/openclaw
 
 install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
