@@ -157,7 +157,7 @@ def _show_rejection(event: Event) -> None:
 )
 @pass_app
 def say_command(app: AppContext, text: str, out: Path | None) -> None:
-    """Speak TEXT with espeak-ng, sentence by sentence."""
+    """Speak TEXT sentence by sentence (the Piper voice when installed, else espeak-ng)."""
     config = app.config
 
     async def run() -> None:
@@ -172,10 +172,13 @@ def say_command(app: AppContext, text: str, out: Path | None) -> None:
             write_wav(out, audio, rate)
             click.echo(
                 f"{len(report.spoken)} sentence(s), {report.audio_s:.2f} s written to {out.name}"
+                f" by {speaker.tts.name}"
             )
             return
         speaker = build_speaker(config, build_sink(config))
         report = await speaker.speak(single(text))
-        click.echo(f"{len(report.spoken)} sentence(s), {report.audio_s:.2f} s spoken")
+        click.echo(
+            f"{len(report.spoken)} sentence(s), {report.audio_s:.2f} s spoken by {speaker.tts.name}"
+        )
 
     asyncio.run(run())

@@ -60,6 +60,17 @@ def check_espeak(binary: str = ESPEAK) -> tuple[bool, str, str]:
 class Synthesizer(Protocol):
     """What :class:`Speaker` needs of a voice: one sentence in, int16 samples and their rate out."""
 
+    @property
+    def name(self) -> str:
+        """Engine and voice, as ``openclaw say`` and the logs show them."""
+        ...
+
+    @property
+    def quick_start(self) -> bool:
+        """Whether the first sentence is worth cutting at its first clause (a slow voice: the
+        listener hears the first clause while the rest of the sentence is synthesised)."""
+        ...
+
     async def synthesize(self, text: str) -> tuple[Samples, int]:
         """Speak ``text``; TtsError (or a ModelError) when the voice cannot."""
         ...
@@ -82,6 +93,16 @@ class EspeakTts:
         self.pitch = pitch
         self.timeout_s = timeout_s
         self.binary = binary
+
+    @property
+    def name(self) -> str:
+        """``espeak-ng (<voice>)``."""
+        return f"espeak-ng ({self.voice})"
+
+    @property
+    def quick_start(self) -> bool:
+        """No: a sentence takes espeak-ng a few tens of milliseconds."""
+        return False
 
     def argv(self) -> list[str]:
         """The exact command line (text comes on stdin)."""
@@ -185,6 +206,19 @@ async def sentences(text_stream: AsyncIterable[str]) -> AsyncIterator[str]:
         yield buffer.strip()
 
 
+_CLAUSE_END = re.compile(r"(?<=[,;:])\s+")
+
+
+def first_clause(sentence: str) -> tuple[str, str]:
+    """``sentence`` cut after its first clause (comma, semicolon, colon), when both parts hold at
+    least :data:`MIN_SENTENCE_CHARS` characters; else the whole sentence and ``""``."""
+    for match in _CLAUSE_END.finditer(sentence):
+        head, rest = sentence[: match.start()], sentence[match.end() :]
+        if len(head) >= MIN_SENTENCE_CHARS:
+            return (head, rest) if len(rest) >= MIN_SENTENCE_CHARS else (sentence, "")
+    return sentence, ""
+
+
 async def single(text: str) -> AsyncIterator[str]:
     """An async iterator over one string (for :meth:`Speaker.speak` with a finished answer)."""
     yield text
@@ -194,7 +228,8 @@ async def single(text: str) -> AsyncIterator[str]:
 class SpeechReport:
     """What :meth:`Speaker.speak` did."""
 
-    #: Sentences spoken to the end.
+    #: Sentences spoken to the end (a quick-start voice's first sentence as two pieces: its first
+    #: clause, then the rest).
     spoken: list[str] = field(default_factory=list)
     #: Whether it was cut short.
     interrupted: bool = False
@@ -227,11 +262,17 @@ class Speaker:
 
         async def produce() -> None:
             try:
+                first = True
                 async for sentence in sentences(text_stream):
-                    if self._stop.is_set():
-                        break
-                    audio, rate = await self.tts.synthesize(sentence)
-                    await queue.put((sentence, audio, rate))
+                    pieces = [sentence]
+                    if first and self.tts.quick_start:
+                        pieces = [p for p in first_clause(sentence) if p]
+                    first = False
+                    for piece in pieces:
+                        if self._stop.is_set():
+                            return
+                        audio, rate = await self.tts.synthesize(piece)
+                        await queue.put((piece, audio, rate))
             finally:
                 await queue.put(None)
 

@@ -203,6 +203,7 @@ def test_cli_listen_and_say(synth: SynthFn, config_file: Path, tmp_path: Path) -
     info = sf.info(str(out))
     assert info.samplerate == 22050 and info.duration > 1.5
     assert "2 sentence(s)" in result.output
+    assert "by piper (en_US-joe-medium)" in result.output  # tts_engine = auto, the voice installed
 
 
 async def test_the_pi_path_vosk_wake_and_streamed_question(synth: SynthFn, tmp_path: Path) -> None:

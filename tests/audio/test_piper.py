@@ -16,7 +16,7 @@ from appliance.audio.errors import SpeechModelError
 from appliance.audio.phrases import normalise_words
 from appliance.audio.piper import MODEL_NAME, PiperConfig, PiperTts, PiperVoice, clauses
 from appliance.audio.sinks import WavFileSink
-from appliance.audio.tts import EspeakTts, single
+from appliance.audio.tts import EspeakTts, first_clause, single
 from appliance.audio.wavio import resample, to_int16
 from appliance.config import Config, load_config
 from appliance.errors import ModelError
@@ -125,6 +125,27 @@ async def test_speaker_writes_piper_sentences_to_the_sink(
     assert len(files) == 2
     info = sf.info(str(files[0]))
     assert info.samplerate == 22050 and info.frames > 0.8 * 22050
+
+
+async def test_first_sentence_starts_with_its_first_clause(
+    voice: PiperVoice, tmp_path: Path
+) -> None:
+    """The slow voice speaks the first clause alone, so the listener waits for it, not the sentence."""
+    from appliance.audio.tts import Speaker
+
+    text = "Twenty five newton metres, drawing A-1024 revision C. The bolts are class 8.8, zinc plated."
+    report = await Speaker(PiperTts(voice), WavFileSink(tmp_path / "out")).speak(single(text))
+    assert report.spoken == [
+        "Twenty five newton metres,",
+        "drawing A-1024 revision C.",
+        "The bolts are class 8.8, zinc plated.",
+    ]
+    assert first_clause("Yes, it is.") == ("Yes, it is.", "")  # too short to be worth it
+    assert first_clause("No clause here at all.") == ("No clause here at all.", "")
+    assert first_clause("Drawing A-1024, sheet 2: the bracket.") == (
+        "Drawing A-1024,",
+        "sheet 2: the bracket.",
+    )
 
 
 def test_config_that_is_not_a_voice_is_refused(tmp_path: Path) -> None:
