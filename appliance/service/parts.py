@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from appliance.index.embedder import Embedder
     from appliance.index.store import IndexStore
     from appliance.presence.monitor import PresenceMonitor
+    from appliance.presence.rooms import RoomsPlan
 
 log = logging.getLogger(__name__)
 
@@ -415,6 +416,24 @@ def _add_voice(config: Config, bus: EventBus, vocabulary: Vocabulary, parts: Par
     parts.speaker = voice
 
 
+def _log_empty_room_namespaces(config: Config, plan: RoomsPlan) -> None:
+    """Warn about rooms' namespaces the index holds nothing in (a typo shows up here first)."""
+    from appliance.presence.cli import known_namespaces
+
+    known = known_namespaces(config)
+    if known is None:
+        return
+    for room in plan.rooms.values():
+        empty = [n for n in room.namespaces if n not in known]
+        if empty:
+            log.warning(
+                "rooms file: room %r names namespace(s) %s that hold nothing yet (the index has %s)",
+                room.name,
+                ", ".join(empty),
+                ", ".join(known),
+            )
+
+
 def _add_presence(
     config: Config, bus: EventBus, reader: ReaderStore, vocabulary: Vocabulary, parts: Parts
 ) -> None:
@@ -426,12 +445,18 @@ def _add_presence(
     from appliance.presence.rooms import load_rooms
 
     try:
+        # Namespaces are not checked against the index here, as `openclaw rooms` does: a room's
+        # first namespace is where captures made in it go, so a new room's namespace only comes
+        # into being once the appliance has been there. Those not in the index yet are logged.
         plan = load_rooms(
-            resolve_path(config, Path(config.presence.rooms_file)), known_namespaces=None
+            resolve_path(config, Path(config.presence.rooms_file)),
+            known_namespaces=None,
+            default_radius_m=config.presence.default_radius_m,
         )
     except OpenClawError as err:
         parts.disabled["presence"] = f"{err.code}: {err.message}"
         return
+    _log_empty_room_namespaces(config, plan)
     # "switch to <room>": the recogniser is pulled toward the names it must write.
     vocabulary.rooms = sorted(room.name for room in plan.rooms.values())
 

@@ -71,12 +71,14 @@ def test_whisper_decoding_loop_is_decoded_again(
     whisper: WhisperRecogniser, synth: SynthFn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A short command with the front end's bias list as prompt: greedy decoding loops on it
-    # ("Open Claw, scan this, open Claw, scan this, ..." to the token limit).
+    # ("Open Claw, scan this, open Claw, scan this, ..." to the token limit, or "open open ...").
     audio = samples_of(synth("open claw, scan this", voice="en-us", lead_s=0.7, tail_s=0.4))
     vocabulary = ["Open Claw", *COMMAND_HINTS]
     monkeypatch.setattr(whisper_engine, "LOOP_COMPRESSION_RATIO", float("inf"))
     looped = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
-    assert looped.count("scan") >= 3, looped  # the loop, left alone
+    # The loop, left alone. Its form depends on the CPU's arithmetic ("scan this" repeated on one
+    # machine, "open open ..." on another): what they share is one word three times or more.
+    assert len(looped) >= 8 and max(looped.count(w) for w in looped) >= 3, looped
     monkeypatch.undo()
     heard = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
     assert heard == ["open", "claw", "scan", "this"], heard

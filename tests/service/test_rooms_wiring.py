@@ -105,3 +105,45 @@ def test_room_names_lead_the_recognisers_vocabulary(tmp_path: Path) -> None:
     assert vocabulary() == []  # no rooms yet, and the index is not opened for it
     vocabulary.rooms = ["Electronics lab", "Machine shop"]
     assert vocabulary() == ["Electronics lab", "Machine shop"]
+
+
+def test_service_rooms_take_the_configured_radius_and_name_empty_namespaces(
+    tmp_path: Path,
+    embedder,
+    caplog,
+) -> None:
+    """The running appliance reads the rooms file as `openclaw rooms` does (the default radius),
+    and logs a room's namespace the index holds nothing in instead of refusing it: captures made
+    in a new room are what fill its namespace."""
+    from appliance.index.slices import DocumentSlice, SourceDocument
+    from appliance.index.store import IndexStore
+
+    data = tmp_path / "data"
+    data.mkdir()
+    base = load_config(
+        environ={
+            "OPENCLAW_PATHS__DATA_DIR": str(data),
+            "OPENCLAW_PRESENCE__DEFAULT_RADIUS_M": "5.5",
+        }
+    )
+    with IndexStore.open(base, embedder=embedder) as store:
+        store.replace_source(
+            SourceDocument("notes.md", "shop", "h1", (DocumentSlice(text="lathe speeds"),))
+        )
+    (data / "rooms.toml").write_text(
+        '[rooms.shop]\nnamespaces = ["shop"]\n'
+        '[rooms.lab]\nnamespaces = ["electronics"]\nradius_m = 2.0\n',
+        encoding="utf-8",
+    )
+    config = dataclasses.replace(
+        base,
+        presence=dataclasses.replace(base.presence, backend="trace", trace_speed=0.0),
+        answer=dataclasses.replace(base.answer, llm_model=""),
+    )
+    parts = build_parts(config, EventBus(queue_size=64))
+    assert "presence" not in parts.disabled
+    assert isinstance(parts.presence, PresenceAdapter)
+    rooms = parts.presence.monitor.plan.rooms
+    assert rooms["shop"].radius_m == 5.5 and rooms["lab"].radius_m == 2.0
+    assert "room 'lab' names namespace(s) electronics that hold nothing yet" in caplog.text
+    assert "room 'shop'" not in caplog.text
