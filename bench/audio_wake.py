@@ -17,6 +17,13 @@ family and over both.
     .venv/bin/python bench/audio_wake.py --positives 60 --negatives 230 --near-miss 108 \
         --other-positives 60 --other-near-miss 108 --configs kws --kws-head old.npz --kws-head new.npz
 
+Since session 11 a fourth family, ``--neural-positives N --neural-near-miss N`` (own seeds after
+the others: their audio is unchanged), is said by the Piper voice en_US-joe-medium, a neural voice
+(natural prosody, one US male speaker) with varied length and noise scales, its graph's noise drawn
+from the benchmark's seed (``training_clips.SeededPiper``: the same audio on every run). Heads
+trained without the "-neural" kinds never heard it; for a head trained with them the output marks
+it a TRAINED speaker, and "all test voices" stays the three held-out families.
+
 The kws configuration also prints a threshold sweep (false rejects, false accepts per hour, latency)
 computed from every score the model gave, so the chosen threshold can be checked.
 """
@@ -55,6 +62,7 @@ from appliance.audio.training_clips import (
     NEAR_MISSES_EXTRA,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
+    seeded_piper,
     variant_voice_name,
 )
 from appliance.audio.training_clips import NEAR_MISSES as TRAINING_NEAR_MISSES
@@ -128,7 +136,15 @@ ESPEAK, OTHER = "espeak-ng", "flite/festival"
 #: utterance, as a person says "open claw what torque ..." in one breath (the espeak-ng family
 #: above appends a separately synthesised question to the phrase said alone).
 FLUENT = "espeak-ng, one breath"
-FAMILIES = (ESPEAK, OTHER, FLUENT)
+#: Fourth family (session 11): the Piper voice en_US-joe-medium, a neural voice (one US male
+#: speaker). Held out for heads trained without the "-neural" kinds, trained for the others.
+NEURAL = "piper joe (neural)"
+FAMILIES = (ESPEAK, OTHER, FLUENT, NEURAL)
+#: The neural family's length_scale (over 1 is slower), noise_scale and noise_w, drawn per
+#: utterance (the training draws from wider ranges: ``training_clips.NEURAL_LENGTH`` etc.).
+NEURAL_SCALES = ([0.85, 1.0, 1.2], [0.5, 0.667, 0.8], [0.6, 0.8, 1.0])
+#: How the neural family's near-misses are labelled ("open clause (piper:joe)").
+NEURAL_SPEAKER = "piper:joe"
 #: Words some one-breath positives start with, in the same utterance.
 LEAD_WORDS = ["", "", "okay ", "right "]
 CHUNK = SAMPLE_RATE * 30 // 1000
@@ -287,6 +303,41 @@ def make_fluent_positive(rng: random.Random, babble: list[Samples], index: int) 
     return Trial(audio, start, end, label, family=FLUENT)
 
 
+def _neural_scales(rng: random.Random) -> tuple[float, float, float]:
+    lengths, noises, noise_ws = NEURAL_SCALES
+    return rng.choice(lengths), rng.choice(noises), rng.choice(noise_ws)
+
+
+def make_neural_positive(rng: random.Random, babble: list[Samples], index: int) -> Trial:
+    """A positive said by the Piper voice: alone, before a question, after leading speech, or in
+    ONE utterance with the question (the phrase's end from the voice's durations)."""
+    voice = seeded_piper()
+    scales = _neural_scales(rng)
+    noise = np.random.default_rng([30_000, index])  # the graph's own noise
+    label = f"{NEURAL_SPEAKER}/x{scales[0]}/{scales[1]}/{scales[2]}"
+    kind = ["alone", "one-breath", "leading-speech", "one-utterance"][index % 4]
+    if kind != "one-utterance":
+        trial = compose_positive(
+            rng,
+            babble,
+            30_000 + index,
+            lambda text: voice.say(text, scales, noise),
+            label,
+            kind=kind,
+        )
+        trial.family = NEURAL
+        return trial
+    speech, end = voice.say_with_phrase(f"open claw {rng.choice(QUESTIONS)}", 2, scales, noise)
+    s, e = speech_bounds(speech)
+    head = silence(0.6)
+    audio = np.concatenate([head, speech[s:e], silence(1.0)])
+    start, end = len(head), end - s + len(head)
+    audio, label = add_noise(
+        rng, babble, 30_000 + index, audio, audio[start:end], f"{label}/{kind}"
+    )
+    return Trial(audio, start, end, label, family=NEURAL)
+
+
 def run(detector: WakeDetector, audio: Samples) -> tuple[list[tuple[int, float, float]], float]:
     """Feed audio chunk by chunk: [(detected_at_sample, compute lag s, score)], CPU seconds."""
     detector.reset()
@@ -375,6 +426,8 @@ def test_audio(
     korean: bool = False,
     n_fluent: int = 0,
     n_fluent_near: int = 0,
+    n_neural: int = 0,
+    n_neural_near: int = 0,
 ) -> tuple[list[Trial], list[Clip], list[tuple[str, Samples]], list[Trial]]:
     """The benchmark's audio: positives, real negative clips, near-miss utterances ("phrase (voice)",
     audio) and, with ``korean``, the Korean positives of the vosk-ko configuration."""
@@ -435,6 +488,22 @@ def test_audio(
                 np.concatenate([silence(0.5), speech[s:e], silence(1.0)]),
             )
         )
+    # The neural voice (session 11), from their own seeds: the audio above is unchanged.
+    neural_rng = random.Random(seed + 6)
+    positives += [make_neural_positive(neural_rng, babble, i) for i in range(n_neural)]
+    neural_near_rng = random.Random(seed + 7)
+    for i in range(n_neural_near):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        speech = seeded_piper().say(
+            phrase, _neural_scales(neural_near_rng), np.random.default_rng([40_000, i])
+        )
+        s, e = speech_bounds(speech)
+        near.append(
+            (
+                f"{phrase} ({NEURAL_SPEAKER})",
+                np.concatenate([silence(0.5), speech[s:e], silence(1.0)]),
+            )
+        )
     return positives, negatives, near, ko_positives
 
 
@@ -446,6 +515,8 @@ def near_family(speaker: str) -> str:
     """The family of test voices of a near-miss utterance, from the speaker part of its label."""
     if FLUENT_MARK in speaker:
         return FLUENT
+    if speaker.startswith(NEURAL_SPEAKER):
+        return NEURAL
     return OTHER if ":" in speaker else ESPEAK
 
 
@@ -503,6 +574,18 @@ def main() -> None:
         help="near-misses said in one breath with a question (session 8)",
     )
     parser.add_argument(
+        "--neural-positives",
+        type=int,
+        default=0,
+        help="positives said by the Piper voice en_US-joe-medium (session 11)",
+    )
+    parser.add_argument(
+        "--neural-near-miss",
+        type=int,
+        default=0,
+        help="near-misses said by the Piper voice en_US-joe-medium (session 11)",
+    )
+    parser.add_argument(
         "--save-traces", type=Path, default=None, help="write the kws score traces (JSON)"
     )
     args = parser.parse_args()
@@ -517,6 +600,8 @@ def main() -> None:
         korean="vosk-ko" in args.configs,
         n_fluent=args.fluent_positives,
         n_fluent_near=args.fluent_near_miss,
+        n_neural=args.neural_positives,
+        n_neural_near=args.neural_near_miss,
     )
     recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
     print(
@@ -531,6 +616,7 @@ def main() -> None:
             runs.append((config, None))
     for config, head_file in runs:
         det: WakeDetector
+        neural_trained: bool | None = None  # (known for the kws heads only)
         trials = positives
         if config == "vosk-ko":
             from appliance.audio.engines.vosk import VoskRecogniser
@@ -554,6 +640,8 @@ def main() -> None:
             )
             kws.trace = []
             det = kws
+            counts = head.meta.get("counts", {})
+            neural_trained = any(counts.get(k) for k in counts if "neural" in str(k))
         else:
             det = WhisperWakeDetector(recogniser, "open claw", bias=config == "bias")
         # One Stats per family of test voices for the positives and near-misses; the real clips
@@ -590,8 +678,10 @@ def main() -> None:
             tally = st.by_noise.setdefault(cond, [0, 0])
             tally[0] += 1
             tally[1] += bool(good)
-            if t.family == OTHER:
-                speaker_tally = st.by_speaker.setdefault(t.label.split("/")[0], [0, 0, 0, 0])
+            if t.family in (OTHER, NEURAL):
+                # (The neural family has one speaker: its figures per way of saying the phrase.)
+                key = t.label.split("/")[0 if t.family == OTHER else 4]
+                speaker_tally = st.by_speaker.setdefault(key, [0, 0, 0, 0])
                 speaker_tally[0] += 1
                 speaker_tally[1] += bool(good)
             st.pos_scores.append(max((f[2] for f in good), default=0.0))
@@ -644,6 +734,13 @@ def main() -> None:
                 f"(test voices, none heard in training: {', '.join(VOICES[:4])} ... {len(VOICES)} "
                 f"espeak-ng voices; {', '.join(v.label for v in OTHER_VOICES)})"
             )
+        neural_name = NEURAL
+        if neural_trained is not None and (fam[NEURAL].positives or fam[NEURAL].near_trials):
+            neural_name += (
+                ": a TRAINED speaker of this head (not held out)"
+                if neural_trained
+                else ": held out (this head never heard it)"
+            )
         if config == "vosk-ko":
             print(
                 "(Korean model, Korean positives; it has no [unk], so every English clip is forced"
@@ -656,6 +753,9 @@ def main() -> None:
         groups += [(n, [fam[n]]) for n in more]
         if more:
             groups.append(("all test voices", [fam[n] for n in (ESPEAK, *more)]))
+        # (Apart from "all test voices": a head trained on it has heard this speaker.)
+        if fam[NEURAL].positives or fam[NEURAL].near_trials:
+            groups.append((neural_name, [fam[NEURAL]]))
         for name, members in groups:
             report(name, merge(members), clip_st)
         cpu_s = clip_st.cpu_s + sum(f.cpu_s for f in fam.values())
@@ -743,10 +843,8 @@ def report(name: str, st: Stats, clips: Stats) -> None:
         print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
     for speaker, (n, hit, n_near, near_hit) in sorted(st.by_speaker.items()):
         rate = f"{1 - hit / n:.3f}" if n else "-"
-        print(
-            f"  {speaker:22s} false-reject {rate} ({n - hit}/{n}), "
-            f"near-miss accepts {near_hit}/{n_near}"
-        )
+        near_part = f", near-miss accepts {near_hit}/{n_near}" if n_near else ""
+        print(f"  {speaker:22s} false-reject {rate} ({n - hit}/{n}){near_part}")
     print(f"detections before the phrase (false accepts in leading speech): {st.early}")
     print(f"false accepts, clips   {clips.neg_accepts} in {clips.neg_seconds / 3600:.3f} h")
     print(f"false accepts, near    {st.near_accepts}/{st.near_trials} near-miss utterances")

@@ -15,7 +15,8 @@ Two splits, so that the thresholds are not chosen on the figures they are judged
   heavy babble), near-misses, and 20-40 s readings as ordinary speech. Choose thresholds here.
 - ``test``: bench/audio_wake.py's audio (held-out voices of both families, the real clips of
   ../shared/data/speech, held-out near-misses) and bench/audio_wake_hours.py's hours of ordinary
-  speech by held-out voices reading held-out text. Report these.
+  speech by held-out voices reading held-out text. Report these. ``--neural`` adds
+  bench/audio_wake.py's Piper family (session 11) as a group of its own.
 
     .venv/bin/python bench/audio_wake_verify.py --split validation --positives 40 --near-miss 40 --minutes 20
     .venv/bin/python bench/audio_wake_verify.py --split test --positives 60 --negatives 230 \
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from audio_common import REPO, load, silence
-from audio_wake import ESPEAK, FLUENT, OTHER, near_family, run, test_audio
+from audio_wake import ESPEAK, FLUENT, NEURAL, OTHER, near_family, run, test_audio
 from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
 
@@ -114,6 +115,8 @@ def test_items(args: argparse.Namespace) -> list[Item]:
         args.near_miss,
         n_fluent=args.positives if args.fluent else 0,
         n_fluent_near=args.near_miss if args.fluent else 0,
+        n_neural=args.positives if args.neural else 0,
+        n_neural_near=args.near_miss if args.neural else 0,
     )
     items = [
         Item(t.audio, "pos", t.family, t.phrase_start, t.phrase_end, t.label) for t in positives
@@ -315,6 +318,12 @@ def main() -> None:
         help="also positives and near-misses said in one breath with what follows (session 8)",
     )
     parser.add_argument(
+        "--neural",
+        action="store_true",
+        help="also positives and near-misses said by the Piper voice (session 11; test split; "
+        "its own group, outside 'all voices': heads trained on it have heard it)",
+    )
+    parser.add_argument(
         "--arm",
         default="0",
         help="comma list of early-check levels of the first stage's score (0 = check only at "
@@ -356,6 +365,8 @@ def main() -> None:
     groups = {"all voices": set(families)}
     if args.split == "test" or args.fluent:
         groups = {**{f: {f} for f in families}, **groups}
+    if args.neural and args.split == "test":
+        groups[NEURAL] = {NEURAL}
     for arm in [float(a) for a in args.arm.split(",")]:
         print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
         table(items, verify, groups, arm)

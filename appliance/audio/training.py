@@ -15,6 +15,9 @@ caches them and fits the head.
   reports apart), noise and silence;
 * on request (``--positive-formant`` etc., 0 by default), espeak-ng clips whose vocal tract is
   warped alone (formants moved, pitch and timing kept: :mod:`appliance.audio.voice_warp`);
+* on request (``--positive-neural`` etc., 0 by default), the same kinds of clip said by the Piper
+  voice en_US-joe-medium (a VITS network: natural prosody, one US male speaker made into many by
+  its length and noise scales and the warps; the graph's noise drawn from each clip's seed);
 * every clip's speech may be warped (stretched in time, pitch and formants: a new speaker), every
   clip gets a random gain, and most get noise (white, pink, brown, hum, synthetic babble) at
   0-25 dB SNR, some a synthetic room reverb and a microphone-like band limit; the "-babble" kinds
@@ -57,6 +60,11 @@ from appliance.audio.training_clips import (
     NEAR_MISSES,
     NEAR_MISSES_CLAW,
     NEAR_MISSES_EXTRA,
+    NEURAL_FORMANT_SHARE,
+    NEURAL_KINDS,
+    NEURAL_LENGTH,
+    NEURAL_NOISE,
+    NEURAL_NOISE_W,
     PHRASE,
     QUESTIONS,
     READING_DOCS,
@@ -133,6 +141,8 @@ FLUENT_VERSION = 2  # 2: the phrase found by its place in the text
 #: Bump when :func:`appliance.audio.voice_warp.formant_warp` changes (only the "-formant" kinds'
 #: blocks are made again).
 FORMANT_WARP_VERSION = 1
+#: Bump when the "-neural" kinds' clips are made differently.
+NEURAL_VERSION = 1
 
 
 def _block(
@@ -175,6 +185,21 @@ def _block(
     if kind in FORMANT_KINDS:
         facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
         facts["formant"] = [FORMANT_RANGE, FORMANT_PITCH, FORMANT_WARP_VERSION]
+    if kind in NEURAL_KINDS:
+        from appliance.audio.piper import MODEL_NAME
+        from appliance.models.manifest import load_manifest
+
+        facts["near"] = NEAR_MISS_PHRASES.get(kind, FLUENT_NEAR_MISSES if "near" in kind else ())
+        facts["neural"] = [
+            NEURAL_VERSION,
+            [f.sha256 for f in load_manifest().get(MODEL_NAME).files],
+            NEURAL_LENGTH,
+            NEURAL_NOISE,
+            NEURAL_NOISE_W,
+            NEURAL_FORMANT_SHARE,
+            FORMANT_RANGE,
+            QUESTIONS,
+        ]
     key = json.dumps(facts, sort_keys=True)
     cache = Path.home() / ".cache" / "openclaw" / "kws"
     path = cache / f"{kind}-{first:05d}-{hashlib.sha256(key.encode()).hexdigest()[:12]}.npz"
@@ -453,6 +478,10 @@ def main() -> None:
     # "Session 8: one breath"); the committed head since session 9 was trained with 1000 each.
     parser.add_argument("--positive-fluent", type=int, default=1000)
     parser.add_argument("--near-miss-fluent", type=int, default=1000)
+    # Session 11: the same kinds said by the Piper voice en_US-joe-medium; 0 by default (decision
+    # 0031, "Session 11: a neural voice").
+    for kind in NEURAL_KINDS:
+        parser.add_argument(f"--{kind}", type=int, default=0)
     parser.add_argument(
         "--user-positives",
         type=Path,
@@ -518,7 +547,7 @@ def main() -> None:
         "reading-other": args.reading_other,
     }
     # (Only when not 0: a head trained without them keeps its earlier bytes.)
-    for kind in FORMANT_KINDS + FLUENT_KINDS:
+    for kind in FORMANT_KINDS + FLUENT_KINDS + NEURAL_KINDS:
         if getattr(args, kind.replace("-", "_")):
             counts[kind] = getattr(args, kind.replace("-", "_"))
     if args.user_positives:
@@ -581,7 +610,12 @@ def main() -> None:
         print(f"  {thr:.2f}     {np.mean(pos < thr):.3f}        {int(np.sum(neg >= thr))}")
     # The same per family of voices: espeak-ng's validation variants, the flite/festival ones.
     other_val = np.array([is_other(KINDS[k]) for k in data.kinds[val]], dtype=bool)
-    for family, clips in (("espeak-ng", val[~other_val]), ("flite/festival", val[other_val])):
+    neural_val = np.isin(data.kinds[val], [KINDS.index(k) for k in NEURAL_KINDS])
+    for family, clips in (
+        ("espeak-ng", val[~other_val & ~neural_val]),
+        ("flite/festival", val[other_val]),
+        ("Piper joe (neural)", val[neural_val]),
+    ):
         if len(clips):
             fp, fn, _, _ = evaluate(head, source, data, clips)
             print(f"validation, {family} voices: {len(fp)} positives, {len(fn)} negative items")
@@ -629,6 +663,14 @@ def main() -> None:
     # (Only when given: a head trained without them keeps its earlier bytes.)
     if any(kind in counts for kind in FORMANT_KINDS):
         head.meta["formant"] = {"range": list(FORMANT_RANGE), "pitch": list(FORMANT_PITCH)}
+    if any(kind in counts for kind in NEURAL_KINDS):
+        head.meta["neural"] = {
+            "voice": "piper-en-us-joe-medium",
+            "length_scale": list(NEURAL_LENGTH),
+            "noise_scale": list(NEURAL_NOISE),
+            "noise_w": list(NEURAL_NOISE_W),
+            "formant_share": NEURAL_FORMANT_SHARE,
+        }
     for key, kind in (("user_positives", USER_KIND), ("user_near_misses", USER_NEAR_KIND)):
         recordings = user_recordings(kind)
         if recordings:
