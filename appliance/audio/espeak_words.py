@@ -19,6 +19,9 @@ import ctypes
 import ctypes.util
 import os
 import pickle
+import select
+import signal
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,10 +169,36 @@ def _words_of(text: str, events: list[tuple[int, int]], rate: int) -> list[Spoke
     return out
 
 
+#: Seconds a child may take to send its utterance before it is taken for hung and made again.
+CHILD_DEADLINE_S = 30.0
+
+
 def _speak_in_child(
     text: str, voice: str, rate: int, pitch: int
 ) -> tuple[np.ndarray, list[tuple[int, int]], int]:
-    """One utterance made in a forked child with a fresh library (see the module's docstring)."""
+    """One utterance made in a forked child with a fresh library (see the module's docstring).
+
+    A fork copies only the calling thread: a lock another thread of the parent held at that moment
+    (a thread pool of onnxruntime or ctranslate2, in a process that also runs models) stays locked
+    in the child forever. Such a child is killed at :data:`CHILD_DEADLINE_S` and the utterance made
+    again in a new one (seen once in a test process that had loaded the Piper voice).
+    """
+    for _ in range(2):
+        payload = _child_payload(text, voice, rate, pitch)
+        if payload is not None:
+            break
+    else:
+        raise TtsError(f"espeak-ng hung twice saying {text!r}", code="espeak_failed")
+    if not payload:
+        raise TtsError(f"espeak-ng died saying {text!r}", code="espeak_failed")
+    raw, words, rate_hz, error = pickle.loads(payload)
+    if error is not None:
+        raise TtsError(error[0], code=error[1])
+    return np.frombuffer(raw, dtype=np.int16), words, rate_hz
+
+
+def _child_payload(text: str, voice: str, rate: int, pitch: int) -> bytes | None:
+    """What one forked child sent (empty if it died), or None if it sent nothing in time."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: synthesise, send, leave without running the parent's cleanup
@@ -186,15 +215,22 @@ def _speak_in_child(
             pipe.write(payload)
         os._exit(0)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        payload = pipe.read()
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + CHILD_DEADLINE_S
+    with os.fdopen(read_end, "rb", buffering=0) as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([pipe], [], [], max(left, 0.0))
+            if not ready:  # hung: nothing more will come
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None
+            chunk = pipe.read(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
     os.waitpid(pid, 0)
-    if not payload:
-        raise TtsError(f"espeak-ng died saying {text!r}", code="espeak_failed")
-    raw, words, rate_hz, error = pickle.loads(payload)
-    if error is not None:
-        raise TtsError(error[0], code=error[1])
-    return np.frombuffer(raw, dtype=np.int16), words, rate_hz
+    return b"".join(chunks)
 
 
 def speak_with_words(

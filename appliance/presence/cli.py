@@ -14,8 +14,8 @@ import click
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.config import Config
 from appliance.presence.errors import BluetoothUnavailableError, RoomsFileError
-from appliance.presence.monitor import PresenceMonitor, resolve_path
-from appliance.presence.rooms import RoomsPlan, load_rooms
+from appliance.presence.monitor import PresenceMonitor, load_configured_rooms, resolve_path
+from appliance.presence.rooms import RoomsPlan
 from appliance.presence.scanner import BeaconScanner, ScannerStatus
 from appliance.presence.trace import DEV_TRACE_NAME, TraceWriter, package_data
 
@@ -44,11 +44,7 @@ def _load_plan(config: Config, rooms: Path | None, *, required: bool) -> RoomsPl
     path = rooms if rooms is not None else resolve_path(config, config.presence.rooms_file)
     if rooms is None and not path.is_file() and not required:
         return RoomsPlan({}, {}, source="<no rooms file>")
-    return load_rooms(
-        path,
-        known_namespaces=known_namespaces(config),
-        default_radius_m=config.presence.default_radius_m,
-    )
+    return load_configured_rooms(config, path=path, known_namespaces=known_namespaces(config))
 
 
 def render(snapshot: dict[str, Any]) -> str:

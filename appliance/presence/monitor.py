@@ -16,7 +16,7 @@ import contextlib
 import inspect
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,18 @@ def resolve_path(config: Config, path: Path) -> Path:
     return path if path.is_absolute() else config.data_path(str(path))
 
 
+def load_configured_rooms(
+    config: Config, *, path: Path | None = None, known_namespaces: Collection[str] | None = None
+) -> RoomsPlan:
+    """The rooms file (``path``, or ``presence.rooms_file``) read with the configured default
+    radius; ``known_namespaces`` None leaves namespaces unchecked."""
+    return load_rooms(
+        path if path is not None else resolve_path(config, Path(config.presence.rooms_file)),
+        known_namespaces=known_namespaces,
+        default_radius_m=config.presence.default_radius_m,
+    )
+
+
 def configured_room_names(config: Config) -> list[str]:
     """The names of the rooms in the configured rooms file; none without a readable one.
 
@@ -58,9 +70,7 @@ def configured_room_names(config: Config) -> list[str]:
     if config.presence.backend == "off":
         return []
     try:
-        plan = load_rooms(
-            resolve_path(config, Path(config.presence.rooms_file)), known_namespaces=None
-        )
+        plan = load_configured_rooms(config)
     except OpenClawError:
         return []
     return sorted(room.name for room in plan.rooms.values())

@@ -20,7 +20,6 @@ from collections.abc import (
     Callable,
     Sequence,
 )
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -441,18 +440,13 @@ def _add_presence(
         parts.disabled["presence"] = "presence.backend = off"
         return
     from appliance.presence.activator import NamespaceActivator
-    from appliance.presence.monitor import PresenceMonitor, resolve_path
-    from appliance.presence.rooms import load_rooms
+    from appliance.presence.monitor import PresenceMonitor, load_configured_rooms
 
     try:
         # Namespaces are not checked against the index here, as `openclaw rooms` does: a room's
         # first namespace is where captures made in it go, so a new room's namespace only comes
         # into being once the appliance has been there. Those not in the index yet are logged.
-        plan = load_rooms(
-            resolve_path(config, Path(config.presence.rooms_file)),
-            known_namespaces=None,
-            default_radius_m=config.presence.default_radius_m,
-        )
+        plan = load_configured_rooms(config)
     except OpenClawError as err:
         parts.disabled["presence"] = f"{err.code}: {err.message}"
         return

@@ -29,6 +29,18 @@ from appliance.errors import ExitCode
 from .conftest import SynthFn, samples_of
 
 
+@pytest.fixture
+def config_file(tmp_path: Path) -> Path:
+    """The data directory in tmp, and the prompts spoken by espeak-ng: the tests compare the
+    prompts' audio with espeak-ng's, sample for sample, to check what was said."""
+    path = tmp_path / "openclaw.toml"
+    path.write_text(
+        f'[paths]\ndata_dir = "{tmp_path / "data"}"\n[audio]\ntts_engine = "espeak-ng"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
 def level_db(audio: Samples) -> float:
     """Level of the loudest 10 ms frame, dBFS."""
     frames = audio[: len(audio) // 160 * 160].astype(np.float64).reshape(-1, 160) / 32768.0
@@ -200,8 +212,8 @@ def test_no_microphone_is_a_clear_error(
         pytest.skip("this machine has an input device; the missing-microphone path needs none")
     except sounddevice.PortAudioError:
         pass
-    config_file.write_text(
-        config_file.read_text() + '[audio]\nsource = "sounddevice"\nreconnect_max_s = 1\n'
+    config_file.write_text(  # (into the fixture's [audio] table, which the file ends with)
+        config_file.read_text() + 'source = "sounddevice"\nreconnect_max_s = 1\n'
     )
     code, stdout, error = enrol(config_file, "--takes", "1", "--no-near-misses")
     assert code != 0 and isinstance(error, MicrophoneError), (stdout, error)

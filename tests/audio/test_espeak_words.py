@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from appliance.audio import espeak_words
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.errors import TtsError
 from appliance.audio.espeak_words import phrase_span, speak_with_words
@@ -92,3 +94,33 @@ def test_one_breath_clips_are_deterministic_and_hold_the_phrase(shared_data: Pat
     assert 0.3 * SAMPLE_RATE < end - start < 1.5 * SAMPLE_RATE
     near, a, b = make_clip(ClipSpec("near-miss-fluent", 2, False), texts, seed=5, warp=0.12)
     assert (a, b) == (-1, -1) and len(near) > SAMPLE_RATE
+
+
+def test_a_hung_child_is_killed_and_the_utterance_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forked child that never answers (a lock held by another thread of the parent at the fork)
+    is killed at the deadline; the second child makes the same audio as an undisturbed call."""
+    expected, _ = speak_with_words("scan this", "en-us", 160, 50)
+    flag = tmp_path / "first-child-ran"
+    real_library = espeak_words._Library
+
+    def first_child_hangs() -> object:
+        if not flag.exists():  # runs in the child: the first one marks the file and hangs
+            flag.touch()
+            time.sleep(3600)
+        return real_library()
+
+    monkeypatch.setattr(espeak_words, "CHILD_DEADLINE_S", 1.0)
+    monkeypatch.setattr(espeak_words, "_Library", first_child_hangs)
+    audio, words = speak_with_words("scan this", "en-us", 160, 50)
+    assert flag.exists() and np.array_equal(audio, expected) and len(words) == 2
+
+    def always_hangs() -> object:
+        time.sleep(3600)
+        return real_library()
+
+    monkeypatch.setattr(espeak_words, "_Library", always_hangs)
+    with pytest.raises(TtsError, match="hung twice") as info:
+        speak_with_words("scan this", "en-us", 160, 50)
+    assert info.value.code == "espeak_failed"
