@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 
 from appliance.audio.base import Samples
 from appliance.audio.commands import CommandKind
-from appliance.audio.phrases import find_phrase, normalise_words, word_spans
+from appliance.audio.phrases import find_phrase, first_repeat, normalise_words, word_spans
 
 #: Utterances (after the wake phrase) of more words than this are taken as heard: every command
 #: sentence is shorter, and scoring costs a decoder batch a question should not wait for.
@@ -99,19 +99,10 @@ def without_repeats(words: list[str], longest: int = 3) -> list[str]:
     is about as long as the text without them, which is what the length window compares.
     """
     out = list(words)
-    while (repeat := _first_repeat(out, longest)) is not None:
+    while (repeat := first_repeat(out, longest)) is not None:
         start, size = repeat
         del out[start + size : start + 2 * size]
     return out
-
-
-def _first_repeat(words: list[str], longest: int) -> tuple[int, int] | None:
-    """(start, size) of the first run of ``size`` words said again at once, shortest runs first."""
-    for size in range(1, longest + 1):
-        for i in range(len(words) - 2 * size + 1):
-            if words[i : i + size] == words[i + size : i + 2 * size]:
-                return i, size
-    return None
 
 
 def _lead_in(heard: str, after: str, phrase: str) -> str:

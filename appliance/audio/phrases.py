@@ -25,6 +25,33 @@ def normalise_words(text: str) -> list[str]:
     return [w for w, _, _ in word_spans(text)]
 
 
+def first_repeat(words: list[str], longest: int = 3) -> tuple[int, int] | None:
+    """(start, size) of the first run of ``size`` words said again at once, shortest runs first."""
+    for size in range(1, longest + 1):
+        for i in range(len(words) - 2 * size + 1):
+            if words[i : i + size] == words[i + size : i + 2 * size]:
+                return i, size
+    return None
+
+
+def collapse_repeats(text: str, longest: int = 3) -> str:
+    """``text`` with each run of up to ``longest`` words said again at once cut to one copy.
+
+    For a decoding loop that survived its second decode ("Open Claw, scan this, open, open, open,
+    open"): the words and punctuation of the first copy stay, the copies after it go. Words compare
+    as :func:`normalise_words` writes them ("Open," repeats "open").
+    """
+    while True:
+        spans = word_spans(text)
+        repeat = first_repeat([w for w, _, _ in spans], longest)
+        if repeat is None:
+            return text
+        start, size = repeat
+        # From the end of the first copy's last word to the end of the second copy's last word.
+        cut_from, cut_to = spans[start + size - 1][2], spans[start + 2 * size - 1][2]
+        text = text[:cut_from] + text[cut_to:]
+
+
 def edit_distance(a: str, b: str) -> int:
     """Levenshtein distance."""
     prev = list(range(len(b) + 1))

@@ -198,3 +198,18 @@ def test_engine_refusing_a_verified_folder_is_a_speech_model_error(tmp_path: Pat
         load_vosk_model(folder)
     assert err.value.code == "speech_model_load"
     shutil.rmtree(folder)
+
+
+def test_a_loop_that_survives_the_second_decode_is_cut_from_the_text(
+    whisper: WhisperRecogniser, synth: SynthFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both decodes left to loop (no penalty on the second): the text keeps one copy of the loop.
+    audio = samples_of(synth("open claw, scan this", voice="en-us", lead_s=0.7, tail_s=0.4))
+    vocabulary = ["Open Claw", *COMMAND_HINTS]
+    monkeypatch.setattr(whisper_engine, "LOOP_REPETITION_PENALTY", 1.0)
+    words = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
+    assert words[:4] == ["open", "claw", "scan", "this"], words
+    assert max(words.count(w) for w in words) <= 2 and len(words) <= 6, words
+    monkeypatch.setattr(whisper_engine, "LOOP_RUN_WORDS", 0)  # the cut off: the loop is there
+    looped = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
+    assert len(looped) >= 8, looped

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from appliance.audio.commands import CommandKind, parse_command
-from appliance.audio.phrases import find_phrase, normalise_words, split_after_phrase
+from appliance.audio.phrases import (
+    collapse_repeats,
+    find_phrase,
+    normalise_words,
+    split_after_phrase,
+)
 
 
 @pytest.mark.parametrize(
@@ -85,3 +90,23 @@ def test_commands(text: str, kind: CommandKind, argument: str) -> None:
     command = parse_command(text)
     assert command.kind == kind
     assert command.argument == argument
+
+
+@pytest.mark.parametrize(
+    ("looped", "kept"),
+    [
+        ("Open Claw, scan this, open, open, open, open.", "Open Claw, scan this, open."),
+        (
+            "Open Claw, switch to, open claw, switch to, open claw, switch to.",
+            "Open Claw, switch to.",
+        ),
+        (
+            "What torque, what torque, what torque do the bolts take?",
+            "What torque do the bolts take?",
+        ),
+        ("What torque do the M8 bolts take?", "What torque do the M8 bolts take?"),
+        ("", ""),
+    ],
+)
+def test_a_loop_is_cut_to_one_copy_of_its_run(looped: str, kept: str) -> None:
+    assert collapse_repeats(looped, longest=6) == kept

@@ -27,6 +27,7 @@ import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE, Samples, Transcript
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.phrases import collapse_repeats
 from appliance.models.manifest import load_manifest
 from appliance.models.store import model_dir
 
@@ -46,6 +47,9 @@ LOOP_COMPRESSION_RATIO = 2.4
 #: Penalty on tokens already decoded for the one re-decode of a loop. Not used otherwise: on the
 #: real speech clips it raised the word error rate from 0.071 to 0.099 (bench/audio_wer.py).
 LOOP_REPETITION_PENALTY = 1.1
+#: Longest run of words a loop that survives the second decode repeats and is cut back to one
+#: copy ("open claw, switch to" is four).
+LOOP_RUN_WORDS = 6
 
 _cache: dict[tuple[str, int, str], Any] = {}
 _cache_lock = threading.Lock()
@@ -87,6 +91,10 @@ class WindowResult:
     #: For :meth:`WhisperRecogniser.phrase_posterior`: (best score so far, seconds since the start)
     #: after each forced decode, so a benchmark can tell when any threshold was first reached.
     trail: tuple[tuple[float, float], ...] = ()
+
+
+def _looped(segments: Sequence[Any]) -> bool:
+    return any(s.compression_ratio > LOOP_COMPRESSION_RATIO for s in segments)
 
 
 def cut_restart(text: str) -> str:
@@ -163,12 +171,17 @@ class WhisperRecogniser:
         if vocabulary:
             prompt = ", ".join(vocabulary)[:PROMPT_CHARS]
         segments = self._decode(x, prompt, repetition_penalty=1.0)
-        if any(s.compression_ratio > LOOP_COMPRESSION_RATIO for s in segments):
+        if _looped(segments):
             # A loop: decoded again, once, with repeats penalised (and with it the cost of a
             # second pass, only here).
             segments = self._decode(x, prompt, repetition_penalty=LOOP_REPETITION_PENALTY)
+        text = " ".join(t for t in (s.text.strip() for s in segments) if t).strip()
+        if _looped(segments):
+            # Still a loop: its repeats are cut from the text, so what was said before it
+            # reaches the command parser and the search, not "open, open, open, ...".
+            text = collapse_repeats(text, longest=LOOP_RUN_WORDS)
         return Transcript(
-            text=" ".join(t for t in (s.text.strip() for s in segments) if t).strip(),
+            text=text,
             engine=self.name,
             audio_s=len(audio) / SAMPLE_RATE,
             compute_s=time.perf_counter() - started,
