@@ -10,9 +10,12 @@ readings of the same capture are compared:
   (``appliance/audio/grammar.py``, the default), and the margin is swept on the recorded scores.
 
 Questions are said too (short ones, some starting like a command): a question the grammar turns
-into a command is the cost. Two voice sets, never mixed: ``--voices-from tuning`` (espeak-ng
-validation variants of training accents, on which the margin was chosen) and ``--voices-from
-held-out`` (the test voices of every audio benchmark: what is reported).
+into a command is the cost. Voice sets, never mixed: ``--voices-from tuning`` (espeak-ng
+validation variants of training accents, on which the margin was chosen), ``--voices-from
+held-out`` (the test voices of every audio benchmark: what is reported) and, since session 11,
+``--voices-from piper`` (the Piper voice of decision 0034, a neural voice nearer a person's than
+espeak-ng's: one speaker, each "voice" a seeded speed and noise setting; whisper was never fitted
+to it, but a keyword head trained on it wakes on it more easily than on a held-out voice).
 
     .venv/bin/python bench/audio_command_match.py --voices-from held-out --voices 6
 """
@@ -38,7 +41,12 @@ from appliance.audio.espeak_words import speak_with_words
 from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.grammar import MARGIN
 from appliance.audio.phrases import normalise_words, split_after_phrase
-from appliance.audio.training_clips import TRAIN_ACCENTS, VALIDATION_VARIANTS, variant_voice_name
+from appliance.audio.training_clips import (
+    TRAIN_ACCENTS,
+    VALIDATION_VARIANTS,
+    seeded_piper,
+    variant_voice_name,
+)
 from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wavio import read_wav, write_wav
 from appliance.config import load_config
@@ -81,16 +89,32 @@ STYLES = ("comma", "one breath")
 MARGINS = (0.0, 1.0, 2.0, 3.0, 4.0, 6.0)
 
 
+#: Piper settings (length scale, noise scale, noise w) the ``piper`` set draws from.
+PIPER_LENGTH, PIPER_NOISE, PIPER_NOISE_W = (0.85, 1.2), (0.45, 0.8), (0.5, 1.0)
+
+
 def voices(kind: str, n: int) -> list[str]:
-    """``n`` voices of one set: ``tuning`` or ``held-out`` (see the module's docstring)."""
+    """``n`` voices of one set: ``tuning``, ``held-out`` or ``piper`` (see the module's docstring)."""
     if kind == "held-out":
         return held_out_voices(n)
+    if kind == "piper":
+        return [f"piper:{k}" for k in range(n)]
     # Every accent with every validation variant (25 pairs), ordered so the first few span them all.
     a, v = len(TRAIN_ACCENTS), len(VALIDATION_VARIANTS)
     return [
         variant_voice_name(TRAIN_ACCENTS[k % a], VALIDATION_VARIANTS[(k + k // a) % v])
         for k in range(min(n, a * v))
     ]
+
+
+def say(text: str, voice: str) -> np.ndarray:
+    """``text`` by an espeak-ng voice, or by the Piper voice at the seeded setting ``piper:<k>``."""
+    if not voice.startswith("piper:"):
+        return speak_with_words(text, voice=voice)[0]
+    k = int(voice.split(":")[1])
+    rng = np.random.default_rng([11, k, sum(map(ord, text))])
+    scales = (rng.uniform(*PIPER_LENGTH), rng.uniform(*PIPER_NOISE), rng.uniform(*PIPER_NOISE_W))
+    return seeded_piper().say(text, scales, rng)
 
 
 def hear_all(kind: str, n: int, cache: Path) -> list[dict[str, object]]:
@@ -106,7 +130,7 @@ def hear_all(kind: str, n: int, cache: Path) -> list[dict[str, object]]:
     rows = []
     for (said, _, _), style, voice in itertools.product(SAID, STYLES, voices(kind, n)):
         text = f"open claw, {said}" if style == "comma" else f"open claw {said}"
-        audio, _ = speak_with_words(text, voice=voice)
+        audio = say(text, voice)
         wav = write_wav(tmp / "utterance.wav", np.concatenate([silence(1.0), audio, silence(1.5)]))
         wake.reset()
         utt = asyncio.run(first_utterance(VoiceFrontEnd, wav, wake, whisper, settings, tmp))
@@ -191,7 +215,9 @@ def real_speech(limit_s: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--voices-from", choices=("tuning", "held-out"), default="held-out")
+    parser.add_argument(
+        "--voices-from", choices=("tuning", "held-out", "piper"), default="held-out"
+    )
     parser.add_argument(
         "--voices", type=int, default=3, help="voices per phrasing (max 9 held out)"
     )
