@@ -97,6 +97,7 @@ async def run_demo(
             echo(f"  {job['source']}: {job['state']} {job['message']}")
         frontend = build_frontend(config, bus=bus)
         voice = VoiceAdapter(frontend)
+        echo(f"listening: {voice.describe()}")
         appliance.pipeline.speaker = voice
         utterances = voice.utterances()
         try:

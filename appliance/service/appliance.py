@@ -203,6 +203,9 @@ class Appliance:
     async def _listen(self) -> None:
         listener = self.parts.listener
         assert listener is not None
+        describe = getattr(listener, "describe", None)  # (a test's listener may not say)
+        if describe is not None:
+            self.supervisor.report("listener", describe())
         async for utterance in listener.utterances():
             await self.pipeline.handle(utterance)
 

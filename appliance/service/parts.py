@@ -208,6 +208,11 @@ class VoiceAdapter:
     def __init__(self, frontend: VoiceFrontEnd) -> None:
         self.frontend = frontend
 
+    def describe(self) -> str:
+        """What listens and speaks, for the listener's line on the status page."""
+        s = self.frontend.status()
+        return f"wake {s['wake_detector']}, speech {s['recogniser']}, voice {s['voice']}"
+
     async def utterances(self) -> AsyncGenerator[Utterance, None]:
         """Questions as heard; ends when the audio source ends (a replayed WAV file)."""
         try:

@@ -2,7 +2,8 @@
 
 Everything is real: the sample drawing is OCRed by Tesseract and indexed (SQLite + sqlite-vec + FTS5,
 ONNX embeddings), the wake word and the question are recognised from the WAV file, the answer is
-retrieved and checked, and espeak-ng speaks it into a WAV file. Extractive answers keep the test
+retrieved and checked, and the configured voice (the Piper voice, else espeak-ng) speaks it into a
+WAV file. Extractive answers keep the test
 short; the LLM path is measured in bench/e2e_latency.py.
 """
 
@@ -49,3 +50,8 @@ async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
     assert len(audio) / rate > 1.0
     assert float(np.abs(audio.astype(np.int32)).mean()) > 100  # speech, not silence
     assert any(line.startswith("answer:") and "6061-T6" in line for line in lines)
+    # What listened and spoke: the defaults, with the Piper voice installed (decision 0034).
+    assert "listening: wake kws+whisper, speech whisper, voice piper (en_US-joe-medium)" in lines
+    assert (
+        rate == 22050
+    )  # the Piper voice's rate (espeak-ng's is 22050 too: the line above decides)
