@@ -41,10 +41,10 @@ from appliance.audio.espeak_words import speak_with_words
 from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.grammar import MARGIN
 from appliance.audio.phrases import normalise_words, split_after_phrase
+from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.training_clips import (
     TRAIN_ACCENTS,
     VALIDATION_VARIANTS,
-    seeded_piper,
     variant_voice_name,
 )
 from appliance.audio.wake import WhisperWakeDetector

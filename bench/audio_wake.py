@@ -20,7 +20,7 @@ family and over both.
 Since session 11 a fourth family, ``--neural-positives N --neural-near-miss N`` (own seeds after
 the others: their audio is unchanged), is said by the Piper voice en_US-joe-medium, a neural voice
 (natural prosody, one US male speaker) with varied length and noise scales, its graph's noise drawn
-from the benchmark's seed (``training_clips.SeededPiper``: the same audio on every run). Heads
+from the benchmark's seed (``piper_seeded.SeededPiper``: the same audio on every run). Heads
 trained without the "-neural" kinds never heard it; for a head trained with them the output marks
 it a TRAINED speaker, and "all test voices" stays the three held-out families.
 
@@ -54,6 +54,7 @@ from audio_common import (
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.espeak_words import phrase_span, speak_with_words
+from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.settings import AudioSettings
 from appliance.audio.training_clips import (
     HELD_OUT_ACCENTS,
@@ -62,7 +63,6 @@ from appliance.audio.training_clips import (
     NEAR_MISSES_EXTRA,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
-    seeded_piper,
     variant_voice_name,
 )
 from appliance.audio.training_clips import NEAR_MISSES as TRAINING_NEAR_MISSES

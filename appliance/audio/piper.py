@@ -113,6 +113,49 @@ def espeak_ipa(text: str, voice: str, *, binary: str = ESPEAK, timeout_s: float 
     return " ".join(done.stdout.decode("utf-8", "replace").split())
 
 
+class PiperPhonemiser:
+    """A voice's text side: espeak-ng IPA per clause and the voice's symbol ids (no graph loaded)."""
+
+    def __init__(self, config_path: Path, *, binary: str = ESPEAK) -> None:
+        self.config = PiperConfig.read(config_path)
+        self.binary = binary
+        #: Symbols espeak-ng gave that the voice has no id for (counted, then left out).
+        self.unknown_symbols = 0
+
+    @classmethod
+    def from_manifest(cls, models_dir: Path) -> PiperPhonemiser:
+        """The manifest voice's configuration, verified (ModelError when missing or changed)."""
+        return cls(locate(load_manifest().get(MODEL_NAME), "config", models_dir))
+
+    @property
+    def sample_rate(self) -> int:
+        """Hz of the voice's audio."""
+        return self.config.sample_rate
+
+    def phonemes(self, text: str) -> str:
+        """The symbol string the voice is fed: each clause's IPA, its punctuation, a space."""
+        parts = []
+        for words, mark in clauses(text):
+            ipa = espeak_ipa(words, self.config.espeak_voice, binary=self.binary)
+            if ipa:
+                parts.append(ipa + mark)
+        # The voices were trained on decomposed symbols (a stress mark or a length mark is its own id).
+        return unicodedata.normalize("NFD", " ".join(parts))
+
+    def ids(self, phonemes: str) -> list[int]:
+        """Begin, pad, then each symbol followed by pad, then end."""
+        table = self.config.phoneme_ids
+        pad = table["_"]
+        out = [table["^"], pad]
+        for symbol in phonemes:
+            if symbol not in table:
+                self.unknown_symbols += 1
+                continue
+            out += [table[symbol], pad]
+        out.append(table["$"])
+        return out
+
+
 class PiperVoice:
     """One Piper voice: ``synthesize(text)`` gives int16 samples at ``sample_rate``.
 
@@ -127,10 +170,8 @@ class PiperVoice:
 
         #: The voice's file name without ``.onnx`` (``en_US-joe-medium``).
         self.name = onnx_path.name.removesuffix(".onnx")
-        self.config = PiperConfig.read(config_path)
-        self.binary = binary
-        #: Symbols espeak-ng gave that the voice has no id for (counted, then left out).
-        self.unknown_symbols = 0
+        #: Text to symbol ids.
+        self.phonemiser = PiperPhonemiser(config_path, binary=binary)
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -157,32 +198,27 @@ class PiperVoice:
         )
 
     @property
+    def config(self) -> PiperConfig:
+        """The voice's configuration."""
+        return self.phonemiser.config
+
+    @property
     def sample_rate(self) -> int:
         """Hz of the audio :meth:`synthesize` returns."""
         return self.config.sample_rate
 
+    @property
+    def unknown_symbols(self) -> int:
+        """Symbols espeak-ng gave that the voice has no id for (left out)."""
+        return self.phonemiser.unknown_symbols
+
     def phonemes(self, text: str) -> str:
-        """The symbol string the voice is fed: each clause's IPA, its punctuation, a space."""
-        parts = []
-        for words, mark in clauses(text):
-            ipa = espeak_ipa(words, self.config.espeak_voice, binary=self.binary)
-            if ipa:
-                parts.append(ipa + mark)
-        # The voices were trained on decomposed symbols (a stress mark or a length mark is its own id).
-        return unicodedata.normalize("NFD", " ".join(parts))
+        """See :meth:`PiperPhonemiser.phonemes`."""
+        return self.phonemiser.phonemes(text)
 
     def ids(self, phonemes: str) -> list[int]:
-        """Begin, pad, then each symbol followed by pad, then end."""
-        table = self.config.phoneme_ids
-        pad = table["_"]
-        out = [table["^"], pad]
-        for symbol in phonemes:
-            if symbol not in table:
-                self.unknown_symbols += 1
-                continue
-            out += [table[symbol], pad]
-        out.append(table["$"])
-        return out
+        """See :meth:`PiperPhonemiser.ids`."""
+        return self.phonemiser.ids(phonemes)
 
     def synthesize(
         self,

@@ -10,6 +10,7 @@ import pytest
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.phrases import normalise_words
+from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.training_clips import (
     KINDS,
     NEAR_MISS_KINDS,
@@ -17,7 +18,6 @@ from appliance.audio.training_clips import (
     ClipSpec,
     load_texts,
     make_clip,
-    seeded_piper,
 )
 from appliance.audio.wavio import speech_bounds
 
