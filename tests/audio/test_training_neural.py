@@ -17,9 +17,10 @@ from appliance.audio.training_clips import (
     NEURAL_KINDS,
     ClipSpec,
     load_texts,
-    make_clip,
 )
 from appliance.audio.wavio import speech_bounds
+
+from .conftest import clip_made_twice
 
 SCALES = (1.0, 0.667, 0.8)
 
@@ -76,10 +77,7 @@ def test_neural_clips_are_deterministic_with_the_phrase_bounds_of_positives(
     kind: str, shared_data: Path
 ) -> None:
     texts = load_texts(shared_data / "retrieval", limit=40)
-    spec = ClipSpec(kind, 5, False)
-    audio, start, end = make_clip(spec, texts, seed=7, warp=0.12)
-    again = make_clip(spec, texts, seed=7, warp=0.12)
-    assert np.array_equal(audio, again[0]) and (start, end) == again[1:]
+    audio, start, end = clip_made_twice(ClipSpec(kind, 5, False), texts, seed=7)
     if kind.startswith("positive"):
         assert 0 < start < end < len(audio)
         assert 0.3 < (end - start) / SAMPLE_RATE < 1.6
