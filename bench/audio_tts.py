@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 from audio_wer import normalise, word_errors
 
-from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.base import Samples
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.piper import PiperVoice
 from appliance.audio.tts import EspeakTts
-from appliance.audio.wavio import resample, to_int16
+from appliance.audio.wavio import to_16k
 
 #: Answer-like sentences: drawing numbers, units, part names, room names, short confirmations.
 SENTENCES = [
@@ -41,11 +41,6 @@ SENTENCES = [
     "The latest revision of the gearbox housing is revision E, from March.",
     "Torque the wheel nuts to one hundred and twenty newton metres in a star pattern.",
 ]
-
-
-def to_16k(audio: Samples, rate: int) -> Samples:
-    """Engine audio as the recogniser's 16 kHz int16."""
-    return to_int16(resample(audio.astype(np.float32) / 32768.0, rate, SAMPLE_RATE))
 
 
 def main() -> None:

@@ -28,7 +28,7 @@ import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
-from appliance.audio.wavio import resample, speech_bounds, to_int16
+from appliance.audio.wavio import speech_bounds, to_16k
 
 #: espeak-ng's synchronous output mode: synthesis calls return when the audio is delivered.
 _AUDIO_OUTPUT_SYNCHRONOUS = 2
@@ -241,7 +241,7 @@ def speak_with_words(
     The same arguments give the same audio, sample for sample, in any process.
     """
     native, events, rate_hz = _speak_in_child(text, voice, rate, pitch)
-    audio = to_int16(resample(native.astype(np.float32) / 32768.0, rate_hz, SAMPLE_RATE))
+    audio = to_16k(native, rate_hz)
     return audio, _words_of(text, events, rate_hz)
 
 

@@ -205,7 +205,7 @@ class VoiceFrontEnd:
             "utterances": self.utterances,
             "wake_detector": getattr(self.wake, "name", "?"),
             "recogniser": getattr(self.recogniser, "name", "?"),
-            "voice": getattr(getattr(self.speaker, "tts", None), "name", "?"),
+            "voice": self.speaker.tts.name,
         }
         # Wakes a second stage (or Vosk's confidence threshold) turned down: the figure to watch
         # when the appliance seems deaf, or wakes too often.

@@ -19,7 +19,7 @@ import numpy as np
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import MicrophoneError
 from appliance.audio.ring import SampleRing
-from appliance.audio.wavio import read_wav, resample, to_int16
+from appliance.audio.wavio import read_wav, to_16k
 
 log = logging.getLogger(__name__)
 
@@ -221,9 +221,7 @@ class SoundDeviceSource:
             self.overflows += 1
         samples = np.asarray(indata, dtype=np.int16).reshape(-1)
         if self.device_rate != SAMPLE_RATE:
-            samples = to_int16(
-                resample(samples.astype(np.float32) / 32768.0, self.device_rate, SAMPLE_RATE)
-            )
+            samples = to_16k(samples, self.device_rate)
         self._ring.write(samples)
         loop, ready = self._loop, self._data_ready
         if loop is not None and ready is not None and len(self._ring) >= self._chunk:

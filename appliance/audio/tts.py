@@ -1,4 +1,6 @@
-"""Speech out: the one espeak-ng wrapper (Piper voices are in ``piper.py``), sentence splitting of a streamed answer, and the speaker.
+"""Speech out: the espeak-ng wrapper, sentence splitting of a streamed answer, and the speaker.
+
+Piper voices are in ``piper.py``; both are :class:`Synthesizer` s to the speaker.
 
 espeak-ng is called with an explicit argv (the text goes through stdin, never the command line, so a
 sentence starting with "-" is not an option), a timeout, and its WAV read from stdout. Sentences are

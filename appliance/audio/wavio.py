@@ -89,6 +89,11 @@ def to_int16(audio: npt.NDArray[np.float32]) -> Samples:
     return np.clip(np.round(audio * 32767.0), -32768, 32767).astype(np.int16)
 
 
+def to_16k(samples: Samples, rate: int) -> Samples:
+    """int16 samples at ``rate`` Hz as the appliance's 16 kHz int16."""
+    return to_int16(resample(samples.astype(np.float32) / 32768.0, rate, SAMPLE_RATE))
+
+
 def read_wav(path: str | Path, *, convert: bool = True) -> tuple[Samples, WavInfo]:
     """Read an audio file as 16 kHz mono int16, converting or refusing other formats."""
     path = Path(path)

@@ -14,37 +14,22 @@ import click
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.config import Config
 from appliance.presence.errors import BluetoothUnavailableError, RoomsFileError
-from appliance.presence.monitor import PresenceMonitor, load_configured_rooms, resolve_path
+from appliance.presence.monitor import (
+    PresenceMonitor,
+    indexed_namespaces,
+    load_configured_rooms,
+    resolve_path,
+)
 from appliance.presence.rooms import RoomsPlan
 from appliance.presence.scanner import BeaconScanner, ScannerStatus
 from appliance.presence.trace import DEV_TRACE_NAME, TraceWriter, package_data
-
-
-def known_namespaces(config: Config) -> list[str] | None:
-    """Namespaces the index holds, or None when there is no index yet (then they are not checked)."""
-    path = config.data_path(config.index.db_file)
-    if not path.is_file():
-        return None
-    from appliance.index import db as index_db
-
-    try:
-        conn = index_db.connect(path, read_only=True)
-    except Exception:
-        return None
-    try:
-        rows = conn.execute("SELECT DISTINCT namespace FROM sources").fetchall()
-    except Exception:
-        return None
-    finally:
-        conn.close()
-    return sorted({"global", *(str(r[0]) for r in rows)})
 
 
 def _load_plan(config: Config, rooms: Path | None, *, required: bool) -> RoomsPlan:
     path = rooms if rooms is not None else resolve_path(config, config.presence.rooms_file)
     if rooms is None and not path.is_file() and not required:
         return RoomsPlan({}, {}, source="<no rooms file>")
-    return load_configured_rooms(config, path=path, known_namespaces=known_namespaces(config))
+    return load_configured_rooms(config, path=path, known_namespaces=indexed_namespaces(config))
 
 
 def render(snapshot: dict[str, Any]) -> str:
@@ -244,7 +229,7 @@ def rooms_command(app: AppContext, rooms_path: Path | None, as_json: bool) -> No
                 f"{config.data_path(str(config.presence.rooms_file))}"
             ) from None
         raise
-    namespaces = known_namespaces(config)
+    namespaces = indexed_namespaces(config)
     if as_json:
         data = plan.to_json()
         data["namespaces_checked"] = namespaces is not None

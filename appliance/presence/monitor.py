@@ -49,6 +49,26 @@ def resolve_path(config: Config, path: Path) -> Path:
     return path if path.is_absolute() else config.data_path(str(path))
 
 
+def indexed_namespaces(config: Config) -> list[str] | None:
+    """Namespaces the index holds, or None when there is no index yet (then they are not checked)."""
+    path = config.data_path(config.index.db_file)
+    if not path.is_file():
+        return None
+    from appliance.index import db as index_db
+
+    try:
+        conn = index_db.connect(path, read_only=True)
+    except Exception:
+        return None
+    try:
+        rows = conn.execute("SELECT DISTINCT namespace FROM sources").fetchall()
+    except Exception:
+        return None
+    finally:
+        conn.close()
+    return sorted({"global", *(str(r[0]) for r in rows)})
+
+
 def load_configured_rooms(
     config: Config, *, path: Path | None = None, known_namespaces: Collection[str] | None = None
 ) -> RoomsPlan:

@@ -203,9 +203,7 @@ class Appliance:
     async def _listen(self) -> None:
         listener = self.parts.listener
         assert listener is not None
-        describe = getattr(listener, "describe", None)  # (a test's listener may not say)
-        if describe is not None:
-            self.supervisor.report("listener", describe())
+        self.supervisor.report("listener", listener.describe())
         async for utterance in listener.utterances():
             await self.pipeline.handle(utterance)
 

@@ -422,9 +422,9 @@ def _add_voice(config: Config, bus: EventBus, vocabulary: Vocabulary, parts: Par
 
 def _log_empty_room_namespaces(config: Config, plan: RoomsPlan) -> None:
     """Warn about rooms' namespaces the index holds nothing in (a typo shows up here first)."""
-    from appliance.presence.cli import known_namespaces
+    from appliance.presence.monitor import indexed_namespaces
 
-    known = known_namespaces(config)
+    known = indexed_namespaces(config)
     if known is None:
         return
     for room in plan.rooms.values():

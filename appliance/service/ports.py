@@ -139,6 +139,9 @@ class Listener(Protocol):
     def push_to_talk(self) -> None:
         """Start capturing a question now, skipping the wake word."""
 
+    def describe(self) -> str:
+        """What listens and speaks (the listener's line on the status page)."""
+
 
 @dataclass(frozen=True)
 class SourceRecord:

@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.build import build_speaker, build_tts
 from appliance.audio.errors import SpeechModelError
 from appliance.audio.phrases import normalise_words
 from appliance.audio.piper import MODEL_NAME, PiperConfig, PiperTts, PiperVoice, clauses
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.tts import EspeakTts, first_clause, single
-from appliance.audio.wavio import resample, to_int16
+from appliance.audio.wavio import to_16k
 from appliance.config import Config, load_config
 from appliance.errors import ModelError
 from appliance.models.manifest import load_manifest
@@ -35,11 +34,6 @@ def voice() -> PiperVoice:
 def voice_files() -> tuple[Path, Path]:
     spec = load_manifest().get(MODEL_NAME)
     return locate(spec, "onnx", NO_MODELS_DIR), locate(spec, "config", NO_MODELS_DIR)
-
-
-def to_16k(voice: PiperVoice, audio: np.ndarray) -> np.ndarray:
-    floats = audio.astype(np.float32) / 32768.0
-    return to_int16(resample(floats, voice.sample_rate, SAMPLE_RATE))
 
 
 def test_clauses_keep_their_punctuation_and_leave_decimals_alone() -> None:
@@ -94,7 +88,7 @@ def test_speech_is_heard_back_by_whisper(voice: PiperVoice, whisper) -> None:
         seconds = len(audio) / voice.sample_rate
         assert 0.6 < seconds < 5.0, (text, seconds)
         assert 0.85 * 32767 < np.abs(audio.astype(np.int32)).max() <= 0.91 * 32767
-        heard = normalise_words(whisper.transcribe(to_16k(voice, audio)).text)
+        heard = normalise_words(whisper.transcribe(to_16k(audio, voice.sample_rate)).text)
         expected = normalise_words(text)
         wrong += sum(a != b for a, b in zip(heard, expected, strict=False))
         wrong += abs(len(heard) - len(expected))
