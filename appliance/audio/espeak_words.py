@@ -9,75 +9,24 @@ with the audio position of every word it speaks, which the program does not prin
 
 espeak-ng keeps state from one utterance to the next inside a process (its pitch flutter runs on),
 so the same text comes out a few milliseconds different on a second call. Training clips must be
-the same on every run, so each utterance is made in a forked child that has never used the
-library: the same audio as the ``espeak-ng`` program's first (and only) utterance.
+the same on every run, so each utterance is made in a new process that has never used the
+library (``espeak_child.py``, standard library only): the same audio as the ``espeak-ng``
+program's first (and only) utterance.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import os
 import pickle
-import select
-import signal
-import time
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
 from appliance.audio.wavio import speech_bounds, to_16k
-
-#: espeak-ng's synchronous output mode: synthesis calls return when the audio is delivered.
-_AUDIO_OUTPUT_SYNCHRONOUS = 2
-#: Event types (espeak_EVENT_TYPE) this module reads.
-_EVENT_LIST_TERMINATED, _EVENT_WORD = 0, 1
-#: espeak_PARAMETER values.
-_RATE, _PITCH = 1, 3
-#: espeak_POSITION_TYPE for a position counted in characters.
-_POS_CHARACTER = 1
-#: Text encoding flag: UTF-8 (espeakCHARS_UTF8).
-_CHARS_UTF8 = 1
-
-
-class _EventId(ctypes.Union):
-    _fields_ = [("number", ctypes.c_int), ("name", ctypes.c_char_p), ("string", ctypes.c_char * 8)]
-
-
-class _Event(ctypes.Structure):
-    # espeak_EVENT from speak_lib.h, field for field.
-    _fields_ = [
-        ("type", ctypes.c_int),
-        ("unique_identifier", ctypes.c_uint),
-        ("text_position", ctypes.c_int),
-        ("length", ctypes.c_int),
-        ("audio_position", ctypes.c_int),
-        ("sample", ctypes.c_int),
-        ("user_data", ctypes.c_void_p),
-        ("id", _EventId),
-    ]
-
-
-class _Voice(ctypes.Structure):
-    # espeak_VOICE from speak_lib.h: a voice chosen by its properties.
-    _fields_ = [
-        ("name", ctypes.c_char_p),
-        ("languages", ctypes.c_char_p),
-        ("identifier", ctypes.c_char_p),
-        ("gender", ctypes.c_ubyte),
-        ("age", ctypes.c_ubyte),
-        ("variant", ctypes.c_ubyte),
-        ("xx1", ctypes.c_ubyte),
-        ("score", ctypes.c_int),
-        ("spare", ctypes.c_void_p),
-    ]
-
-
-_Callback = ctypes.CFUNCTYPE(
-    ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(_Event)
-)
 
 
 @dataclass(frozen=True)
@@ -90,69 +39,6 @@ class SpokenWord:
     offset: int
     #: Sample (16 kHz) of the utterance where espeak-ng starts the word.
     start: int
-
-
-class _Library:
-    """libespeak-ng loaded and started (in a child process that makes one utterance)."""
-
-    def __init__(self) -> None:
-        name = ctypes.util.find_library("espeak-ng") or "libespeak-ng.so.1"
-        try:
-            self.lib = ctypes.CDLL(name)
-        except OSError as err:
-            raise TtsError(
-                f"libespeak-ng is not installed ({err}); apt-get install libespeak-ng1",
-                code="espeak_library_missing",
-            ) from None
-        self.lib.espeak_Initialize.restype = ctypes.c_int
-        rate = self.lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, None, 0)
-        if rate <= 0:
-            raise TtsError("libespeak-ng failed to start", code="espeak_library_failed")
-        self.rate = rate
-        self._chunks: list[np.ndarray] = []
-        self._words: list[tuple[int, int]] = []  # (text position, audio sample at its rate)
-        self._callback = _Callback(self._on_audio)  # kept alive as long as the library
-        self.lib.espeak_SetSynthCallback(self._callback)
-
-    def _on_audio(self, wav: ctypes._Pointer, count: int, events: ctypes._Pointer) -> int:
-        if count > 0 and wav:
-            self._chunks.append(np.ctypeslib.as_array(wav, shape=(count,)).copy())
-        i = 0
-        while events[i].type != _EVENT_LIST_TERMINATED:
-            event = events[i]
-            # (The end of synthesis may report one more WORD at position 0: no word of the text.)
-            if event.type == _EVENT_WORD and event.text_position > 0:
-                self._words.append((event.text_position, event.sample))
-            i += 1
-        return 0  # go on synthesising
-
-    def _select(self, voice: str) -> None:
-        # As the espeak-ng program does: a voice file's name ("en-us+m3"), else a language with
-        # an optional variant ("en-gb+f2": British English is the voice file "en").
-        if self.lib.espeak_SetVoiceByName(voice.encode()) == 0:
-            return
-        wanted = _Voice(languages=voice.encode())
-        if self.lib.espeak_SetVoiceByProperties(ctypes.byref(wanted)) != 0:
-            raise TtsError(f"espeak-ng has no voice {voice!r}", code="espeak_voice")
-
-    def speak(
-        self, text: str, voice: str, rate: int, pitch: int
-    ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-        """Audio at the library's rate and the (character position, sample) of each word."""
-        self._select(voice)
-        self.lib.espeak_SetParameter(_RATE, rate, 0)
-        self.lib.espeak_SetParameter(_PITCH, pitch, 0)
-        self._chunks, self._words = [], []
-        data = text.encode("utf-8")
-        buffer = ctypes.create_string_buffer(data)
-        status = self.lib.espeak_Synth(
-            buffer, len(data) + 1, 0, _POS_CHARACTER, 0, _CHARS_UTF8, None, None
-        )
-        if status != 0:
-            raise TtsError(f"espeak-ng failed to say {text!r} ({status})", code="espeak_failed")
-        self.lib.espeak_Synchronize()
-        native = np.concatenate(self._chunks) if self._chunks else np.zeros(0, np.int16)
-        return native, list(self._words)
 
 
 def _words_of(text: str, events: list[tuple[int, int]], rate: int) -> list[SpokenWord]:
@@ -173,18 +59,25 @@ def _words_of(text: str, events: list[tuple[int, int]], rate: int) -> list[Spoke
 CHILD_DEADLINE_S = 30.0
 
 
+def _child_command() -> list[str]:
+    """The child: ``espeak_child.py`` in an isolated interpreter without site-packages."""
+    return [sys.executable, "-I", "-S", str(Path(__file__).with_name("espeak_child.py"))]
+
+
 def _speak_in_child(
     text: str, voice: str, rate: int, pitch: int
 ) -> tuple[np.ndarray, list[tuple[int, int]], int]:
-    """One utterance made in a forked child with a fresh library (see the module's docstring).
+    """One utterance made in a new process with a fresh library (see the module's docstring).
 
-    A fork copies only the calling thread: a lock another thread of the parent held at that moment
-    (a thread pool of onnxruntime or ctranslate2, in a process that also runs models) stays locked
-    in the child forever. Such a child is killed at :data:`CHILD_DEADLINE_S` and the utterance made
-    again in a new one (seen once in a test process that had loaded the Piper voice).
+    A new interpreter, not a fork: a fork copies only the calling thread, so a lock another thread
+    of this process held at that moment (a thread pool of onnxruntime or ctranslate2, in a process
+    that also runs models) would stay locked in the child forever — a test process that had loaded
+    the Piper voice once hung that way. A child that still sends nothing within
+    :data:`CHILD_DEADLINE_S` is killed and the utterance made again in another.
     """
+    request = pickle.dumps((text, voice, rate, pitch))
     for _ in range(2):
-        payload = _child_payload(text, voice, rate, pitch)
+        payload = _child_payload(request)
         if payload is not None:
             break
     else:
@@ -197,40 +90,21 @@ def _speak_in_child(
     return np.frombuffer(raw, dtype=np.int16), words, rate_hz
 
 
-def _child_payload(text: str, voice: str, rate: int, pitch: int) -> bytes | None:
-    """What one forked child sent (empty if it died), or None if it sent nothing in time."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: synthesise, send, leave without running the parent's cleanup
-        try:
-            os.close(read_end)
-            library = _Library()
-            native, words = library.speak(text, voice, rate, pitch)
-            payload = pickle.dumps((native.tobytes(), words, library.rate, None))
-        except TtsError as err:
-            payload = pickle.dumps((b"", [], 0, (err.message, err.code)))
-        except BaseException as err:  # reported to the parent, never raised in the child
-            payload = pickle.dumps((b"", [], 0, (f"espeak-ng failed: {err!r}", "espeak_failed")))
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(payload)
-        os._exit(0)
-    os.close(write_end)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + CHILD_DEADLINE_S
-    with os.fdopen(read_end, "rb", buffering=0) as pipe:
-        while True:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([pipe], [], [], max(left, 0.0))
-            if not ready:  # hung: nothing more will come
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return None
-            chunk = pipe.read(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    os.waitpid(pid, 0)
-    return b"".join(chunks)
+def _child_payload(request: bytes) -> bytes | None:
+    """What one child wrote (empty if it died), or None if it did not finish in time."""
+    child = subprocess.Popen(
+        _child_command(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        out, _ = child.communicate(request, timeout=CHILD_DEADLINE_S)
+    except subprocess.TimeoutExpired:  # hung: nothing more will come
+        child.kill()
+        child.communicate()
+        return None
+    return out if child.returncode == 0 else b""
 
 
 def speak_with_words(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -97,30 +97,35 @@ def test_one_breath_clips_are_deterministic_and_hold_the_phrase(shared_data: Pat
 
 
 def test_a_hung_child_is_killed_and_the_utterance_made_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A forked child that never answers (a lock held by another thread of the parent at the fork)
-    is killed at the deadline; the second child makes the same audio as an undisturbed call."""
+    """A child that never answers is killed at the deadline; the second child makes the same audio
+    as an undisturbed call. Twice hung is a clear error."""
     expected, _ = speak_with_words("scan this", "en-us", 160, 50)
-    flag = tmp_path / "first-child-ran"
-    real_library = espeak_words._Library
+    real_command = espeak_words._child_command
+    hang = [sys.executable, "-c", "import time; time.sleep(3600)"]
+    started: list[list[str]] = []
 
-    def first_child_hangs() -> object:
-        if not flag.exists():  # runs in the child: the first one marks the file and hangs
-            flag.touch()
-            time.sleep(3600)
-        return real_library()
+    def first_child_hangs() -> list[str]:
+        started.append(hang if not started else real_command())
+        return started[-1]
 
     monkeypatch.setattr(espeak_words, "CHILD_DEADLINE_S", 1.0)
-    monkeypatch.setattr(espeak_words, "_Library", first_child_hangs)
+    monkeypatch.setattr(espeak_words, "_child_command", first_child_hangs)
     audio, words = speak_with_words("scan this", "en-us", 160, 50)
-    assert flag.exists() and np.array_equal(audio, expected) and len(words) == 2
+    assert started[0] is hang and len(started) == 2
+    assert np.array_equal(audio, expected) and len(words) == 2
 
-    def always_hangs() -> object:
-        time.sleep(3600)
-        return real_library()
-
-    monkeypatch.setattr(espeak_words, "_Library", always_hangs)
+    monkeypatch.setattr(espeak_words, "_child_command", lambda: hang)
     with pytest.raises(TtsError, match="hung twice") as info:
+        speak_with_words("scan this", "en-us", 160, 50)
+    assert info.value.code == "espeak_failed"
+
+
+def test_a_child_that_dies_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # It wrote part of an answer and exited with an error: nothing of it is unpickled.
+    dies = [sys.executable, "-c", "import os; os.write(1, b'\\x80\\x04'); os._exit(3)"]
+    monkeypatch.setattr(espeak_words, "_child_command", lambda: dies)
+    with pytest.raises(TtsError, match="died saying") as info:
         speak_with_words("scan this", "en-us", 160, 50)
     assert info.value.code == "espeak_failed"
