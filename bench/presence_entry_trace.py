@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_early_move import path as early_path
 from presence_rooms import STANDING, TRACE_REFUSED, parse_overrides
-from presence_sim import bench_floor, replay, simulate, walk_path, waypoints
+from presence_sim import LAYOUTS, bench_floor, replay, simulate, walk_path, waypoints
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hours", type=float, default=1.0, help="length of a standing scenario")
     parser.add_argument("--no-next-to", action="store_true", help="rooms file without next_to")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--layout", choices=LAYOUTS, default="bench", help="beacon layout")
     parser.add_argument("--set", action="append", default=[], help="setting=value override")
     parser.add_argument("--from", dest="start", type=float, default=0.0)
     parser.add_argument("--to", dest="end", type=float, default=60.0)
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             "pass --held-out-ok only after its one run"
         )
     settings = dataclasses.replace(PresenceSettings(), **parse_overrides(args.set))  # type: ignore[arg-type]
-    floor = bench_floor(next_to=not args.no_next_to)
+    floor = bench_floor(next_to=not args.no_next_to, layout=args.layout)
     if args.scenario == "walk":
         path = walk_path()
     elif args.scenario == "early":

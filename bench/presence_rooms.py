@@ -5,7 +5,7 @@ Scenarios (floor plan and noise model in ``presence_sim.py``):
 * ``walk``     carry the appliance shop -> lab -> assembly -> (through the lab) -> shop, 90 s each;
 * ``boundary`` stand 0.4 m inside the electronics lab's door, shop beacon 3.4 m away through it;
 * ``equal``    stand in the doorway exactly 3 m from the shop's and the lab's beacons;
-* ``body``     stand at the lab bench while someone works in front of the lab's only beacon
+* ``body``     stand at the lab bench while someone works in front of the lab's (first) beacon
                (14 dB for 40 s of every 2 minutes, on top of the random blockages);
 * ``battery``  stand in the assembly area while one of its two beacons' battery dies.
 
@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_sim import (
+    LAYOUTS,
     Channel,
     FloorPlan,
     Point,
@@ -434,7 +435,7 @@ def print_standing(stats: StandingStats, label: str = "engine", *, verbose: bool
 
 
 Results = dict[str, dict[int, tuple[Run, Run]]]
-Job = tuple[str, int, float, PresenceSettings, Channel, bool]
+Job = tuple[str, int, float, PresenceSettings, Channel, bool, str]
 
 
 def run_all(
@@ -445,6 +446,7 @@ def run_all(
     jobs: int,
     channel: Channel | None = None,
     next_to: bool = True,
+    layout: str = "bench",
 ) -> Results:
     """Every chosen scenario and seed through the engine and the baseline (``jobs`` processes).
 
@@ -452,7 +454,7 @@ def run_all(
     """
     channel = channel or Channel()
     work: list[Job] = [
-        (name, seed, hours, settings, channel, next_to)
+        (name, seed, hours, settings, channel, next_to, layout)
         for name in SCENARIOS
         if name in chosen
         for seed in seeds
@@ -469,7 +471,7 @@ def run_all(
 
 
 def _one(job: Job) -> tuple[str, int, Run, Run]:
-    name, seed, hours, settings, channel, next_to = job
+    name, seed, hours, settings, channel, next_to, layout = job
     if name == "walk":
         path = walk_path()
         duration = path.duration  # type: ignore[attr-defined]
@@ -478,7 +480,7 @@ def _one(job: Job) -> tuple[str, int, Run, Run]:
         where, _expect, prepare = STANDING[name]
         duration = hours * 3600.0
         path = waypoints([(duration, where)])
-    floor = bench_floor(next_to=next_to)
+    floor = bench_floor(next_to=next_to, layout=layout)
     ours, base, _ = run_policies(floor, path, duration, seed, settings, prepare, channel)
     return name, seed, ours, base
 
@@ -568,6 +570,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="leave out the rooms file's next_to (which rooms open into which)",
     )
+    parser.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default="bench",
+        help="beacon layout: bench (one beacon in the shop and the lab) or paired (two in every room)",
+    )
     args = parser.parse_args(argv)
     low, _, high = args.body_db.partition("-")
     channel = Channel(
@@ -609,10 +617,17 @@ def main(argv: list[str] | None = None) -> int:
         f"channel: shadowing sigma {channel.shadow_db:g} dB over {channel.shadow_distance_m:g} m, "
         f"drift {channel.drift_db:g} dB / {channel.drift_s:g} s, wall {channel.wall_db:g} dB, "
         f"body {channel.body_db[0]:g}-{channel.body_db[1]:g} dB; rooms file "
-        f"{'without' if args.no_next_to else 'with'} next_to"
+        f"{'without' if args.no_next_to else 'with'} next_to; beacon layout {args.layout}"
     )
     results = run_all(
-        seeds, args.hours, chosen, settings, args.jobs, channel, next_to=not args.no_next_to
+        seeds,
+        args.hours,
+        chosen,
+        settings,
+        args.jobs,
+        channel,
+        next_to=not args.no_next_to,
+        layout=args.layout,
     )
     if "walk" in results:
         for label, pick in (("walk engine", 0), ("walk baseline", 1)):

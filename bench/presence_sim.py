@@ -155,11 +155,22 @@ SHOP_UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
 ALT_UUID = "4c0f1b2e-5a6d-4e7f-8a9b-0c1d2e3f4a5b"
 
 
-def bench_floor(*, next_to: bool = True) -> FloorPlan:
+#: Beacon layouts of the bench floor: ``bench`` (one beacon in the shop and one in the lab, two in
+#: the assembly area; what every revision of the engine was tuned on) and ``paired`` (the same
+#: four plus a second beacon in the shop and the lab, as ``hardware/README.md`` asks for rooms that
+#: share a wall). The extra beacons come last, so a seed gives the first four beacons the same
+#: advertisements in both layouts.
+LAYOUTS = ("bench", "paired")
+
+
+def bench_floor(*, next_to: bool = True, layout: str = "bench") -> FloorPlan:
     """Three 6 x 5 m rooms in a row, drywall between them with 1.2 m doors at y 1.9..3.1.
 
     The rooms file says which rooms open into which (``next_to``) unless ``next_to`` is False.
+    ``layout`` is one of ``LAYOUTS``.
     """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown beacon layout {layout!r} (one of {', '.join(LAYOUTS)})")
     rooms = {
         "machine-shop": (0.0, 0.0, 6.0, 5.0),
         "electronics-lab": (6.0, 0.0, 12.0, 5.0),
@@ -213,6 +224,29 @@ def bench_floor(*, next_to: bool = True) -> FloorPlan:
             },
         }
     }
+    if layout == "paired":
+        # Each second beacon follows hardware/beacons.md: 2.5-2.7 m from the room's first, away
+        # from the shared walls and the doors, not in the bench's line of sight to the first, and
+        # at least 4 m from every other room's beacons.
+        extra = [
+            SimBeacon(
+                f"ibeacon:{SHOP_UUID}:1:2", "machine-shop", 1.0, 0.8, -60, 0.5, "C3:00:00:00:00:05"
+            ),
+            SimBeacon(
+                "eddystone-uid:0123456789abcdef0123:0000000000a2",
+                "electronics-lab",
+                7.5,
+                0.6,
+                -61,
+                0.5,
+                "C3:00:00:00:00:06",
+            ),
+        ]
+        beacons += extra
+        for beacon, label in zip(extra, ("by the tool cabinet", "by the scope shelf"), strict=True):
+            toml["rooms"][beacon.room]["beacons"].append(  # type: ignore[index]
+                {"id": beacon.beacon_id, "label": label}
+            )
     if next_to:
         toml["rooms"]["machine-shop"]["next_to"] = ["electronics-lab"]  # type: ignore[index]
         toml["rooms"]["assembly"]["next_to"] = ["electronics-lab"]  # type: ignore[index]

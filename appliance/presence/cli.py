@@ -235,6 +235,7 @@ def rooms_command(app: AppContext, rooms_path: Path | None, as_json: bool) -> No
         data["namespaces_checked"] = namespaces is not None
         echo_json(data)
         return
+    advice = plan.placement_advice()
     for room in plan.rooms.values():
         doors = f"; next to {', '.join(sorted(room.next_to))}" if room.next_to else ""
         click.echo(
@@ -249,5 +250,7 @@ def rooms_command(app: AppContext, rooms_path: Path | None, as_json: bool) -> No
             click.echo(f"    {beacon.beacon_id}{label}{calibration}")
         if not room.beacons:
             click.echo("    (no beacons: reachable only by a manual switch)")
+        if room.key in advice:
+            click.echo(f"    advice: {advice[room.key]}")
     if namespaces is None:
         click.echo("namespaces not checked: there is no index yet")

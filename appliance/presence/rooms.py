@@ -113,6 +113,26 @@ class RoomsPlan:
         key = spoken_room(text, names)
         return self.rooms[key] if key is not None else None
 
+    def placement_advice(self) -> dict[str, str]:
+        """Room key -> advice on its beacons, for rooms whose placement makes entries slow.
+
+        A room with one beacon and a room it opens into: a person standing in front of that
+        beacon costs as much signal as carrying the appliance out, so the engine waits for more
+        evidence before it believes a move out of it. A second beacon a few metres from the
+        first (not in the same line of sight from the bench) lets it see both fall at once
+        (``docs/decisions/0006``, session 12: entries within 10 s 0.955 -> 0.972 on the tuning
+        walks with a second beacon in the two one-beacon rooms of the benchmark's floor).
+        """
+        return {
+            room.key: (
+                "one beacon next to another room: a person in front of it looks like the "
+                "appliance leaving, so moves out of it are believed late; a second beacon a few "
+                "metres from the first makes them quicker (hardware/beacons.md)"
+            )
+            for room in self.rooms.values()
+            if len(room.beacons) == 1 and room.next_to
+        }
+
     def to_json(self) -> dict[str, Any]:
         """JSON form for ``openclaw rooms --json`` and the status page."""
         return {
@@ -124,6 +144,7 @@ class RoomsPlan:
                     "namespaces": list(room.namespaces),
                     "radius_m": room.radius_m,
                     "next_to": None if room.next_to is None else sorted(room.next_to),
+                    "advice": self.placement_advice().get(room.key),
                     "beacons": [
                         {"id": b.beacon_id, "rssi_at_1m": b.rssi_at_1m, "label": b.label}
                         for b in room.beacons

@@ -456,6 +456,8 @@ def _add_presence(
         parts.disabled["presence"] = f"{err.code}: {err.message}"
         return
     _log_empty_room_namespaces(config, plan)
+    for key, advice in plan.placement_advice().items():
+        log.info("room %s: %s", key, advice)
     # "switch to <room>": the recogniser is pulled toward the names it must write.
     vocabulary.rooms = sorted(room.name for room in plan.rooms.values())
 

@@ -86,6 +86,19 @@ def test_rooms_lists_rooms_beacons_and_namespaces(capsys, config_file: Path) -> 
     code, out, _ = run(capsys, config_file, "rooms", "--rooms", SAMPLE, "--json")
     rooms = json.loads(out)["rooms"]
     assert len(rooms) == 3 and rooms[0]["next_to"] == ["electronics-lab"]
+    # The shop and the lab have one beacon each and a door to another room; the assembly area two.
+    advised = [room["key"] for room in rooms if room["advice"]]
+    assert advised == ["machine-shop", "electronics-lab"]
+    assert "second beacon" in rooms[1]["advice"]
+
+
+def test_rooms_advises_a_second_beacon_only_where_it_helps(capsys, config_file: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(capsys, config_file, "rooms", "--rooms", SAMPLE)
+    assert code == ExitCode.OK
+    lines = out.splitlines()
+    advice = [i for i, line in enumerate(lines) if line.startswith("    advice: one beacon")]
+    # Under the shop's and the lab's entries (each after its one beacon line), not the assembly's.
+    assert [lines[i - 2].split(":")[0] for i in advice] == ["machine-shop", "electronics-lab"]
 
 
 def test_rooms_without_a_rooms_file_points_to_the_sample(capsys, config_file: Path) -> None:  # type: ignore[no-untyped-def]

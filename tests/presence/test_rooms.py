@@ -192,3 +192,30 @@ namespaces = ["electronics"]
     with pytest.raises(RoomsFileError) as caught:
         load_rooms(path, known_namespaces=KNOWN)
     assert "rooms.shop.next_to" in str(caught.value) and message in str(caught.value)
+
+
+def test_placement_advice_names_one_beacon_rooms_with_a_door(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+[rooms.shop]
+namespaces = ["shop"]
+next_to = ["lab"]
+[[rooms.shop.beacons]]
+id = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:1"
+[rooms.lab]
+namespaces = ["electronics"]
+[[rooms.lab.beacons]]
+id = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:2:1"
+[[rooms.lab.beacons]]
+id = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:2:2"
+[rooms.yard]
+namespaces = ["global"]
+[[rooms.yard.beacons]]
+id = "ibeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0:3:1"
+""",
+    )
+    plan = load_rooms(path, known_namespaces=KNOWN)
+    # The lab has two beacons; the yard opens into nothing the file names.
+    assert list(plan.placement_advice()) == ["shop"]
+    assert plan.to_json()["rooms"][1]["advice"] is None
