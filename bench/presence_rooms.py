@@ -58,23 +58,26 @@ NONE = "-"
 #: fresh held-out set of session 3 (run once, then traced), 300-359 that of session 4, 400-459 that
 #: of session 5, 500-559 that of session 6, 600-659 that of session 7, 700-759 that of session 8,
 #: 800-859 that of session 9, 900-959 that of session 10 (fixed before any change, run once at its
-#: end with the beacons' deep fall and revision 9 side by side).
+#: end with the beacons' deep fall and revision 9 side by side), 960-999 that of session 12 (the
+#: engine unchanged since session 10; run once, the bench and paired beacon layouts side by side).
 #: The tuning replay refuses every seed in ``HELD_OUT`` (tuning seeds beyond it, from
 #: ``HELD_OUT.stop`` up, are fresh tuning data); per-event traces refuse the recent sets
 #: (``TRACE_REFUSED``) unless told their run is over.
 HELD_OUT = range(200, 1000)
 HELD_OUT_FROM = HELD_OUT.start
-#: The current fresh held-out set (fixed at the start of session 10, before any change).
-FRESH_HELD_OUT = range(900, 960)
+#: The current fresh held-out set (session 12's; the last seeds under ``HELD_OUT.stop``: the next
+#: set has to be carved out of fresh seed numbers and the tuning tools told).
+FRESH_HELD_OUT = range(960, 1000)
 #: Held-out sets a per-event trace refuses without ``--held-out-ok``: the current one and those of
-#: sessions 5 to 9 (400-459, 500-559, 600-659, 700-759 and 800-859, each run once; never to be
-#: used for tuning).
+#: sessions 5 to 10 (400-459, 500-559, 600-659, 700-759, 800-859 and 900-959, each run once; never
+#: to be used for tuning).
 TRACE_REFUSED = (
     range(400, 460),
     range(500, 560),
     range(600, 660),
     range(700, 760),
     range(800, 860),
+    range(900, 960),
     FRESH_HELD_OUT,
 )
 
