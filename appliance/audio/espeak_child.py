@@ -119,7 +119,9 @@ class Library:
         if self.lib.espeak_SetVoiceByProperties(ctypes.byref(wanted)) != 0:
             raise SpeechFailed(f"espeak-ng has no voice {voice!r}", "espeak_voice")
 
-    def speak(self, text: str, voice: str, rate: int, pitch: int) -> tuple[bytes, list]:
+    def speak(
+        self, text: str, voice: str, rate: int, pitch: int
+    ) -> tuple[bytes, list[tuple[int, int]]]:
         """Audio (int16, native byte order, the library's rate) and each word's (position, sample)."""
         self._select(voice)
         self.lib.espeak_SetParameter(_RATE, rate, 0)

@@ -77,21 +77,24 @@ def _speak_in_child(
     """
     request = pickle.dumps((text, voice, rate, pitch))
     for _ in range(2):
-        payload = _child_payload(request)
-        if payload is not None:
+        answer = _child_answer(request)
+        if answer is not None:
             break
     else:
         raise TtsError(f"espeak-ng hung twice saying {text!r}", code="espeak_failed")
-    if not payload:
-        raise TtsError(f"espeak-ng died saying {text!r}", code="espeak_failed")
+    payload, status = answer
+    if status != 0 or not payload:
+        raise TtsError(
+            f"espeak-ng died saying {text!r} (exit status {status})", code="espeak_failed"
+        )
     raw, words, rate_hz, error = pickle.loads(payload)
     if error is not None:
         raise TtsError(error[0], code=error[1])
     return np.frombuffer(raw, dtype=np.int16), words, rate_hz
 
 
-def _child_payload(request: bytes) -> bytes | None:
-    """What one child wrote (empty if it died), or None if it did not finish in time."""
+def _child_answer(request: bytes) -> tuple[bytes, int] | None:
+    """What one child wrote and its exit status, or None if it did not finish in time."""
     child = subprocess.Popen(
         _child_command(),
         stdin=subprocess.PIPE,
@@ -104,7 +107,7 @@ def _child_payload(request: bytes) -> bytes | None:
         child.kill()
         child.communicate()
         return None
-    return out if child.returncode == 0 else b""
+    return out, child.returncode
 
 
 def speak_with_words(

@@ -126,6 +126,6 @@ def test_a_child_that_dies_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> 
     # It wrote part of an answer and exited with an error: nothing of it is unpickled.
     dies = [sys.executable, "-c", "import os; os.write(1, b'\\x80\\x04'); os._exit(3)"]
     monkeypatch.setattr(espeak_words, "_child_command", lambda: dies)
-    with pytest.raises(TtsError, match="died saying") as info:
+    with pytest.raises(TtsError, match=r"died saying 'scan this' \(exit status 3\)") as info:
         speak_with_words("scan this", "en-us", 160, 50)
     assert info.value.code == "espeak_failed"
