@@ -11,7 +11,6 @@ fresh interpreter has one thread, which a fork of the calling process does not g
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import pickle
 import sys
 
@@ -80,14 +79,20 @@ class Library:
     """libespeak-ng loaded and started; used for one utterance (the process's only one)."""
 
     def __init__(self) -> None:
-        name = ctypes.util.find_library("espeak-ng") or "libespeak-ng.so.1"
         try:
-            self.lib = ctypes.CDLL(name)
-        except OSError as err:
-            raise SpeechFailed(
-                f"libespeak-ng is not installed ({err}); apt-get install libespeak-ng1",
-                "espeak_library_missing",
-            ) from None
+            # The soname first: find_library runs ldconfig, which costs more than the utterance.
+            self.lib = ctypes.CDLL("libespeak-ng.so.1")
+        except OSError:
+            from ctypes.util import find_library  # (34 ms of imports: only when needed)
+
+            name = find_library("espeak-ng")
+            try:
+                self.lib = ctypes.CDLL(name or "libespeak-ng.so")
+            except OSError as err:
+                raise SpeechFailed(
+                    f"libespeak-ng is not installed ({err}); apt-get install libespeak-ng1",
+                    "espeak_library_missing",
+                ) from None
         self.lib.espeak_Initialize.restype = ctypes.c_int
         rate = self.lib.espeak_Initialize(_AUDIO_OUTPUT_SYNCHRONOUS, 0, None, 0)
         if rate <= 0:
