@@ -6,13 +6,17 @@ same on every run; speech out uses :class:`appliance.audio.piper.PiperVoice`.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.audio.piper import MODEL_NAME, PEAK, PiperPhonemiser
 from appliance.audio.wavio import resample, speech_bounds, to_int16
+from appliance.models.manifest import load_manifest
+from appliance.models.store import locate
 
 #: Samples of the Piper voice's output per frame of its phoneme durations (medium voices).
 PIPER_HOP = 256
@@ -37,10 +41,6 @@ class SeededPiper:
     def __init__(self, models_dir: Path) -> None:
         import onnx
         import onnxruntime as ort
-
-        from appliance.audio.piper import MODEL_NAME, PiperPhonemiser
-        from appliance.models.manifest import load_manifest
-        from appliance.models.store import locate
 
         #: The voice's phonemiser and id table.
         self.voice = PiperPhonemiser.from_manifest(models_dir)
@@ -98,7 +98,7 @@ class SeededPiper:
     def _to_16k(self, audio: npt.NDArray[np.float32]) -> Samples:
         # Peak-normalised as PiperVoice.synthesize does (the clips' levels are set afterwards).
         audio = audio / max(float(np.max(np.abs(audio))) if audio.size else 0.0, 1e-4)
-        return to_int16(0.9 * resample(audio, self.voice.sample_rate, SAMPLE_RATE))
+        return to_int16(PEAK * resample(audio, self.voice.sample_rate, SAMPLE_RATE))
 
     def say(
         self, text: str, scales: tuple[float, float, float], rng: np.random.Generator
@@ -133,11 +133,7 @@ class SeededPiper:
         return speech, sound_end if sound_end > 0 else end
 
 
-_PIPER: dict[str, SeededPiper] = {}
-
-
+@functools.cache
 def seeded_piper(models_dir: Path = Path("var/models")) -> SeededPiper:
     """One :class:`SeededPiper` per process (made on first use, so each forked worker has its own)."""
-    if "voice" not in _PIPER:
-        _PIPER["voice"] = SeededPiper(models_dir)
-    return _PIPER["voice"]
+    return SeededPiper(models_dir)

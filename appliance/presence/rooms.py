@@ -136,6 +136,7 @@ class RoomsPlan:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for ``openclaw rooms --json`` and the status page."""
+        advice = self.placement_advice()
         return {
             "source": self.source,
             "rooms": [
@@ -145,7 +146,7 @@ class RoomsPlan:
                     "namespaces": list(room.namespaces),
                     "radius_m": room.radius_m,
                     "next_to": None if room.next_to is None else sorted(room.next_to),
-                    "advice": self.placement_advice().get(room.key),
+                    "advice": advice.get(room.key),
                     "beacons": [
                         {"id": b.beacon_id, "rssi_at_1m": b.rssi_at_1m, "label": b.label}
                         for b in room.beacons
