@@ -24,6 +24,11 @@ from the benchmark's seed (``piper_seeded.SeededPiper``: the same audio on every
 trained without the "-neural" kinds never heard it; for a head trained with them the output marks
 it a TRAINED speaker, and "all test voices" stays the three held-out families.
 
+Since session 13 a fifth family, ``--diphone-positives N --diphone-near-miss N`` (own seeds after
+the others), is said by MBROLA's four English voices and SVOX Pico's two, made of diphones people
+recorded (``bench/audio_diphone_voices.py``; Debian contrib/non-free, installed by hand). No head
+is trained on them; they are reported apart so "all test voices" stays comparable.
+
 The kws configuration also prints a threshold sweep (false rejects, false accepts per hour, latency)
 computed from every score the model gave, so the chosen threshold can be checked.
 """
@@ -50,6 +55,8 @@ from audio_common import (
     speech_index,
     synth,
 )
+from audio_diphone_voices import missing as diphone_voices_missing
+from audio_diphone_voices import pick as pick_diphone_voice
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
@@ -139,7 +146,11 @@ FLUENT = "espeak-ng, one breath"
 #: Fourth family (session 11): the Piper voice en_US-joe-medium, a neural voice (one US male
 #: speaker). Held out for heads trained without the "-neural" kinds, trained for the others.
 NEURAL = "piper joe (neural)"
-FAMILIES = (ESPEAK, OTHER, FLUENT, NEURAL)
+#: Fifth family (session 13): MBROLA's and Pico's voices, concatenated from diphones that people
+#: recorded (bench/audio_diphone_voices.py); test speakers only, reported apart from "all test
+#: voices" so that group stays comparable with earlier sessions.
+DIPHONE = "mbrola/pico (recorded diphones)"
+FAMILIES = (ESPEAK, OTHER, FLUENT, NEURAL, DIPHONE)
 #: The neural family's length_scale (over 1 is slower), noise_scale and noise_w, drawn per
 #: utterance (the training draws from wider ranges: ``training_clips.NEURAL_LENGTH`` etc.).
 NEURAL_SCALES = ([0.85, 1.0, 1.2], [0.5, 0.667, 0.8], [0.6, 0.8, 1.0])
@@ -338,6 +349,21 @@ def make_neural_positive(rng: random.Random, babble: list[Samples], index: int) 
     return Trial(audio, start, end, label, family=NEURAL)
 
 
+def make_diphone_positive(rng: random.Random, babble: list[Samples], index: int) -> Trial:
+    """A positive said by an MBROLA or Pico voice: alone, before a question or after speech."""
+    voice = pick_diphone_voice(rng)
+    trial = compose_positive(
+        rng,
+        babble,
+        40_000 + index,
+        voice.say,
+        voice.label,
+        kind=["alone", "one-breath", "leading-speech"][index % 3],
+    )
+    trial.family = DIPHONE
+    return trial
+
+
 def run(detector: WakeDetector, audio: Samples) -> tuple[list[tuple[int, float, float]], float]:
     """Feed audio chunk by chunk: [(detected_at_sample, compute lag s, score)], CPU seconds."""
     detector.reset()
@@ -428,6 +454,8 @@ def test_audio(
     n_fluent_near: int = 0,
     n_neural: int = 0,
     n_neural_near: int = 0,
+    n_diphone: int = 0,
+    n_diphone_near: int = 0,
 ) -> tuple[list[Trial], list[Clip], list[tuple[str, Samples]], list[Trial]]:
     """The benchmark's audio: positives, real negative clips, near-miss utterances ("phrase (voice)",
     audio) and, with ``korean``, the Korean positives of the vosk-ko configuration."""
@@ -504,6 +532,25 @@ def test_audio(
                 np.concatenate([silence(0.5), speech[s:e], silence(1.0)]),
             )
         )
+    # The recorded-diphone voices (session 13), from their own seeds: the audio above is unchanged.
+    if n_diphone or n_diphone_near:
+        why = diphone_voices_missing()
+        if why:
+            raise SystemExit(why)
+    diphone_rng = random.Random(seed + 8)
+    positives += [make_diphone_positive(diphone_rng, babble, i) for i in range(n_diphone)]
+    diphone_near_rng = random.Random(seed + 9)
+    for i in range(n_diphone_near):
+        phrase = NEAR_MISSES[i % len(NEAR_MISSES)]
+        diphone = pick_diphone_voice(diphone_near_rng)
+        speech = diphone.say(phrase)
+        s, e = speech_bounds(speech)
+        near.append(
+            (
+                f"{phrase} ({diphone.label})",
+                np.concatenate([silence(0.5), speech[s:e], silence(1.0)]),
+            )
+        )
     return positives, negatives, near, ko_positives
 
 
@@ -517,6 +564,8 @@ def near_family(speaker: str) -> str:
         return FLUENT
     if speaker.startswith(NEURAL_SPEAKER):
         return NEURAL
+    if speaker.startswith(("mbrola:", "pico:")):
+        return DIPHONE
     return OTHER if ":" in speaker else ESPEAK
 
 
@@ -586,6 +635,19 @@ def main() -> None:
         help="near-misses said by the Piper voice en_US-joe-medium (session 11)",
     )
     parser.add_argument(
+        "--diphone-positives",
+        type=int,
+        default=0,
+        help="positives said by the MBROLA and Pico voices, recorded diphones (session 13; "
+        "Debian contrib/non-free packages)",
+    )
+    parser.add_argument(
+        "--diphone-near-miss",
+        type=int,
+        default=0,
+        help="near-misses said by the MBROLA and Pico voices (session 13)",
+    )
+    parser.add_argument(
         "--save-traces", type=Path, default=None, help="write the kws score traces (JSON)"
     )
     args = parser.parse_args()
@@ -602,6 +664,8 @@ def main() -> None:
         n_fluent_near=args.fluent_near_miss,
         n_neural=args.neural_positives,
         n_neural_near=args.neural_near_miss,
+        n_diphone=args.diphone_positives,
+        n_diphone_near=args.diphone_near_miss,
     )
     recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", Path("var/models"))
     print(
@@ -678,9 +742,9 @@ def main() -> None:
             tally = st.by_noise.setdefault(cond, [0, 0])
             tally[0] += 1
             tally[1] += bool(good)
-            if t.family in (OTHER, NEURAL):
+            if t.family in (OTHER, NEURAL, DIPHONE):
                 # (The neural family has one speaker: its figures per way of saying the phrase.)
-                key = t.label.split("/")[0 if t.family == OTHER else 4]
+                key = t.label.split("/")[4 if t.family == NEURAL else 0]
                 speaker_tally = st.by_speaker.setdefault(key, [0, 0, 0, 0])
                 speaker_tally[0] += 1
                 speaker_tally[1] += bool(good)
@@ -716,8 +780,10 @@ def main() -> None:
             tally = st.near_by_set.setdefault("trained" if trained else "held-out", [0, 0])
             tally[0] += 1
             tally[1] += bool(found)
-            if family == OTHER:
-                speaker_tally = st.by_speaker.setdefault(speaker.rstrip(")"), [0, 0, 0, 0])
+            if family in (OTHER, DIPHONE):
+                speaker_tally = st.by_speaker.setdefault(
+                    speaker.rstrip(")").split("/")[0], [0, 0, 0, 0]
+                )
                 speaker_tally[2] += 1
                 speaker_tally[3] += bool(found)
             st.neg_scores.append(max((f[2] for f in found), default=0.0))
@@ -756,6 +822,8 @@ def main() -> None:
         # (Apart from "all test voices": a head trained on it has heard this speaker.)
         if fam[NEURAL].positives or fam[NEURAL].near_trials:
             groups.append((neural_name, [fam[NEURAL]]))
+        if fam[DIPHONE].positives or fam[DIPHONE].near_trials:
+            groups.append((DIPHONE + ": held out (never in training)", [fam[DIPHONE]]))
         for name, members in groups:
             report(name, merge(members), clip_st)
         cpu_s = clip_st.cpu_s + sum(f.cpu_s for f in fam.values())
@@ -836,9 +904,13 @@ def report(name: str, st: Stats, clips: Stats) -> None:
     hours = (clips.neg_seconds + st.near_seconds) / 3600
     lat = np.array(st.latencies) * 1000 if st.latencies else np.zeros(1)
     print(f"-- {name} --")
-    print(
-        f"false-reject rate      {1 - st.hits / max(1, st.positives):.3f} ({st.positives - st.hits}/{st.positives})"
-    )
+    if st.positives:
+        print(
+            f"false-reject rate      {1 - st.hits / st.positives:.3f} "
+            f"({st.positives - st.hits}/{st.positives})"
+        )
+    else:
+        print("false-reject rate      - (no positives)")
     for cond, (n, hit) in sorted(st.by_noise.items()):
         print(f"  false-reject {cond:8s} {1 - hit / n:.3f} ({n - hit}/{n})")
     for speaker, (n, hit, n_near, near_hit) in sorted(st.by_speaker.items()):

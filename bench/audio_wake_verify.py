@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 from audio_common import REPO, load, silence
-from audio_wake import ESPEAK, FLUENT, NEURAL, OTHER, near_family, run, test_audio
+from audio_wake import DIPHONE, ESPEAK, FLUENT, NEURAL, OTHER, near_family, run, test_audio
 from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
 
@@ -117,6 +117,8 @@ def test_items(args: argparse.Namespace) -> list[Item]:
         n_fluent_near=args.near_miss if args.fluent else 0,
         n_neural=args.positives if args.neural else 0,
         n_neural_near=args.near_miss if args.neural else 0,
+        n_diphone=args.positives if args.diphone else 0,
+        n_diphone_near=args.near_miss if args.diphone else 0,
     )
     items = [
         Item(t.audio, "pos", t.family, t.phrase_start, t.phrase_end, t.label) for t in positives
@@ -324,6 +326,12 @@ def main() -> None:
         "its own group, outside 'all voices': heads trained on it have heard it)",
     )
     parser.add_argument(
+        "--diphone",
+        action="store_true",
+        help="also bench/audio_wake.py's MBROLA and Pico voices (session 13; test split; its own "
+        "group, outside 'all voices')",
+    )
+    parser.add_argument(
         "--arm",
         default="0",
         help="comma list of early-check levels of the first stage's score (0 = check only at "
@@ -367,6 +375,8 @@ def main() -> None:
         groups = {**{f: {f} for f in families}, **groups}
     if args.neural and args.split == "test":
         groups[NEURAL] = {NEURAL}
+    if args.diphone and args.split == "test":
+        groups[DIPHONE] = {DIPHONE}
     for arm in [float(a) for a in args.arm.split(",")]:
         print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
         table(items, verify, groups, arm)
