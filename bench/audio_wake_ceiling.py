@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from audio_common import speech_bounds
-from audio_wake import ESPEAK, OTHER, test_audio
+from audio_wake import DIPHONE, ESPEAK, OTHER, near_family, test_audio
 from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, scores
 from audio_wake_verify import MODELS, WINDOW_S
@@ -70,7 +70,14 @@ class Scored:
 
 def utterances(args: argparse.Namespace) -> list[Scored]:
     positives, _, near, _ = test_audio(
-        args.seed, args.positives, 0, args.near_miss, args.positives, args.near_miss
+        args.seed,
+        args.positives,
+        0,
+        args.near_miss,
+        args.positives,
+        args.near_miss,
+        n_diphone=args.positives if args.diphone else 0,
+        n_diphone_near=args.near_miss if args.diphone else 0,
     )
     features = SpeechEmbedding.from_manifest(MODELS)
     head = KeywordHead.from_manifest(MODELS)
@@ -80,11 +87,27 @@ def utterances(args: argparse.Namespace) -> list[Scored]:
         trace = scores(head, features.clip(t.audio), silent)
         out.append(Scored(t.audio, "pos", t.family, t.label, t.phrase_start, t.phrase_end, trace))
     for label, audio in near:
-        family = OTHER if ":" in label.split(" (")[1] else ESPEAK
+        family = near_family(label.split(" (")[1])
         s, e = speech_bounds(audio)
         trace = scores(head, features.clip(audio), silent)
         out.append(Scored(audio, "near", family, label, s, e, trace))
     return out
+
+
+def families(items: list[Scored]) -> list[str]:
+    """The voice families present, in the benchmark's order."""
+    present = {it.family for it in items}
+    return [f for f in (ESPEAK, OTHER, DIPHONE) if f in present]
+
+
+def fr_header(items: list[Scored]) -> str:
+    """Column titles of the false-reject columns, one per family present."""
+    return "  ".join(f"FR {f[:14]:>14s}" for f in families(items))
+
+
+def fr_cells(items: list[Scored], fr: dict[str, float]) -> str:
+    """The false-reject cells under :func:`fr_header`."""
+    return "  ".join(f"{fr[f]:17.3f}" for f in families(items))
 
 
 def window(audio: Samples, end: int) -> Samples:
@@ -97,19 +120,19 @@ def false_rejects(items: list[Scored], best: dict[int, float], level: float) -> 
         fam: float(
             np.mean([best[id(it)] < level for it in items if it.kind == "pos" and it.family == fam])
         )
-        for fam in (ESPEAK, OTHER)
+        for fam in families(items)
     }
 
 
 def first_stage(items: list[Scored]) -> None:
     print("1. the keyword model alone: best score of each utterance")
-    print("   level    FR espeak-ng  FR flite/festival  near-misses reaching it")
+    print(f"   level   {fr_header(items)}  near-misses reaching it")
     best = {id(it): max((s for _, s in it.span()), default=0.0) for it in items}
     for level in (0.9, 0.1, 0.01, 0.001):
         fr = false_rejects(items, best, level)
         near = [it for it in items if it.kind == "near"]
         reach = sum(best[id(it)] >= level for it in near)
-        print(f"   {level:6.3f}  {fr[ESPEAK]:12.3f}  {fr[OTHER]:17.3f}  {reach:4d}/{len(near)}")
+        print(f"   {level:6.3f}  {fr_cells(items, fr)}  {reach:4d}/{len(near)}")
 
 
 def whisper_alone(items: list[Scored], whisper: WhisperRecogniser) -> None:
@@ -120,12 +143,12 @@ def whisper_alone(items: list[Scored], whisper: WhisperRecogniser) -> None:
         best[id(it)] = max(
             whisper.phrase_posterior(window(it.audio, e), PHRASE).score for e in ends
         )
-    print("   posterior  FR espeak-ng  FR flite/festival  near-misses over it")
+    print(f"   posterior  {fr_header(items)}  near-misses over it")
     near = [it for it in items if it.kind == "near"]
     for level in (1e-5, 1e-4, 1e-3, 1e-2):
         fr = false_rejects(items, best, level)
         over = sum(best[id(it)] >= level for it in near)
-        print(f"   {level:9.0e}  {fr[ESPEAK]:12.3f}  {fr[OTHER]:17.3f}  {over:4d}/{len(near)}")
+        print(f"   {level:9.0e}  {fr_cells(items, fr)}  {over:4d}/{len(near)}")
     threshold = AudioSettings().wake_verify_threshold
     missed = [it for it in items if it.kind == "pos" and best[id(it)] < threshold]
     print(f"   positives under the verifier's threshold {threshold:g}: {len(missed)}")
@@ -176,7 +199,7 @@ def peaks(trace: list[tuple[int, float]], low: float, high: float) -> list[int]:
 def second_chance(items: list[Scored], whisper: WhisperRecogniser) -> None:
     threshold = AudioSettings().wake_kws_threshold
     print(f"4. a second chance for rises that never reach {threshold} (whisper after their peak)")
-    print("   low    delay  posterior  FR espeak-ng  FR flite/festival  near-miss accepts  checks")
+    print(f"   low    delay  posterior  {fr_header(items)}  near-miss accepts  checks")
     cache: dict[tuple[int, int], float] = {}
 
     def posterior(k: int, it: Scored, end: int) -> float:
@@ -187,8 +210,8 @@ def second_chance(items: list[Scored], whisper: WhisperRecogniser) -> None:
     for low in (0.001, 0.01, 0.05):
         for delay in (0.16, 0.32):
             for level in (1e-4, 1e-3, 1e-2):
-                missed = {ESPEAK: 0, OTHER: 0}
-                count = {ESPEAK: 0, OTHER: 0}
+                missed = dict.fromkeys(families(items), 0)
+                count = dict.fromkeys(families(items), 0)
                 near_accepts = checks = 0
                 for k, it in enumerate(items):
                     fired = detections(it.span(), threshold, REFRACTORY)
@@ -204,8 +227,8 @@ def second_chance(items: list[Scored], whisper: WhisperRecogniser) -> None:
                         near_accepts += bool(fired) or rescued
                 fr = {fam: missed[fam] / max(1, count[fam]) for fam in count}
                 print(
-                    f"   {low:5.3f}  {delay:5.2f}  {level:9.0e}  {fr[ESPEAK]:12.3f}  "
-                    f"{fr[OTHER]:17.3f}  {near_accepts:17d}  {checks:6d}"
+                    f"   {low:5.3f}  {delay:5.2f}  {level:9.0e}  {fr_cells(items, fr)}  "
+                    f"{near_accepts:17d}  {checks:6d}"
                 )
 
 
@@ -214,19 +237,30 @@ def main() -> None:
     parser.add_argument("--positives", type=int, default=20, help="positives per family")
     parser.add_argument("--near-miss", type=int, default=36, help="near-misses per family")
     parser.add_argument("--seed", type=int, default=7, help="bench/audio_wake.py's seed")
+    parser.add_argument(
+        "--diphone",
+        action="store_true",
+        help="also the MBROLA and Pico voices (session 13; Debian contrib/non-free)",
+    )
+    parser.add_argument("--stages", default="1,2,3,4", help="which of the four parts to run")
     args = parser.parse_args()
     t0 = time.perf_counter()
     items = utterances(args)
     whisper = WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS, threads=1)
     n_pos = sum(it.kind == "pos" for it in items)
     print(
-        f"{n_pos} positives and {len(items) - n_pos} near-misses, half of each by the "
-        f"flite/festival test voices ({time.perf_counter() - t0:.0f} s to make and score)"
+        f"{n_pos} positives and {len(items) - n_pos} near-misses, by the families "
+        f"{', '.join(families(items))} ({time.perf_counter() - t0:.0f} s to make and score)"
     )
-    first_stage(items)
-    whisper_alone(items, whisper)
-    contrast(items, whisper)
-    second_chance(items, whisper)
+    stages = set(args.stages.split(","))
+    if "1" in stages:
+        first_stage(items)
+    if "2" in stages:
+        whisper_alone(items, whisper)
+    if "3" in stages:
+        contrast(items, whisper)
+    if "4" in stages:
+        second_chance(items, whisper)
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

@@ -66,6 +66,7 @@ from appliance.audio.training_clips import (
     NEURAL_NOISE,
     NEURAL_NOISE_W,
     PHRASE,
+    PICO_KINDS,
     QUESTIONS,
     READING_DOCS,
     READING_KINDS,
@@ -85,6 +86,7 @@ from appliance.audio.training_clips import (
 from appliance.audio.user_recordings import load_user_clips, recordings_digest
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
+    PICO_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -185,6 +187,9 @@ def _block(
     if kind in FORMANT_KINDS:
         facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
         facts["formant"] = [FORMANT_RANGE, FORMANT_PITCH, FORMANT_WARP_VERSION]
+    if kind in PICO_KINDS:
+        facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
+        facts["pico"] = [[v.label, v.f0_range] for v in PICO_VOICES]
     if kind in NEURAL_KINDS:
         from appliance.audio.piper import MODEL_NAME
         from appliance.models.manifest import load_manifest
@@ -482,6 +487,10 @@ def main() -> None:
     # 0031, "Session 11: a neural voice").
     for kind in NEURAL_KINDS:
         parser.add_argument(f"--{kind}", type=int, default=0)
+    # Session 13: the same kinds said by SVOX Pico's two speakers (Debian non-free
+    # libttspico-utils); 0 by default (decision 0031, "Session 13").
+    for kind in PICO_KINDS:
+        parser.add_argument(f"--{kind}", type=int, default=0)
     parser.add_argument(
         "--user-positives",
         type=Path,
@@ -547,7 +556,7 @@ def main() -> None:
         "reading-other": args.reading_other,
     }
     # (Only when not 0: a head trained without them keeps its earlier bytes.)
-    for kind in FORMANT_KINDS + FLUENT_KINDS + NEURAL_KINDS:
+    for kind in FORMANT_KINDS + FLUENT_KINDS + NEURAL_KINDS + PICO_KINDS:
         if getattr(args, kind.replace("-", "_")):
             counts[kind] = getattr(args, kind.replace("-", "_"))
     if args.user_positives:
@@ -611,10 +620,12 @@ def main() -> None:
     # The same per family of voices: espeak-ng's validation variants, the flite/festival ones.
     other_val = np.array([is_other(KINDS[k]) for k in data.kinds[val]], dtype=bool)
     neural_val = np.isin(data.kinds[val], [KINDS.index(k) for k in NEURAL_KINDS])
+    pico_val = np.isin(data.kinds[val], [KINDS.index(k) for k in PICO_KINDS])
     for family, clips in (
-        ("espeak-ng", val[~other_val & ~neural_val]),
+        ("espeak-ng", val[~other_val & ~neural_val & ~pico_val]),
         ("flite/festival", val[other_val]),
         ("Piper joe (neural)", val[neural_val]),
+        ("Pico (the training speakers)", val[pico_val]),
     ):
         if len(clips):
             fp, fn, _, _ = evaluate(head, source, data, clips)

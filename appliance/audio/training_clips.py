@@ -23,6 +23,7 @@ from appliance.audio.espeak_words import phrase_span, speak_with_words
 from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.voice_warp import formant_warp
 from appliance.audio.voices import (
+    PICO_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -288,7 +289,8 @@ KINDS = (
     "near-miss-user", "positive-formant", "near-miss-claw-formant", "near-miss-formant",
     "sentence-formant", "positive-fluent", "near-miss-fluent", "positive-neural",
     "near-miss-claw-neural", "near-miss-neural", "sentence-neural", "positive-neural-fluent",
-    "near-miss-neural-fluent",
+    "near-miss-neural-fluent", "positive-pico", "near-miss-claw-pico", "near-miss-pico",
+    "sentence-pico",
 )  # fmt: skip
 #: The kinds said in one breath (session 8): the phrase (or a near-miss) and what follows it are
 #: ONE espeak-ng utterance, so the phrase's last word is not lengthened and lowered as at the end
@@ -338,11 +340,16 @@ NEURAL_LENGTH, NEURAL_NOISE, NEURAL_NOISE_W = (0.8, 1.3), (0.4, 0.9), (0.4, 1.1)
 #: Share of the "-neural" clips whose vocal tract is also warped (:data:`FORMANT_RANGE`): one male
 #: speaker otherwise.
 NEURAL_FORMANT_SHARE = 0.5
+#: The kinds said by SVOX Pico's two speakers (session 13: :data:`~appliance.audio.voices.PICO_VOICES`),
+#: drawn like the "-other" kinds (duration stretch, a mean F0, the speaker warp). Pico has no
+#: validation speaker of its own: its every-eighth validation clips are said by the same two.
+PICO_KINDS = ("positive-pico", "near-miss-claw-pico", "near-miss-pico", "sentence-pico")
 #: Kinds whose negative windows get a fixed share of every batch.
 NEAR_MISS_KINDS = (
     "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
     USER_NEAR_KIND, "near-miss-claw-formant", "near-miss-formant", "near-miss-fluent",
-    "near-miss-claw-neural", "near-miss-neural", "near-miss-neural-fluent",
+    "near-miss-claw-neural", "near-miss-neural", "near-miss-neural-fluent", "near-miss-claw-pico",
+    "near-miss-pico",
 )  # fmt: skip
 #: Phrases of each near-miss kind.
 NEAR_MISS_PHRASES = {
@@ -355,6 +362,8 @@ NEAR_MISS_PHRASES = {
     "near-miss-formant": NEAR_MISSES + NEAR_MISSES_EXTRA,
     "near-miss-claw-neural": NEAR_MISSES_CLAW,
     "near-miss-neural": NEAR_MISSES + NEAR_MISSES_EXTRA,
+    "near-miss-claw-pico": NEAR_MISSES_CLAW,
+    "near-miss-pico": NEAR_MISSES + NEAR_MISSES_EXTRA,
 }
 
 
@@ -472,8 +481,12 @@ def make_clip(
     other = is_other(spec.kind)
     if spec.kind in NEURAL_KINDS:
         pass  # (say() is the neural voice's, above)
-    elif other:
-        pool = other_voices(spec.kind.startswith("positive"), spec.validation)
+    elif other or spec.kind in PICO_KINDS:
+        pool = (
+            PICO_VOICES
+            if spec.kind in PICO_KINDS
+            else other_voices(spec.kind.startswith("positive"), spec.validation)
+        )
         speaker = pool[int(rng.integers(len(pool)))]
         stretch = float(rng.uniform(0.8, 1.3))
         f0 = float(rng.uniform(*speaker.f0_range))

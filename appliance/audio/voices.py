@@ -38,7 +38,7 @@ SYNTH_TIMEOUT_S = 30.0
 class SyntheticVoice:
     """One flite or festival speaker."""
 
-    #: "flite" or "festival".
+    #: "flite", "festival" or "pico".
     engine: str
     #: The engine's voice name (``flite -lv``; festival's ``voice_<name>`` function).
     name: str
@@ -66,6 +66,8 @@ class SyntheticVoice:
             return flite(text, self.name, stretch, f0)
         if self.engine == "festival":
             return festival(text, self.name, stretch, f0)
+        if self.engine == "pico":
+            return pico(text, self.name, stretch, f0)
         raise TtsError(f"unknown speech engine {self.engine!r} for voice {self.name!r}")
 
 
@@ -104,6 +106,18 @@ HELD_OUT_VOICES = (
 )
 
 
+#: SVOX Pico's two English speakers (session 13; Debian non-free ``libttspico-utils``, the files
+#: Apache-2.0): diphones a person recorded, not a synthesiser's model. Training speakers of the
+#: "-pico" kinds only when asked for (``--positive-pico`` ...); never a test speaker of the
+#: benchmark's other families. Its pitch is a percentage of its own, from :data:`PICO_F0_HZ`.
+PICO_VOICES = (
+    SyntheticVoice("pico", "en-US", True, (170.0, 235.0)),
+    SyntheticVoice("pico", "en-GB", True, (170.0, 235.0)),
+)
+#: The mean F0 Pico's pitch level 100 is taken to be (its voices are female).
+PICO_F0_HZ = 200.0
+
+
 def wav_to_samples(wav: bytes, what: str) -> Samples:
     """A synthesiser's WAV output as 16 kHz mono int16; ``TtsError`` when there is none."""
     import soundfile as sf
@@ -117,6 +131,10 @@ def wav_to_samples(wav: bytes, what: str) -> Samples:
     return to_int16(resample(data, int(sr), SAMPLE_RATE))
 
 
+#: Debian packages of the programs whose name is not their package's.
+_PACKAGES = {"text2wave": "festival", "pico2wave": "libttspico-utils (non-free)"}
+
+
 def _run(argv: list[str], what: str, stdin: str | None = None) -> bytes:
     try:
         done = subprocess.run(
@@ -124,7 +142,8 @@ def _run(argv: list[str], what: str, stdin: str | None = None) -> bytes:
             check=False, timeout=SYNTH_TIMEOUT_S,
         )  # fmt: skip
     except FileNotFoundError as exc:
-        raise TtsError(f"{argv[0]} is not installed (Debian package {argv[0]})") from exc
+        package = _PACKAGES.get(argv[0], argv[0])
+        raise TtsError(f"{argv[0]} is not installed (Debian package {package})") from exc
     except subprocess.TimeoutExpired as exc:
         raise TtsError(f"{what} took longer than {SYNTH_TIMEOUT_S:.0f} s") from exc
     if done.returncode != 0:
@@ -175,3 +194,22 @@ def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = Non
         _run([*argv, "-o", str(out)], f"festival voice {voice}", stdin=text + "\n")
         wav = out.read_bytes() if out.is_file() else b""
     return wav_to_samples(wav, f"festival voice {voice}")
+
+
+def pico(text: str, language: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
+    """SVOX Pico speech (``pico2wave``) as 16 kHz mono int16.
+
+    Speed and pitch are the markup Pico reads in its text (percent of its own); ``pico2wave`` writes
+    only to a named ``.wav`` file.
+    """
+    speed = round(100.0 / stretch)
+    pitch = round(100.0 * (f0 or PICO_F0_HZ) / PICO_F0_HZ)
+    # Letters only, as the foreign voices get: angle brackets would be read as markup, and the
+    # training's cached "-pico" clips were made this way.
+    plain = _LETTERS_ONLY.sub(" ", text).strip() or "a"
+    tagged = f"<speed level='{speed}'><pitch level='{pitch}'>{plain}</pitch></speed>"
+    with tempfile.TemporaryDirectory(prefix="openclaw-pico-") as tmp:
+        out = Path(tmp) / "speech.wav"
+        _run(["pico2wave", "-l", language, "-w", str(out), tagged], f"pico voice {language}")
+        wav = out.read_bytes() if out.is_file() else b""
+    return wav_to_samples(wav, f"pico voice {language}")

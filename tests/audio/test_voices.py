@@ -3,6 +3,7 @@ validation and the benchmark."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -11,9 +12,18 @@ import soundfile as sf
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
-from appliance.audio.training_clips import KINDS, ClipSpec, is_other, make_clip, other_voices
+from appliance.audio.training_clips import (
+    KINDS,
+    NEAR_MISS_KINDS,
+    PICO_KINDS,
+    ClipSpec,
+    is_other,
+    make_clip,
+    other_voices,
+)
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
+    PICO_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -21,6 +31,7 @@ from appliance.audio.voices import (
     festival,
     flite,
     flite_voices,
+    pico,
 )
 from appliance.audio.wavio import speech_bounds
 
@@ -157,3 +168,31 @@ def test_foreign_voices_read_text_with_digits_and_stray_dots() -> None:
         festival(text, russian.name)
     s, e = speech_bounds(russian.say(text))
     assert e - s > SAMPLE_RATE
+
+
+def test_pico_kinds_come_after_every_earlier_kind() -> None:
+    # A clip's seed holds its kind's index: the "-pico" kinds (session 13) are appended, so every
+    # cached clip of an earlier kind is still the clip its seed makes.
+    assert KINDS[-len(PICO_KINDS) :] == PICO_KINDS
+    assert KINDS.index("near-miss-neural-fluent") == len(KINDS) - len(PICO_KINDS) - 1
+    assert not any(is_other(k) for k in PICO_KINDS)
+    assert {"near-miss-claw-pico", "near-miss-pico"} <= set(NEAR_MISS_KINDS)
+    assert not {v.label for v in PICO_VOICES} & {v.label for v in ALL_VOICES}
+
+
+def test_pico_missing_is_named_by_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(TtsError, match=r"pico2wave is not installed \(Debian package libttspico"):
+        pico("open claw", "en-US")
+
+
+@pytest.mark.skipif(shutil.which("pico2wave") is None, reason="Debian non-free libttspico-utils")
+def test_pico_speed_and_pitch_follow_the_stretch_and_f0() -> None:
+    normal = pico("open claw, what is the torque", "en-US")
+    slow = pico("open claw, what is the torque", "en-US", stretch=1.4)
+    s, e = speech_bounds(normal)
+    s2, e2 = speech_bounds(slow)
+    assert 1.2 < (e2 - s2) / (e - s) < 1.6
+    low = median_f0(pico("open claw, what is the torque", "en-GB", f0=170.0))
+    high = median_f0(pico("open claw, what is the torque", "en-GB", f0=235.0))
+    assert high > low * 1.15, (low, high)
