@@ -28,7 +28,7 @@ SCALES = (1.0, 0.667, 0.8)
 def test_the_neural_kinds_are_appended_and_their_near_misses_get_the_hard_share() -> None:
     # Appended after session 8's kinds: every earlier kind keeps its index (part of the seed).
     assert KINDS.index("near-miss-fluent") == 22
-    assert KINDS[23:] == NEURAL_KINDS
+    assert KINDS[23 : 23 + len(NEURAL_KINDS)] == NEURAL_KINDS
     assert {k for k in NEURAL_KINDS if k.startswith("near-miss")} <= set(NEAR_MISS_KINDS)
 
 
