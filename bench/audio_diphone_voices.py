@@ -17,12 +17,11 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from appliance.audio.base import Samples
-from appliance.audio.voices import wav_to_samples
+from appliance.audio.training_clips import synth
+from appliance.audio.voices import pico_levels
 
 #: MBROLA voice databases espeak-ng drives, by espeak-ng voice name.
 MBROLA_VOICES = ("mb-us1", "mb-us2", "mb-us3", "mb-en1")
@@ -59,24 +58,8 @@ class DiphoneVoice:
     def say(self, text: str) -> Samples:
         """``text`` spoken as 16 kHz mono int16."""
         if self.engine == "mbrola":
-            argv = ["espeak-ng", "--stdout", "-v", self.name, "-s", str(self.rate)]
-            wav = _run([*argv, "-p", str(self.pitch), text])
-            return wav_to_samples(wav, f"espeak-ng voice {self.name}")
-        # pico2wave writes only to a named .wav file; speed and pitch are tags in the text.
-        with tempfile.TemporaryDirectory(prefix="openclaw-pico-") as tmp:
-            out = Path(tmp) / "speech.wav"
-            tagged = (
-                f"<speed level='{self.rate}'><pitch level='{self.pitch}'>{text}</pitch></speed>"
-            )
-            _run(["pico2wave", "-l", self.name, "-w", str(out), tagged])
-            return wav_to_samples(out.read_bytes(), f"pico voice {self.name}")
-
-
-def _run(argv: list[str]) -> bytes:
-    done = subprocess.run(argv, capture_output=True, check=False, timeout=30)
-    if done.returncode != 0:
-        raise RuntimeError(f"{argv[0]} failed: {done.stderr.decode(errors='replace')[-200:]}")
-    return done.stdout
+            return synth(text, self.name, self.rate, self.pitch)
+        return pico_levels(text, self.name, self.rate, self.pitch)
 
 
 def missing() -> str | None:

@@ -197,17 +197,20 @@ def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = Non
 
 
 def pico(text: str, language: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
-    """SVOX Pico speech (``pico2wave``) as 16 kHz mono int16.
-
-    Speed and pitch are the markup Pico reads in its text (percent of its own); ``pico2wave`` writes
-    only to a named ``.wav`` file.
-    """
-    speed = round(100.0 / stretch)
-    pitch = round(100.0 * (f0 or PICO_F0_HZ) / PICO_F0_HZ)
+    """SVOX Pico speech (``pico2wave``) as 16 kHz mono int16, at a duration stretch and mean F0."""
     # Letters only, as the foreign voices get: angle brackets would be read as markup, and the
     # training's cached "-pico" clips were made this way.
     plain = _LETTERS_ONLY.sub(" ", text).strip() or "a"
-    tagged = f"<speed level='{speed}'><pitch level='{pitch}'>{plain}</pitch></speed>"
+    speed = round(100.0 / stretch)
+    return pico_levels(plain, language, speed, round(100.0 * (f0 or PICO_F0_HZ) / PICO_F0_HZ))
+
+
+def pico_levels(text: str, language: str, speed: int, pitch: int) -> Samples:
+    """``text`` as given, at Pico's own speed and pitch levels (percent), as 16 kHz mono int16.
+
+    The levels are markup Pico reads in its text; ``pico2wave`` writes only to a named ``.wav``.
+    """
+    tagged = f"<speed level='{speed}'><pitch level='{pitch}'>{text}</pitch></speed>"
     with tempfile.TemporaryDirectory(prefix="openclaw-pico-") as tmp:
         out = Path(tmp) / "speech.wav"
         _run(["pico2wave", "-l", language, "-w", str(out), tagged], f"pico voice {language}")
