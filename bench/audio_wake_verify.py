@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +71,9 @@ class Item:
     end: int = -1
     label: str = ""
     trace: list[tuple[int, float]] | None = None
+    #: Its place among its family's positives or near-misses (0-based; the recorded-diphone
+    #: family's generators are sequential, so a larger --diphone-positives only appends).
+    order: int = -1
 
 
 def kind_family(kind: str) -> str:
@@ -104,6 +108,14 @@ def validation_items(n_pos: int, n_near: int, minutes: float, fluent: bool = Fal
     return items
 
 
+def diphone_count(wanted: bool, given: int | None, default: int) -> int:
+    """How many recorded-diphone items to make: none without --diphone, else the family's own
+    count, else the other families' count."""
+    if not wanted:
+        return 0
+    return default if given is None else given
+
+
 def test_items(args: argparse.Namespace) -> list[Item]:
     """bench/audio_wake.py's audio and bench/audio_wake_hours.py's ordinary speech."""
     positives, clips, near, _ = test_audio(
@@ -117,16 +129,32 @@ def test_items(args: argparse.Namespace) -> list[Item]:
         n_fluent_near=args.near_miss if args.fluent else 0,
         n_neural=args.positives if args.neural else 0,
         n_neural_near=args.near_miss if args.neural else 0,
-        n_diphone=args.positives if args.diphone else 0,
-        n_diphone_near=args.near_miss if args.diphone else 0,
+        n_diphone=diphone_count(args.diphone, args.diphone_positives, args.positives),
+        n_diphone_near=diphone_count(args.diphone, args.diphone_near_miss, args.near_miss),
     )
+    seen: dict[tuple[str, str], int] = {}
+
+    def order(kind: str, family: str) -> int:
+        seen[kind, family] = seen.get((kind, family), -1) + 1
+        return seen[kind, family]
+
     items = [
-        Item(t.audio, "pos", t.family, t.phrase_start, t.phrase_end, t.label) for t in positives
+        Item(
+            t.audio,
+            "pos",
+            t.family,
+            t.phrase_start,
+            t.phrase_end,
+            t.label,
+            order=order("pos", t.family),
+        )
+        for t in positives
     ]
     for clip in clips:
         items.append(Item(np.concatenate([load(clip.path), silence(0.5)]), "clip", "real"))
     for label, audio in near:
-        items.append(Item(audio, "near", near_family(label.split(" (")[1]), label=label))
+        family = near_family(label.split(" (")[1])
+        items.append(Item(audio, "near", family, label=label, order=order("near", family)))
     abstracts = held_out_abstracts()
     rng = random.Random(4)  # audio_wake_hours.py's default seed: the same speech
     for family in (ESPEAK, OTHER):
@@ -205,8 +233,29 @@ def rises(trace: list[tuple[int, float]], arm: float, fired: list[int]) -> int:
     return count + (up and not holds)
 
 
+#: A group of the table: which items it counts (the real clips are in every group).
+Group = Callable[[Item], bool]
+
+
+def of_families(families: set[str]) -> Group:
+    """The items of these voice families."""
+    return lambda it: it.family in families
+
+
+def mbrola_group(pos_from: int = 0, near_from: int = 0) -> Group:
+    """The recorded-diphone family's MBROLA items (held out for every head; Pico trains one),
+    from the given places on (session 14's rule: the new half decides too)."""
+
+    def chosen(it: Item) -> bool:
+        if it.family != DIPHONE or "mbrola:" not in it.label:
+            return False
+        return it.order >= (pos_from if it.kind == "pos" else near_from)
+
+    return chosen
+
+
 def table(
-    items: list[Item], verify: Verifications, groups: dict[str, set[str]], arm: float = 0.0
+    items: list[Item], verify: Verifications, groups: dict[str, Group], arm: float = 0.0
 ) -> None:
     """The (first stage, verifier) threshold table per group of voice families.
 
@@ -214,8 +263,8 @@ def table(
     detection in the same rise is confirmed by that check, or else by a check at the detection
     (which starts once the early one is done): the appliance's ``audio.wake_verify_arm``.
     """
-    for name, families in groups.items():
-        chosen = [(i, it) for i, it in enumerate(items) if it.family in families | {"real"}]
+    for name, group in groups.items():
+        chosen = [(i, it) for i, it in enumerate(items) if it.family == "real" or group(it)]
         pos = [(i, it) for i, it in chosen if it.kind == "pos"]
         near = [(i, it) for i, it in chosen if it.kind == "near"]
         neg = [(i, it) for i, it in chosen if it.kind in ("near", "clip")]
@@ -332,6 +381,24 @@ def main() -> None:
         "group, outside 'all voices')",
     )
     parser.add_argument(
+        "--diphone-positives",
+        type=int,
+        default=None,
+        help="recorded-diphone positives (default: --positives; more only appends)",
+    )
+    parser.add_argument(
+        "--diphone-near-miss",
+        type=int,
+        default=None,
+        help="recorded-diphone near-misses (default: --near-miss; more only appends)",
+    )
+    parser.add_argument(
+        "--new-from",
+        default="",
+        help="POS,NEAR: also an MBROLA group of the recorded-diphone items from these places on "
+        "(0-based), the part no head was compared on before (session 14: 60,108)",
+    )
+    parser.add_argument(
         "--arm",
         default="0",
         help="comma list of early-check levels of the first stage's score (0 = check only at "
@@ -370,13 +437,18 @@ def main() -> None:
         f"({args.threads} thread(s))"
     )
     families = [ESPEAK, OTHER] + ([FLUENT] if args.fluent else [])
-    groups = {"all voices": set(families)}
+    groups: dict[str, Group] = {"all voices": of_families(set(families))}
     if args.split == "test" or args.fluent:
-        groups = {**{f: {f} for f in families}, **groups}
+        groups = {**{f: of_families({f}) for f in families}, **groups}
     if args.neural and args.split == "test":
-        groups[NEURAL] = {NEURAL}
+        groups[NEURAL] = of_families({NEURAL})
     if args.diphone and args.split == "test":
-        groups[DIPHONE] = {DIPHONE}
+        groups[DIPHONE] = of_families({DIPHONE})
+        groups["MBROLA (held out for every head)"] = mbrola_group()
+        if args.new_from:
+            pos_from, near_from = (int(n) for n in args.new_from.split(","))
+            groups[f"MBROLA, new (positives from {pos_from + 1}, near-misses from "
+                   f"{near_from + 1})"] = mbrola_group(pos_from, near_from)
     for arm in [float(a) for a in args.arm.split(",")]:
         print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
         table(items, verify, groups, arm)
