@@ -447,8 +447,9 @@ def main() -> None:
         groups["MBROLA (held out for every head)"] = mbrola_group()
         if args.new_from:
             pos_from, near_from = (int(n) for n in args.new_from.split(","))
-            groups[f"MBROLA, new (positives from {pos_from + 1}, near-misses from "
-                   f"{near_from + 1})"] = mbrola_group(pos_from, near_from)
+            groups[
+                f"MBROLA, new (positives from {pos_from + 1}, near-misses from {near_from + 1})"
+            ] = mbrola_group(pos_from, near_from)
     for arm in [float(a) for a in args.arm.split(",")]:
         print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
         table(items, verify, groups, arm)

@@ -288,10 +288,13 @@ def print_walk(label: str, stats: WalkStats, *, verbose: bool = True) -> None:
         entered = len(moved) + stats.moved_missed
         within = sum(x <= 10.0 for x in moved)
         start = stats.startup
+        # Session 15's reading of the latency target: a missed entry is infinitely late.
+        p95 = percentile(moved + [math.inf] * stats.moved_missed, 0.95)
         print(
             f"[{label}] entries after a move (the start left out): {entered} (missed "
             f"{stats.moved_missed}); latency median {statistics.median(moved):.1f} s, p90 "
-            f"{percentile(moved, 0.9):.1f} s, max {max(moved):.1f} s; within 10 s {within}/"
+            f"{percentile(moved, 0.9):.1f} s, p95 with the missed {p95:.1f} s, max "
+            f"{max(moved):.1f} s; within 10 s {within}/"
             f"{entered} = {within / entered:.3f}; start-up: the starting room decided after "
             + (
                 f"median {statistics.median(start):.1f} s, p90 {percentile(start, 0.9):.1f} s, "
