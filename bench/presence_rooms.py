@@ -68,6 +68,8 @@ HELD_OUT_FROM = HELD_OUT.start
 #: The current fresh held-out set (session 12's; the last seeds under ``HELD_OUT.stop``: the next
 #: set has to be carved out of fresh seed numbers and the tuning tools told).
 FRESH_HELD_OUT = range(960, 1000)
+#: Session 15's fresh set, carved out of unused seed numbers and run once (decision 0006).
+SESSION15_HELD_OUT = range(5000, 5060)
 #: Held-out sets a per-event trace refuses without ``--held-out-ok``: the current one and those of
 #: sessions 5 to 10 (400-459, 500-559, 600-659, 700-759, 800-859 and 900-959, each run once; never
 #: to be used for tuning).
@@ -79,7 +81,15 @@ TRACE_REFUSED = (
     range(800, 860),
     range(900, 960),
     FRESH_HELD_OUT,
+    SESSION15_HELD_OUT,
 )
+#: Every seed range the tuning tools refuse.
+TUNING_REFUSED = (HELD_OUT, SESSION15_HELD_OUT)
+
+
+def refused_range(seeds: list[int]) -> range | None:
+    """The held-out range the first refused seed of ``seeds`` lies in (None: all may be tuned on)."""
+    return next((r for r in TUNING_REFUSED for s in seeds if s in r), None)
 
 
 @dataclass

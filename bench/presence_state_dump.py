@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_rooms import HELD_OUT, STANDING, parse_seeds
+from presence_rooms import STANDING, parse_seeds, refused_range
 from presence_tune import _value, record, replay
 
 from appliance.presence.engine import RoomEngine
@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
     stand_seeds = parse_seeds(args.stand_seeds)
-    if any(s in HELD_OUT for s in [*walk_seeds, *stand_seeds]):
-        parser.error(f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out")
+    refused = refused_range([*walk_seeds, *stand_seeds])
+    if refused is not None:
+        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out")
     base = PresenceSettings()
     settings = dataclasses.replace(base, **overrides)
     scenarios = args.scenarios.split(",")

@@ -46,6 +46,7 @@ from presence_rooms import (
     print_standing,
     print_startup,
     print_walk,
+    refused_range,
     score_standing,
     score_startup,
     score_walk,
@@ -283,14 +284,13 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
     stand_seeds = parse_seeds(args.stand_seeds)
-    if any(s in HELD_OUT for s in [*walk_seeds, *stand_seeds]):
+    refused = refused_range([*walk_seeds, *stand_seeds])
+    if refused is not None:
         parser.error(
-            f"seeds {HELD_OUT.start}-{HELD_OUT.stop - 1} are held out (200-259 session 3, 300-359 "
+            f"seeds {refused.start}-{refused.stop - 1} are held out (200-259 session 3, 300-359 "
             f"session 4, 400-459 session 5, 500-559 session 6, 600-659 session 7, 700-759 session 8, "
-            f"800-859 session 9, 900-959 session 10): "
-            f"not for tuning; "
-            f"tuning seeds from "
-            f"{HELD_OUT.stop} up"
+            f"800-859 session 9, 900-959 session 10, 960-999 session 12, 5000-5059 session 15): "
+            f"not for tuning; tuning seeds from {HELD_OUT.stop} up, outside 5000-5059"
         )
     started = time.perf_counter()
     walk, standing, startup = evaluate(

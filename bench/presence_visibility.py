@@ -66,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import (
     HELD_OUT,
+    SESSION15_HELD_OUT,
     STANDING,
     Run,
     entries,
@@ -459,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"seeds {REFUSED.start}-{REFUSED.stop - 1} are held out for later sessions")
     if any(s in HELD_OUT for s in [*seeds, *stand_seeds]) and not args.held_out_ok:
         parser.error("seeds 200-959 are used held-out sets: pass --held-out-ok for this analysis")
+    if any(s in SESSION15_HELD_OUT for s in [*seeds, *stand_seeds]) and not args.held_out_ok:
+        parser.error("seeds 5000-5059 are session 15's held-out set: pass --held-out-ok")
     holds = [float(x) for x in args.hold.split(",")]
     margins = [float(x) for x in args.margin.split(",")]
     settings = dataclasses.replace(PresenceSettings(), **parse_overrides(args.set))
