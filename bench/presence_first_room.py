@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_rooms import NONE, SETTLE_S, STANDING, parse_overrides, parse_seeds, refused_range
+from presence_rooms import NONE, SETTLE_S, STANDING, parse_overrides, parse_seeds, refuse_held_out
 from presence_tune import record, replay
 
 from appliance.presence.engine import RoomEngine, RoomSwitch
@@ -219,9 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seed_list)
-    refused = refused_range(list(seeds))
-    if refused is not None:
-        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out")
+    refuse_held_out(parser, seeds)
     if args.minutes * 60.0 > args.hours * 3600.0 + 1.0:
         parser.error("--minutes longer than the recording (--hours)")
     overrides = parse_overrides(args.set)

@@ -76,7 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_early_move import path as early_path
-from presence_rooms import STANDING, refused_range
+from presence_rooms import STANDING, refuse_held_out
 from presence_sim import bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.trace import write_trace
@@ -103,9 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=330.0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    refused = refused_range([args.seed])
-    if refused is not None:
-        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out")
+    refuse_held_out(parser, [args.seed])
     floor = bench_floor()
     notes = []
     if not args.no_block:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
-from presence_rooms import entries, parse_overrides, parse_seeds, refused_range
+from presence_rooms import entries, parse_overrides, parse_seeds, refuse_held_out
 from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path
 
 from appliance.presence.engine import RoomEngine
@@ -116,9 +116,7 @@ def comparison(
     """The tuning seeds of ``--seed-list`` (held-out ones refused) and the two settings compared
     on them: as they are, and with the ``--set`` overrides."""
     seeds = parse_seeds(args.seed_list)
-    refused = refused_range(list(seeds))
-    if refused is not None:
-        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out")
+    refuse_held_out(parser, seeds)
     overrides = parse_overrides(args.set)
     base = PresenceSettings()
     return seeds, overrides, base, dataclasses.replace(base, **overrides)  # type: ignore[arg-type]

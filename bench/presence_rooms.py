@@ -92,6 +92,13 @@ def refused_range(seeds: list[int]) -> range | None:
     return next((r for r in TUNING_REFUSED for s in seeds if s in r), None)
 
 
+def refuse_held_out(parser: argparse.ArgumentParser, seeds: list[int], why: str = "") -> None:
+    """Stop a tuning tool (``parser.error``) when any of ``seeds`` is held out."""
+    refused = refused_range(seeds)
+    if refused is not None:
+        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out{why}")
+
+
 @dataclass
 class Run:
     """Decisions of one policy over one trace."""

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_rooms import STANDING, parse_seeds, refused_range
+from presence_rooms import STANDING, parse_seeds, refuse_held_out
 from presence_tune import _value, record, replay
 
 from appliance.presence.engine import RoomEngine
@@ -54,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
     stand_seeds = parse_seeds(args.stand_seeds)
-    refused = refused_range([*walk_seeds, *stand_seeds])
-    if refused is not None:
-        parser.error(f"seeds {refused.start}-{refused.stop - 1} are held out")
+    refuse_held_out(parser, [*walk_seeds, *stand_seeds])
     base = PresenceSettings()
     settings = dataclasses.replace(base, **overrides)
     scenarios = args.scenarios.split(",")

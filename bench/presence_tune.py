@@ -46,7 +46,7 @@ from presence_rooms import (
     print_standing,
     print_startup,
     print_walk,
-    refused_range,
+    refuse_held_out,
     score_standing,
     score_startup,
     score_walk,
@@ -284,14 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
     stand_seeds = parse_seeds(args.stand_seeds)
-    refused = refused_range([*walk_seeds, *stand_seeds])
-    if refused is not None:
-        parser.error(
-            f"seeds {refused.start}-{refused.stop - 1} are held out (200-259 session 3, 300-359 "
-            f"session 4, 400-459 session 5, 500-559 session 6, 600-659 session 7, 700-759 session 8, "
-            f"800-859 session 9, 900-959 session 10, 960-999 session 12, 5000-5059 session 15): "
-            f"not for tuning; tuning seeds from {HELD_OUT.stop} up, outside 5000-5059"
-        )
+    refuse_held_out(
+        parser,
+        [*walk_seeds, *stand_seeds],
+        " (200-259 session 3, 300-359 session 4, 400-459 session 5, 500-559 session 6, 600-659 "
+        "session 7, 700-759 session 8, 800-859 session 9, 900-959 session 10, 960-999 session 12, "
+        f"5000-5059 session 15): not for tuning; tuning seeds from {HELD_OUT.stop} up, outside "
+        "5000-5059",
+    )
     started = time.perf_counter()
     walk, standing, startup = evaluate(
         walk_seeds,

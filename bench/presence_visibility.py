@@ -65,13 +65,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import (
-    HELD_OUT,
-    SESSION15_HELD_OUT,
     STANDING,
     Run,
     entries,
     parse_overrides,
     parse_seeds,
+    refuse_held_out,
 )
 from presence_sim import (
     SENSITIVITY_DBM,
@@ -458,10 +457,12 @@ def main(argv: list[str] | None = None) -> int:
     stand_seeds = parse_seeds(args.stand_seeds) if args.standing else []
     if any(s in REFUSED for s in [*seeds, *stand_seeds]):
         parser.error(f"seeds {REFUSED.start}-{REFUSED.stop - 1} are held out for later sessions")
-    if any(s in HELD_OUT for s in [*seeds, *stand_seeds]) and not args.held_out_ok:
-        parser.error("seeds 200-959 are used held-out sets: pass --held-out-ok for this analysis")
-    if any(s in SESSION15_HELD_OUT for s in [*seeds, *stand_seeds]) and not args.held_out_ok:
-        parser.error("seeds 5000-5059 are session 15's held-out set: pass --held-out-ok")
+    if not args.held_out_ok:
+        refuse_held_out(
+            parser,
+            [*seeds, *stand_seeds],
+            ": used held-out sets, pass --held-out-ok for this analysis",
+        )
     holds = [float(x) for x in args.hold.split(",")]
     margins = [float(x) for x in args.margin.split(",")]
     settings = dataclasses.replace(PresenceSettings(), **parse_overrides(args.set))
