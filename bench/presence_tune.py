@@ -51,7 +51,7 @@ from presence_rooms import (
     score_startup,
     score_walk,
 )
-from presence_sim import FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
+from presence_sim import LAYOUTS, FloorPlan, Point, bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.engine import BeaconReading, RoomEngine, RoomSwitch
 from appliance.presence.scanner import BeaconScanner
@@ -88,16 +88,20 @@ def _scenario(name: str, hours: float) -> tuple[Callable[[float], Point], float,
     return waypoints([(duration, where)]), duration, prepare
 
 
-def _key(name: str, seed: int, hours: float, settings: PresenceSettings) -> Path:
+def _key(name: str, seed: int, hours: float, settings: PresenceSettings, layout: str) -> Path:
     filt = ",".join(f"{k}={getattr(settings, k)}" for k in _FILTER_KEYS)
     digest = hashlib.sha1(f"{filt},tick={settings.tick_s}".encode()).hexdigest()[:8]
     span = "" if name == "walk" else f"_{hours:g}h"
-    return CACHE / f"{name}_{seed}{span}_{digest}.npz"
+    # The bench layout keeps the names its caches always had.
+    floor = "" if layout == "bench" else f"_{layout}"
+    return CACHE / f"{name}_{seed}{span}{floor}_{digest}.npz"
 
 
-def record(name: str, seed: int, hours: float, settings: PresenceSettings) -> Recording:
+def record(
+    name: str, seed: int, hours: float, settings: PresenceSettings, layout: str = "bench"
+) -> Recording:
     """Simulate one run through the scanner and the beacon filters; cached on disk."""
-    target = _key(name, seed, hours, settings)
+    target = _key(name, seed, hours, settings, layout)
     if target.exists():
         data = np.load(target, allow_pickle=False)
         return Recording(
@@ -109,7 +113,7 @@ def record(name: str, seed: int, hours: float, settings: PresenceSettings) -> Re
             data["ref"],
         )
     path, duration, prepare = _scenario(name, hours)
-    floor: FloorPlan = bench_floor()
+    floor: FloorPlan = bench_floor(layout=layout)
     if prepare is not None:
         prepare(floor)
     plan = floor.plan()
@@ -161,6 +165,7 @@ def replay(
     prepare: Callable | None,
     *,
     next_to: bool = True,
+    layout: str = "bench",
     until: float = float("inf"),
     switches: list[RoomSwitch] | None = None,
     engines: list[RoomEngine] | None = None,
@@ -172,7 +177,7 @@ def replay(
     engine itself to ``engines`` (its state after the replay); ``on_tick`` is called with the
     engine after each decision.
     """
-    floor = bench_floor(next_to=next_to)
+    floor = bench_floor(next_to=next_to, layout=layout)
     if prepare is not None:
         prepare(floor)
     plan = floor.plan()
@@ -217,13 +222,13 @@ def replay(
     return run
 
 
-def _job(args: tuple[str, int, float, dict[str, object], bool]) -> tuple[str, int, Run]:
-    name, seed, hours, overrides, next_to = args
+def _job(args: tuple[str, int, float, dict[str, object], bool, str]) -> tuple[str, int, Run]:
+    name, seed, hours, overrides, next_to, layout = args
     base = PresenceSettings()
     settings = dataclasses.replace(base, **overrides)  # type: ignore[arg-type]
-    recording = record(name, seed, hours, base)
+    recording = record(name, seed, hours, base, layout)
     prepare = None if name == "walk" else STANDING[name][2]
-    return name, seed, replay(recording, settings, prepare, next_to=next_to)
+    return name, seed, replay(recording, settings, prepare, next_to=next_to, layout=layout)
 
 
 def _value(text: str) -> object:
@@ -243,14 +248,20 @@ def evaluate(
     overrides: dict[str, object],
     jobs: int,
     next_to: bool = True,
+    layout: str = "bench",
 ) -> tuple[WalkStats | None, dict[str, StandingStats], dict[str, StartupStats]]:
     """Replay every (scenario, seed) and score it like ``presence_rooms.py``.
 
     Returns the walks' figures, and per standing scenario its figures and its start-up figures.
     """
-    work = [("walk", s, hours, overrides, next_to) for s in walk_seeds if "walk" in scenarios]
+    work = [
+        ("walk", s, hours, overrides, next_to, layout) for s in walk_seeds if "walk" in scenarios
+    ]
     work += [
-        (n, s, hours, overrides, next_to) for n in STANDING if n in scenarios for s in stand_seeds
+        (n, s, hours, overrides, next_to, layout)
+        for n in STANDING
+        if n in scenarios
+        for s in stand_seeds
     ]
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -280,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--quiet", action="store_true", help="summary lines only")
     parser.add_argument("--no-next-to", action="store_true", help="rooms file without next_to")
+    parser.add_argument("--layout", choices=LAYOUTS, default="bench", help="beacon layout")
     args = parser.parse_args(argv)
     overrides = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     walk_seeds = parse_seeds(args.walk_seeds)
@@ -301,8 +313,12 @@ def main(argv: list[str] | None = None) -> int:
         overrides,
         args.jobs,
         next_to=not args.no_next_to,
+        layout=args.layout,
     )
-    print(f"overrides: {overrides or 'none'}; next_to {'off' if args.no_next_to else 'on'}")
+    print(
+        f"overrides: {overrides or 'none'}; next_to {'off' if args.no_next_to else 'on'}; "
+        f"layout {args.layout}"
+    )
     if walk is not None:
         print_walk("walk engine", walk, verbose=not args.quiet)
     for name, stats in standing.items():
