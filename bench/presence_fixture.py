@@ -77,7 +77,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_early_move import path as early_path
 from presence_rooms import STANDING, refuse_held_out
-from presence_sim import bench_floor, simulate, walk_path, waypoints
+from presence_sim import LAYOUTS, bench_floor, simulate, walk_path, waypoints
 
 from appliance.presence.trace import write_trace
 
@@ -86,7 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--at", help="x,y where the appliance stands (default: the door, 6.4,2.5)")
-    parser.add_argument("--beacon", default="1:1", help="end of the blocked beacon's id")
+    parser.add_argument(
+        "--beacon",
+        action="append",
+        default=[],
+        help="end of the blocked beacon's id (again for more people at once; default 1:1)",
+    )
     parser.add_argument("--block-from", type=float, default=200.0)
     parser.add_argument("--block-to", type=float, default=255.0)
     parser.add_argument("--no-block", action="store_true", help="nobody in front of any beacon")
@@ -100,17 +105,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--silent", action="append", default=[], help="end of the id of a beacon that is off"
     )
+    parser.add_argument("--layout", choices=LAYOUTS, default="bench", help="beacon layout")
     parser.add_argument("--duration", type=float, default=330.0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     refuse_held_out(parser, [args.seed])
-    floor = bench_floor()
-    notes = []
-    if not args.no_block:
-        beacon = next(b for b in floor.beacons if b.beacon_id.endswith(":" + args.beacon))
+    floor = bench_floor(layout=args.layout)
+    notes = [] if args.layout == "bench" else [f"{args.layout} layout"]
+    for end in [] if args.no_block else args.beacon or ["1:1"]:
+        beacon = next(b for b in floor.beacons if b.beacon_id.endswith(":" + end))
         beacon.blocked = [(args.block_from, args.block_to, 14.0)]
         notes.append(
-            f"{beacon.room} beacon blocked {args.block_from:g}-{args.block_to:g} s by 14 dB"
+            f"{beacon.room} beacon {end} blocked {args.block_from:g}-{args.block_to:g} s by 14 dB"
         )
     for end in args.silent:
         off = next(b for b in floor.beacons if b.beacon_id.endswith(":" + end))
