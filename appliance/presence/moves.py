@@ -9,8 +9,9 @@ a long time switches. Once the beacons show a *move* towards a room, the hazard 
   own; remembered for ``move_memory_s``;
 * *deep fall*: the current room fell ``deep_fall_db``, more than a body costs — towards every room
   now stronger; or (session 10) every heard beacon of a room with two or more fell
-  ``beacons_fall_db`` under its own median (one person stands in one line of sight) — then not
-  towards a room just passed on the way (:meth:`MoveSigns.beacons_fell`);
+  ``beacons_fall_db`` under its own median (one person stands in one line of sight), or (session
+  16) ``carried_fall_db`` while another room's beacon rose ``carried_rise_db`` (nobody adds
+  signal) — then not towards a room just passed on the way (:meth:`MoveSigns.beacons_fell`);
 * *lasting fall*: the current room stayed ``lasting_fall_db`` down for ``lasting_fall_s`` while
   that room rose ``lasting_rise_db`` (:meth:`MoveSigns.lasting_fall`);
 * *beacon rise*: any one beacon rose ``beacon_rise_db`` over the high end of its own readings (a
@@ -214,32 +215,56 @@ class MoveSigns:
         return {k for k in leading if k not in fell and fell - {k}}
 
     def beacons_fell(self, room: str, now: float) -> bool:
-        """Whether every heard beacon (two or more) of ``room`` fell ``beacons_fall_db``.
+        """Whether every heard beacon (two or more) of ``room`` fell further than bodies explain.
 
         Each is measured under the median of its own readings over the motion window. A body
         takes one line of sight (8-14 dB); a room's level, the soft maximum of its beacons, then
         falls only to its other beacon's, so the room's deep fall rarely fires for a body — nor
-        for the appliance leaving, when its beacons are far apart in level. Every beacon down by
-        more than a body costs is the appliance carried away (a silent one is not counted: a
-        dying battery is no move).
+        for the appliance leaving, when its beacons are far apart in level. Every beacon down
+        ``beacons_fall_db``, more than a body costs, is the appliance carried away. Every beacon
+        down ``carried_fall_db`` is that too when some beacon of another room rose at the same
+        time (session 16): two people may stand in front of the room's two beacons, but nobody
+        makes a third beacon read stronger. A silent beacon is not counted: a dying battery is
+        no move.
         """
         s = self.settings
-        if s.beacons_fall_db <= 0.0:
+        fall = self.beacons_fall(room, now)
+        if fall is None:
             return False
+        if s.beacons_fall_db > 0.0 and fall >= s.beacons_fall_db:
+            return True
+        return 0.0 < s.carried_fall_db <= fall and self.other_beacon_rose(room, now)
+
+    def beacons_fall(self, room: str, now: float) -> float | None:
+        """The least fall (dB under its own median) of ``room``'s heard beacons, or None.
+
+        None: the room has fewer than two beacons heard now, or one of them is too new here to
+        know its usual level.
+        """
+        s = self.settings
         plan_room = self.plan.rooms.get(room)
         if plan_room is None or len(plan_room.beacons) < 2:
-            return False
-        heard = 0
+            return None
+        falls: list[float] = []
         for spec in plan_room.beacons:
             trail = self.memory.beacons.get(spec.beacon_id)
             if not trail or trail[-1][0] < now - s.tick_s:
                 continue  # silent now (or never heard): neither for nor against
             if trail[0][0] > now - s.motion_window_s / 2:
-                return False  # too new to know its usual level here
-            if trail.median() - trail[-1][1] < s.beacons_fall_db:
-                return False
-            heard += 1
-        return heard >= 2
+                return None  # too new to know its usual level here
+            falls.append(trail.median() - trail[-1][1])
+        return min(falls) if len(falls) >= 2 else None
+
+    def other_beacon_rose(self, room: str, now: float) -> bool:
+        """Whether a beacon of a room other than ``room`` rose ``carried_rise_db`` (beacon rise)."""
+        memory = self.memory
+        for beacon_id in memory.beacons:
+            spec = self.plan.beacons.get(beacon_id)
+            if spec is None or spec.room == room:
+                continue
+            if memory.beacon_rise(beacon_id, now) >= self.settings.carried_rise_db:
+                return True
+        return False
 
     def beacon_rise_moves(
         self, levels: dict[str, RoomLevel], current: str | None, now: float

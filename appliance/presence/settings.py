@@ -115,6 +115,15 @@ class PresenceSettings:
     #: person stands in one line of sight and costs 8-14 dB; beacons placed apart in a room all
     #: fall further together only when the appliance leaves it (16 = 14 + what fading leaves).
     beacons_fall_db: float = 16.0
+    #: The same fall seen shallower, with a rise beside it (session 16; 0 = off): every heard
+    #: beacon of a room of two or more this many dB under its own median while a beacon of
+    #: another room rose ``carried_rise_db`` over the high end of its own readings. Two people can
+    #: block a room's two beacons at once, but a body only takes signal away: a beacon reading
+    #: stronger than lately, with the room's beacons all down, is the appliance carried.
+    carried_fall_db: float = 8.0
+    #: How far that other room's beacon must rise for ``carried_fall_db`` (dB over the
+    #: ``rise_quantile`` of its readings in ``motion_window_s``, as the beacon rise measures).
+    carried_rise_db: float = 4.0
     #: Between rooms the rooms file says do not open into each other (``next_to``), a move counts
     #: only once a room between them fell this many dB from its peak over ``move_memory_s`` (the
     #: appliance was carried through it), or went silent.
@@ -262,6 +271,8 @@ class PresenceSettings:
             "passed_fall_db": self.passed_fall_db,
             "joint_fall_db": self.joint_fall_db,
             "beacons_fall_db": self.beacons_fall_db,
+            "carried_fall_db": self.carried_fall_db,
+            "carried_rise_db": self.carried_rise_db,
             "standstill_rise_db": self.standstill_rise_db,
             "standstill_reference_db": self.standstill_reference_db,
             "startup_rise_s": self.startup_rise_s,

@@ -50,13 +50,14 @@ def replay(
     *,
     until: float = float("inf"),
     late: float = 0.0,
+    rooms: Path | None = None,
 ) -> tuple[RoomEngine, list[RoomSwitch]]:
     """The trace through the scanner and the engine, evaluated every tick of trace time (to
     ``until``); with ``late``, the engine runs that many seconds hearing nothing first (a radio
-    that comes up late)."""
+    that comes up late). ``rooms`` is the rooms file (default: the sample's)."""
     clock = [0.0]
     engine = RoomEngine(
-        load_rooms(package_data(SAMPLE_ROOMS_NAME), known_namespaces=None),
+        load_rooms(rooms or package_data(SAMPLE_ROOMS_NAME), known_namespaces=None),
         settings,
         clock=lambda: clock[0],
     )
