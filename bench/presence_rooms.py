@@ -631,6 +631,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(rival +{settings.lasting_rise_db} dB); seeds {_span(seeds)}, "
         f"{args.hours:g} h per standing scenario and seed; beacon rise {settings.beacon_rise_db} dB, "
         f"deep fall {settings.deep_fall_db} dB, beacons fall {settings.beacons_fall_db} dB, "
+        f"carried {settings.carried_fall_db} dB with a rise of {settings.carried_rise_db} dB, "
         f"passed {settings.passed_fall_db} dB; standing "
         f"still: usual level {'on' if settings.standstill_usual_level else 'off'} "
         f"(rival rise {settings.standstill_rise_db} dB), in no room "
