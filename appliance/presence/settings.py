@@ -115,12 +115,14 @@ class PresenceSettings:
     #: person stands in one line of sight and costs 8-14 dB; beacons placed apart in a room all
     #: fall further together only when the appliance leaves it (16 = 14 + what fading leaves).
     beacons_fall_db: float = 16.0
-    #: The same fall seen shallower, with a rise beside it (session 16; 0 = off): every heard
-    #: beacon of a room of two or more this many dB under its own median while a beacon of
-    #: another room rose ``carried_rise_db`` over the high end of its own readings. Two people can
-    #: block a room's two beacons at once, but a body only takes signal away: a beacon reading
-    #: stronger than lately, with the room's beacons all down, is the appliance carried.
-    carried_fall_db: float = 8.0
+    #: The same fall seen shallower, with a rise beside it (session 16; 0 = off, the default):
+    #: every heard beacon of a room of two or more this many dB under its own median while a
+    #: beacon of another room rose ``carried_rise_db`` over the high end of its own readings. Two
+    #: people can block a room's two beacons at once, but a body only takes signal away. At 8 dB
+    #: it brings about 1 % more entries under 10 s and costs a switch at equal distance and a few
+    #: with a person at the bench in some 400 standing hours (decision 0006, "Session 16"): off,
+    #: because a wrong room while standing still is worse at a bench than a late one on a walk.
+    carried_fall_db: float = 0.0
     #: How far that other room's beacon must rise for ``carried_fall_db`` (dB over the
     #: ``rise_quantile`` of its readings in ``motion_window_s``, as the beacon rise measures).
     carried_rise_db: float = 4.0

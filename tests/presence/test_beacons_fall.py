@@ -32,7 +32,7 @@ ASSEMBLY_BEACONS = (
     "4c0f1b2e-5a6d-4e7f-8a9b-0c1d2e3f4a5b:7:1",
     "4c0f1b2e-5a6d-4e7f-8a9b-0c1d2e3f4a5b:7:2",
 )
-REVISION_9 = PresenceSettings(beacons_fall_db=0.0, carried_fall_db=0.0)
+REVISION_9 = PresenceSettings(beacons_fall_db=0.0)
 
 
 def _falls(engine: RoomEngine) -> dict[str, float]:

@@ -1,5 +1,5 @@
 """A room's beacons all falling while another room's beacon rises is a move (decision 0006, session
-16, ``carried_fall_db`` / ``carried_rise_db``).
+16, ``carried_fall_db`` / ``carried_rise_db``; off by default, these tests turn it on at 8 dB).
 
 Both traces are the simulator's in the paired layout (two beacons in every room,
 ``data/rooms-paired.toml``):
@@ -31,7 +31,8 @@ WALK = DATA / "walk-paired-assembly-from-lab.jsonl"
 DOOR = DATA / "door-paired-lab-both-blocked.jsonl"
 #: Where the walk crosses into the assembly area (``presence_sim.walk_path``).
 ENTERED_ASSEMBLY_S = 191.0
-SESSION_12 = PresenceSettings(carried_fall_db=0.0)
+SESSION_12 = PresenceSettings()
+CARRIED = PresenceSettings(carried_fall_db=8.0)
 
 
 def _lab_falls(engine: RoomEngine) -> list[float]:
@@ -44,8 +45,7 @@ def _lab_falls(engine: RoomEngine) -> list[float]:
 
 
 def test_carried_from_the_lab_the_assembly_area_is_entered_within_ten_seconds() -> None:
-    settings = PresenceSettings()
-    assert settings.carried_fall_db > 0.0  # on by default
+    settings = CARRIED
     engine, switches = replay(settings, WALK, rooms=ROOMS)
     assert [s.to_room for s in switches] == ["machine-shop", "electronics-lab", "assembly"]
     entry = switches[-1]
@@ -55,7 +55,7 @@ def test_carried_from_the_lab_the_assembly_area_is_entered_within_ten_seconds() 
 
 
 def test_the_sign_fires_on_a_fall_the_beacons_deep_fall_does_not_reach() -> None:
-    settings = PresenceSettings()
+    settings = CARRIED
     engine, _ = replay(settings, WALK, rooms=ROOMS, until=ENTERED_ASSEMBLY_S + 4.0)
     assert engine.state.room == "electronics-lab"
     falls = _lab_falls(engine)
@@ -67,14 +67,15 @@ def test_the_sign_fires_on_a_fall_the_beacons_deep_fall_does_not_reach() -> None
     assert engine.moves.deep_fall_until > ENTERED_ASSEMBLY_S
 
 
-def test_session_12_waits_for_a_held_lead() -> None:
+def test_off_by_default_the_engine_waits_for_a_held_lead() -> None:
+    assert SESSION_12.carried_fall_db == 0.0
     _engine, switches = replay(SESSION_12, WALK, rooms=ROOMS)
     assert switches[-1].to_room == "assembly"
     assert switches[-1].at > ENTERED_ASSEMBLY_S + 20.0
 
 
 def test_two_people_in_front_of_both_lab_beacons_move_nothing() -> None:
-    settings = PresenceSettings()
+    settings = CARRIED
     engine, switches = replay(settings, DOOR, rooms=ROOMS)
     assert [s.to_room for s in switches] == ["electronics-lab"]
     assert engine.state.room == "electronics-lab"
@@ -86,7 +87,7 @@ def test_two_people_in_front_of_both_lab_beacons_move_nothing() -> None:
 
 def test_without_the_rise_the_same_fall_would_switch() -> None:
     # What the rise condition is for: with any rise accepted, the two people switch the door.
-    no_rise = dataclasses.replace(PresenceSettings(), carried_rise_db=-99.0)
+    no_rise = dataclasses.replace(CARRIED, carried_rise_db=-99.0)
     _engine, switches = replay(no_rise, DOOR, rooms=ROOMS)
     assert [s.to_room for s in switches] == ["electronics-lab", "machine-shop"]
     assert 150.0 < switches[-1].at < 190.0

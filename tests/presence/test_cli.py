@@ -43,7 +43,6 @@ def test_presence_replays_the_development_trace(capsys, config_file: Path) -> No
         "machine-shop",
         "electronics-lab",
         "assembly",
-        "electronics-lab",  # carried back through it (decision 0006, session 16)
         "machine-shop",
     ]
     assert data["scanner"]["parse"]["malformed_total"] > 0

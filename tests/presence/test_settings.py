@@ -64,8 +64,7 @@ async def test_trace_backend_from_the_configuration(tmp_path: Path, sample_plan:
     await monitor.stop()
     await task
     assert monitor.engine.state.room == "machine-shop"
-    # shop, lab, assembly, the lab passed on the way back (decision 0006, session 16), shop
-    assert monitor.engine.state.switches == 5
+    assert monitor.engine.state.switches == 4
 
 
 async def test_a_relative_trace_file_lives_under_the_data_dir(
