@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     refuse_held_out(parser, [args.seed])
     floor = bench_floor(layout=args.layout)
     notes = [] if args.layout == "bench" else [f"{args.layout} layout"]
-    for end in [] if args.no_block else args.beacon or ["1:1"]:
+    # argparse's "append" adds to a default list, so the default beacon is filled in here.
+    blocked = [] if args.no_block else (args.beacon or ["1:1"])
+    for end in blocked:
         beacon = next(b for b in floor.beacons if b.beacon_id.endswith(":" + end))
         beacon.blocked = [(args.block_from, args.block_to, 14.0)]
         notes.append(

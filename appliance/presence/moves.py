@@ -228,6 +228,8 @@ class MoveSigns:
         no move.
         """
         s = self.settings
+        if s.beacons_fall_db <= 0.0 and s.carried_fall_db <= 0.0:
+            return False  # both off: nothing to measure, every evaluation
         fall = self.beacons_fall(room, now)
         if fall is None:
             return False
