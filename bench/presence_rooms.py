@@ -72,6 +72,8 @@ FRESH_HELD_OUT = range(960, 1000)
 SESSION15_HELD_OUT = range(5000, 5060)
 #: Session 16's fresh set (decision 0006, "Session 16"), fixed before it ran.
 SESSION16_HELD_OUT = range(6000, 6060)
+#: Session 17's fresh set (decision 0006, "Session 17"): 200 walks, the first 60 also standing.
+SESSION17_HELD_OUT = range(7000, 7200)
 #: Held-out sets a per-event trace refuses without ``--held-out-ok``: the current one and those of
 #: sessions 5 to 10 (400-459, 500-559, 600-659, 700-759, 800-859 and 900-959, each run once; never
 #: to be used for tuning).
@@ -85,9 +87,10 @@ TRACE_REFUSED = (
     FRESH_HELD_OUT,
     SESSION15_HELD_OUT,
     SESSION16_HELD_OUT,
+    SESSION17_HELD_OUT,
 )
 #: Every seed range the tuning tools refuse.
-TUNING_REFUSED = (HELD_OUT, SESSION15_HELD_OUT, SESSION16_HELD_OUT)
+TUNING_REFUSED = (HELD_OUT, SESSION15_HELD_OUT, SESSION16_HELD_OUT, SESSION17_HELD_OUT)
 
 
 def refused_range(seeds: list[int]) -> range | None:
