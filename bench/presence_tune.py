@@ -301,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         [*walk_seeds, *stand_seeds],
         " (200-259 session 3, 300-359 session 4, 400-459 session 5, 500-559 session 6, 600-659 "
         "session 7, 700-759 session 8, 800-859 session 9, 900-959 session 10, 960-999 session 12, "
-        f"5000-5059 session 15, 6000-6059 session 16): not for tuning; tuning seeds from "
-        f"{HELD_OUT.stop} up, outside 5000-5059 and 6000-6059",
+        "5000-5059 session 15, 6000-6059 session 16, 7000-7199 session 17): not for tuning; "
+        f"tuning seeds from {HELD_OUT.stop} up, outside 5000-5059, 6000-6059 and 7000-7199",
     )
     started = time.perf_counter()
     walk, standing, startup = evaluate(
