@@ -70,6 +70,7 @@ from appliance.audio.training_clips import (
     QUESTIONS,
     READING_DOCS,
     READING_KINDS,
+    RHVOICE_KINDS,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
     USER_KIND,
@@ -87,6 +88,8 @@ from appliance.audio.user_recordings import load_user_clips, recordings_digest
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
     PICO_VOICES,
+    RHVOICE_F0_HZ,
+    RHVOICE_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -190,6 +193,9 @@ def _block(
     if kind in PICO_KINDS:
         facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
         facts["pico"] = [[v.label, v.f0_range] for v in PICO_VOICES]
+    if kind in RHVOICE_KINDS:
+        facts["near"] = NEAR_MISS_PHRASES.get(kind, ())
+        facts["rhvoice"] = [[v.label, v.f0_range, RHVOICE_F0_HZ[v.name]] for v in RHVOICE_VOICES]
     if kind in NEURAL_KINDS:
         from appliance.audio.piper import MODEL_NAME
         from appliance.models.manifest import load_manifest
@@ -491,6 +497,10 @@ def main() -> None:
     # libttspico-utils); 0 by default (decision 0031, "Session 13").
     for kind in PICO_KINDS:
         parser.add_argument(f"--{kind}", type=int, default=0)
+    # Session 17: the same kinds said by RHVoice's four CMU ARCTIC speakers (Debian non-free
+    # rhvoice-english); 0 by default (decision 0031, "Session 17").
+    for kind in RHVOICE_KINDS:
+        parser.add_argument(f"--{kind}", type=int, default=0)
     parser.add_argument(
         "--user-positives",
         type=Path,
@@ -556,7 +566,7 @@ def main() -> None:
         "reading-other": args.reading_other,
     }
     # (Only when not 0: a head trained without them keeps its earlier bytes.)
-    for kind in FORMANT_KINDS + FLUENT_KINDS + NEURAL_KINDS + PICO_KINDS:
+    for kind in FORMANT_KINDS + FLUENT_KINDS + NEURAL_KINDS + PICO_KINDS + RHVOICE_KINDS:
         if getattr(args, kind.replace("-", "_")):
             counts[kind] = getattr(args, kind.replace("-", "_"))
     if args.user_positives:
@@ -621,11 +631,13 @@ def main() -> None:
     other_val = np.array([is_other(KINDS[k]) for k in data.kinds[val]], dtype=bool)
     neural_val = np.isin(data.kinds[val], [KINDS.index(k) for k in NEURAL_KINDS])
     pico_val = np.isin(data.kinds[val], [KINDS.index(k) for k in PICO_KINDS])
+    rhvoice_val = np.isin(data.kinds[val], [KINDS.index(k) for k in RHVOICE_KINDS])
     for family, clips in (
-        ("espeak-ng", val[~other_val & ~neural_val & ~pico_val]),
+        ("espeak-ng", val[~other_val & ~neural_val & ~pico_val & ~rhvoice_val]),
         ("flite/festival", val[other_val]),
         ("Piper joe (neural)", val[neural_val]),
         ("Pico (the training speakers)", val[pico_val]),
+        ("RHVoice ARCTIC (the training speakers)", val[rhvoice_val]),
     ):
         if len(clips):
             fp, fn, _, _ = evaluate(head, source, data, clips)

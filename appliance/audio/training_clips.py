@@ -24,6 +24,7 @@ from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.voice_warp import formant_warp
 from appliance.audio.voices import (
     PICO_VOICES,
+    RHVOICE_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -290,7 +291,8 @@ KINDS = (
     "sentence-formant", "positive-fluent", "near-miss-fluent", "positive-neural",
     "near-miss-claw-neural", "near-miss-neural", "sentence-neural", "positive-neural-fluent",
     "near-miss-neural-fluent", "positive-pico", "near-miss-claw-pico", "near-miss-pico",
-    "sentence-pico",
+    "sentence-pico", "positive-rhvoice", "near-miss-claw-rhvoice", "near-miss-rhvoice",
+    "sentence-rhvoice",
 )  # fmt: skip
 #: The kinds said in one breath (session 8): the phrase (or a near-miss) and what follows it are
 #: ONE espeak-ng utterance, so the phrase's last word is not lengthened and lowered as at the end
@@ -344,12 +346,18 @@ NEURAL_FORMANT_SHARE = 0.5
 #: drawn like the "-other" kinds (duration stretch, a mean F0, the speaker warp). Pico has no
 #: validation speaker of its own: its every-eighth validation clips are said by the same two.
 PICO_KINDS = ("positive-pico", "near-miss-claw-pico", "near-miss-pico", "sentence-pico")
+#: The kinds said by RHVoice's four CMU ARCTIC speakers (session 17:
+#: :data:`~appliance.audio.voices.RHVOICE_VOICES`), drawn as the "-pico" kinds are; their
+#: validation clips are said by the same four.
+RHVOICE_KINDS = (
+    "positive-rhvoice", "near-miss-claw-rhvoice", "near-miss-rhvoice", "sentence-rhvoice",
+)  # fmt: skip
 #: Kinds whose negative windows get a fixed share of every batch.
 NEAR_MISS_KINDS = (
     "near-miss", "near-miss-extra", "near-miss-claw", "near-miss-other", "near-miss-claw-other",
     USER_NEAR_KIND, "near-miss-claw-formant", "near-miss-formant", "near-miss-fluent",
     "near-miss-claw-neural", "near-miss-neural", "near-miss-neural-fluent", "near-miss-claw-pico",
-    "near-miss-pico",
+    "near-miss-pico", "near-miss-claw-rhvoice", "near-miss-rhvoice",
 )  # fmt: skip
 #: Phrases of each near-miss kind.
 NEAR_MISS_PHRASES = {
@@ -364,6 +372,8 @@ NEAR_MISS_PHRASES = {
     "near-miss-neural": NEAR_MISSES + NEAR_MISSES_EXTRA,
     "near-miss-claw-pico": NEAR_MISSES_CLAW,
     "near-miss-pico": NEAR_MISSES + NEAR_MISSES_EXTRA,
+    "near-miss-claw-rhvoice": NEAR_MISSES_CLAW,
+    "near-miss-rhvoice": NEAR_MISSES + NEAR_MISSES_EXTRA,
 }
 
 
@@ -481,12 +491,14 @@ def make_clip(
     other = is_other(spec.kind)
     if spec.kind in NEURAL_KINDS:
         pass  # (say() is the neural voice's, above)
-    elif other or spec.kind in PICO_KINDS:
-        pool = (
-            PICO_VOICES
-            if spec.kind in PICO_KINDS
-            else other_voices(spec.kind.startswith("positive"), spec.validation)
-        )
+    elif other or spec.kind in PICO_KINDS + RHVOICE_KINDS:
+        pool: tuple[SyntheticVoice, ...]
+        if spec.kind in PICO_KINDS:
+            pool = PICO_VOICES
+        elif spec.kind in RHVOICE_KINDS:
+            pool = RHVOICE_VOICES
+        else:
+            pool = other_voices(spec.kind.startswith("positive"), spec.validation)
         speaker = pool[int(rng.integers(len(pool)))]
         stretch = float(rng.uniform(0.8, 1.3))
         f0 = float(rng.uniform(*speaker.f0_range))

@@ -38,7 +38,7 @@ SYNTH_TIMEOUT_S = 30.0
 class SyntheticVoice:
     """One flite or festival speaker."""
 
-    #: "flite", "festival" or "pico".
+    #: "flite", "festival", "pico" or "rhvoice".
     engine: str
     #: The engine's voice name (``flite -lv``; festival's ``voice_<name>`` function).
     name: str
@@ -68,6 +68,8 @@ class SyntheticVoice:
             return festival(text, self.name, stretch, f0)
         if self.engine == "pico":
             return pico(text, self.name, stretch, f0)
+        if self.engine == "rhvoice":
+            return rhvoice(text, self.name, stretch, f0)
         raise TtsError(f"unknown speech engine {self.engine!r} for voice {self.name!r}")
 
 
@@ -117,6 +119,23 @@ PICO_VOICES = (
 #: The mean F0 Pico's pitch level 100 is taken to be (its voices are female).
 PICO_F0_HZ = 200.0
 
+#: RHVoice's English speakers whose data is LGPL-2.1+ (session 17; Debian non-free
+#: ``rhvoice-english``, non-free only because the voices are trained models without their training
+#: scripts): statistical parametric models of the CMU ARCTIC recordings of four people — ``bdl``
+#: (US male), ``clb`` (US female), ``alan`` (Scottish male) and ``slt`` (US female, the person
+#: behind flite's ``slt`` and festival's HTS voice). Training speakers of the "-rhvoice" kinds only
+#: when asked for (``--positive-rhvoice`` ...). The package's two other English voices
+#: (``evgeniy-eng``, ``lyubov``) are CC BY-NC-ND and never used.
+RHVOICE_VOICES = (
+    SyntheticVoice("rhvoice", "bdl", True, (95.0, 145.0)),
+    SyntheticVoice("rhvoice", "clb", True, (160.0, 225.0)),
+    SyntheticVoice("rhvoice", "alan", True, (100.0, 150.0)),
+    SyntheticVoice("rhvoice", "slt", True, (150.0, 215.0)),
+)
+#: Each RHVoice speaker's own mean F0 (Hz) at pitch 100, read off its "open claw" (median of an
+#: autocorrelation pitch track): a drawn F0 is asked for as a percentage of it.
+RHVOICE_F0_HZ = {"bdl": 120.0, "clb": 185.0, "alan": 125.0, "slt": 180.0}
+
 
 def wav_to_samples(wav: bytes, what: str) -> Samples:
     """A synthesiser's WAV output as 16 kHz mono int16; ``TtsError`` when there is none."""
@@ -132,7 +151,11 @@ def wav_to_samples(wav: bytes, what: str) -> Samples:
 
 
 #: Debian packages of the programs whose name is not their package's.
-_PACKAGES = {"text2wave": "festival", "pico2wave": "libttspico-utils (non-free)"}
+_PACKAGES = {
+    "text2wave": "festival",
+    "pico2wave": "libttspico-utils (non-free)",
+    "RHVoice-test": "rhvoice and rhvoice-english (non-free)",
+}
 
 
 def _run(argv: list[str], what: str, stdin: str | None = None) -> bytes:
@@ -216,3 +239,21 @@ def pico_levels(text: str, language: str, speed: int, pitch: int) -> Samples:
         _run(["pico2wave", "-l", language, "-w", str(out), tagged], f"pico voice {language}")
         wav = out.read_bytes() if out.is_file() else b""
     return wav_to_samples(wav, f"pico voice {language}")
+
+
+def rhvoice(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
+    """RHVoice speech (``RHVoice-test``) as 16 kHz mono int16, at a duration stretch and mean F0.
+
+    Its rate and pitch are percentages of the voice's own (100 each); it writes 24 kHz WAV to a
+    named file only, and reads the text from stdin (so nothing in it is taken as an option).
+    """
+    if voice not in RHVOICE_F0_HZ:
+        raise TtsError(f"RHVoice speaker {voice!r} is not one of {', '.join(RHVOICE_F0_HZ)}")
+    rate = round(100.0 / stretch)
+    pitch = round(100.0 * (f0 or RHVOICE_F0_HZ[voice]) / RHVOICE_F0_HZ[voice])
+    with tempfile.TemporaryDirectory(prefix="openclaw-rhvoice-") as tmp:
+        out = Path(tmp) / "speech.wav"
+        argv = ["RHVoice-test", "-p", voice, "-r", str(rate), "-t", str(pitch), "-o", str(out)]
+        _run(argv, f"rhvoice voice {voice}", stdin=text + "\n")
+        wav = out.read_bytes() if out.is_file() else b""
+    return wav_to_samples(wav, f"rhvoice voice {voice}")

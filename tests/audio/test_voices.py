@@ -16,6 +16,7 @@ from appliance.audio.training_clips import (
     KINDS,
     NEAR_MISS_KINDS,
     PICO_KINDS,
+    RHVOICE_KINDS,
     ClipSpec,
     is_other,
     make_clip,
@@ -24,6 +25,7 @@ from appliance.audio.training_clips import (
 from appliance.audio.voices import (
     HELD_OUT_VOICES,
     PICO_VOICES,
+    RHVOICE_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
@@ -32,6 +34,7 @@ from appliance.audio.voices import (
     flite,
     flite_voices,
     pico,
+    rhvoice,
 )
 from appliance.audio.wavio import speech_bounds
 
@@ -173,8 +176,9 @@ def test_foreign_voices_read_text_with_digits_and_stray_dots() -> None:
 def test_pico_kinds_come_after_every_earlier_kind() -> None:
     # A clip's seed holds its kind's index: the "-pico" kinds (session 13) are appended, so every
     # cached clip of an earlier kind is still the clip its seed makes.
-    assert KINDS[-len(PICO_KINDS) :] == PICO_KINDS
-    assert KINDS.index("near-miss-neural-fluent") == len(KINDS) - len(PICO_KINDS) - 1
+    first = KINDS.index(PICO_KINDS[0])
+    assert KINDS[first : first + len(PICO_KINDS)] == PICO_KINDS
+    assert KINDS.index("near-miss-neural-fluent") == first - 1
     assert not any(is_other(k) for k in PICO_KINDS)
     assert {"near-miss-claw-pico", "near-miss-pico"} <= set(NEAR_MISS_KINDS)
     assert not {v.label for v in PICO_VOICES} & {v.label for v in ALL_VOICES}
@@ -196,3 +200,47 @@ def test_pico_speed_and_pitch_follow_the_stretch_and_f0() -> None:
     low = median_f0(pico("open claw, what is the torque", "en-GB", f0=170.0))
     high = median_f0(pico("open claw, what is the torque", "en-GB", f0=235.0))
     assert high > low * 1.15, (low, high)
+
+
+def test_rhvoice_kinds_come_after_every_earlier_kind() -> None:
+    # Appended after session 13's "-pico" kinds (session 17): earlier clips keep their seeds.
+    assert KINDS[-len(RHVOICE_KINDS) :] == RHVOICE_KINDS
+    assert KINDS.index("sentence-pico") == len(KINDS) - len(RHVOICE_KINDS) - 1
+    assert not any(is_other(k) for k in RHVOICE_KINDS)
+    assert {"near-miss-claw-rhvoice", "near-miss-rhvoice"} <= set(NEAR_MISS_KINDS)
+    # Its speakers are new labels; slt the person is a flite/festival training speaker already.
+    assert not {v.label for v in RHVOICE_VOICES} & {v.label for v in ALL_VOICES + PICO_VOICES}
+    assert "awb" not in {v.name for v in RHVOICE_VOICES}  # flite's held-out Scot is not alan
+
+
+def test_rhvoice_missing_is_named_by_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(TtsError, match=r"RHVoice-test is not installed \(Debian package rhvoice"):
+        rhvoice("open claw", "bdl")
+
+
+def test_rhvoice_refuses_a_speaker_it_does_not_use() -> None:
+    # The package's Russian-accented voices are CC BY-NC-ND: never asked for by name either.
+    with pytest.raises(TtsError, match="'lyubov' is not one of bdl, clb, alan, slt"):
+        rhvoice("open claw", "lyubov")
+
+
+@pytest.mark.skipif(shutil.which("RHVoice-test") is None, reason="Debian non-free rhvoice-english")
+def test_rhvoice_speed_and_pitch_follow_the_stretch_and_f0() -> None:
+    text = "open claw, what is the torque"
+    s, e = speech_bounds(rhvoice(text, "bdl"))
+    s2, e2 = speech_bounds(rhvoice(text, "bdl", stretch=1.4))
+    assert 1.2 < (e2 - s2) / (e - s) < 1.6
+    low = median_f0(rhvoice(text, "clb", f0=160.0))
+    high = median_f0(rhvoice(text, "clb", f0=225.0))
+    assert high > low * 1.15, (low, high)
+
+
+@pytest.mark.skipif(shutil.which("RHVoice-test") is None, reason="Debian non-free rhvoice-english")
+def test_rhvoice_clips_are_deterministic_and_hold_the_phrase(shared_data: Path) -> None:
+    from appliance.audio.training_clips import load_texts
+
+    texts = load_texts(shared_data / "retrieval", limit=20)
+    audio, start, end = clip_made_twice(ClipSpec("positive-rhvoice", 3, False), texts, seed=11)
+    assert 0.2 * SAMPLE_RATE <= start < end <= len(audio)
+    assert 0.3 * SAMPLE_RATE < end - start < 2.5 * SAMPLE_RATE
