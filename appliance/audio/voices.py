@@ -36,11 +36,12 @@ SYNTH_TIMEOUT_S = 30.0
 
 @dataclass(frozen=True)
 class SyntheticVoice:
-    """One flite or festival speaker."""
+    """One speaker of a synthesiser other than espeak-ng (flite, festival, Pico or RHVoice)."""
 
     #: "flite", "festival", "pico" or "rhvoice".
     engine: str
-    #: The engine's voice name (``flite -lv``; festival's ``voice_<name>`` function).
+    #: The engine's voice name (``flite -lv``; festival's ``voice_<name>`` function; Pico's
+    #: language; RHVoice's profile).
     name: str
     #: True when the voice reads English as English (fit to say the wake phrase).
     english: bool
