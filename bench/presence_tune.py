@@ -38,6 +38,7 @@ from bleak.backends.device import BLEDevice
 from presence_rooms import (
     HELD_OUT,
     STANDING,
+    TUNING_REFUSED,
     Run,
     StandingStats,
     StartupStats,
@@ -281,6 +282,12 @@ def evaluate(
     return walk, standing, startup
 
 
+def _ranges(ranges: Iterable[range]) -> str:
+    """``"5000-5059, 6000-6059 and 7000-7199"``: seed ranges as a person reads them."""
+    named = [f"{r.start}-{r.stop - 1}" for r in ranges]
+    return ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walk-seeds", default="1-6", help="e.g. 1-6,13-72")
@@ -302,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         " (200-259 session 3, 300-359 session 4, 400-459 session 5, 500-559 session 6, 600-659 "
         "session 7, 700-759 session 8, 800-859 session 9, 900-959 session 10, 960-999 session 12, "
         "5000-5059 session 15, 6000-6059 session 16, 7000-7199 session 17): not for tuning; "
-        f"tuning seeds from {HELD_OUT.stop} up, outside 5000-5059, 6000-6059 and 7000-7199",
+        f"tuning seeds from {HELD_OUT.stop} up, outside {_ranges(TUNING_REFUSED[1:])}",
     )
     started = time.perf_counter()
     walk, standing, startup = evaluate(

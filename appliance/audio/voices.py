@@ -19,6 +19,7 @@ import io
 import re
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -175,6 +176,15 @@ def _run(argv: list[str], what: str, stdin: str | None = None) -> bytes:
     return done.stdout
 
 
+def _run_to_wav(argv: Callable[[str], list[str]], what: str, stdin: str | None = None) -> Samples:
+    """Run a synthesiser that writes its WAV only to a named file (``argv(path)`` names it)."""
+    with tempfile.TemporaryDirectory(prefix="openclaw-voice-") as tmp:
+        out = Path(tmp) / "speech.wav"
+        _run(argv(str(out)), what, stdin=stdin)
+        wav = out.read_bytes() if out.is_file() else b""
+    return wav_to_samples(wav, what)
+
+
 @cache
 def flite_voices() -> frozenset[str]:
     """The voices ``flite -lv`` lists (flite quietly uses its default for any other name)."""
@@ -213,11 +223,7 @@ def festival(text: str, voice: str, stretch: float = 1.0, f0: float | None = Non
         ]
     # text2wave reads the text from stdin as a text file: nothing in it is taken as an option. It
     # writes a WAV to a file, not to a pipe (the header's data size is patched in by seeking back).
-    with tempfile.TemporaryDirectory(prefix="openclaw-festival-") as tmp:
-        out = Path(tmp) / "speech.wav"
-        _run([*argv, "-o", str(out)], f"festival voice {voice}", stdin=text + "\n")
-        wav = out.read_bytes() if out.is_file() else b""
-    return wav_to_samples(wav, f"festival voice {voice}")
+    return _run_to_wav(lambda out: [*argv, "-o", out], f"festival voice {voice}", text + "\n")
 
 
 def pico(text: str, language: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
@@ -235,11 +241,9 @@ def pico_levels(text: str, language: str, speed: int, pitch: int) -> Samples:
     The levels are markup Pico reads in its text; ``pico2wave`` writes only to a named ``.wav``.
     """
     tagged = f"<speed level='{speed}'><pitch level='{pitch}'>{text}</pitch></speed>"
-    with tempfile.TemporaryDirectory(prefix="openclaw-pico-") as tmp:
-        out = Path(tmp) / "speech.wav"
-        _run(["pico2wave", "-l", language, "-w", str(out), tagged], f"pico voice {language}")
-        wav = out.read_bytes() if out.is_file() else b""
-    return wav_to_samples(wav, f"pico voice {language}")
+    return _run_to_wav(
+        lambda out: ["pico2wave", "-l", language, "-w", out, tagged], f"pico voice {language}"
+    )
 
 
 def rhvoice(text: str, voice: str, stretch: float = 1.0, f0: float | None = None) -> Samples:
@@ -252,9 +256,8 @@ def rhvoice(text: str, voice: str, stretch: float = 1.0, f0: float | None = None
         raise TtsError(f"RHVoice speaker {voice!r} is not one of {', '.join(RHVOICE_F0_HZ)}")
     rate = round(100.0 / stretch)
     pitch = round(100.0 * (f0 or RHVOICE_F0_HZ[voice]) / RHVOICE_F0_HZ[voice])
-    with tempfile.TemporaryDirectory(prefix="openclaw-rhvoice-") as tmp:
-        out = Path(tmp) / "speech.wav"
-        argv = ["RHVoice-test", "-p", voice, "-r", str(rate), "-t", str(pitch), "-o", str(out)]
-        _run(argv, f"rhvoice voice {voice}", stdin=text + "\n")
-        wav = out.read_bytes() if out.is_file() else b""
-    return wav_to_samples(wav, f"rhvoice voice {voice}")
+    return _run_to_wav(
+        lambda out: ["RHVoice-test", "-p", voice, "-r", str(rate), "-t", str(pitch), "-o", out],
+        f"rhvoice voice {voice}",
+        text + "\n",
+    )
