@@ -362,7 +362,12 @@ def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=1, help="whisper's CPU threads (default 1, as the appliance)"
     )
-    parser.add_argument("--kws-head", default="manifest", help="head file ('manifest' = committed)")
+    parser.add_argument(
+        "--kws-head",
+        action="append",
+        help="head file ('manifest' = committed, the default); repeatable: each head is scored "
+        "on the same audio, one after another",
+    )
     parser.add_argument(
         "--fluent",
         action="store_true",
@@ -412,29 +417,10 @@ def main() -> None:
         items = validation_items(args.positives, args.near_miss, args.minutes, args.fluent)
     t1 = time.perf_counter()
     features = SpeechEmbedding.from_manifest(MODELS)
-    head = (
-        KeywordHead.from_manifest(MODELS)
-        if args.kws_head == "manifest"
-        else KeywordHead.load(Path(args.kws_head))
-    )
     silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
-    streaming = KeywordModelWakeDetector(features, head)
-    for it in items:
-        if it.kind == "speech" and args.split == "test":
-            # Whole-segment embeddings equal the stream's (SpeechEmbedding.clip makes the same mel
-            # calls) and cost one embedding call per batch of 256 steps instead of one per step.
-            it.trace = scores(head, features.clip(it.audio), silent)
-        else:
-            it.trace = stream_trace(streaming, it.audio)
-    t2 = time.perf_counter()
     verify = Verifications(
         WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS, threads=args.threads),
         args.window_s,
-    )
-    print(
-        f"split {args.split}: {len(items)} items (audio {t1 - t0:.0f} s, keyword scores "
-        f"{t2 - t1:.0f} s); verifier window {args.window_s} s, phrase posterior of whisper tiny.en "
-        f"({args.threads} thread(s))"
     )
     families = [ESPEAK, OTHER] + ([FLUENT] if args.fluent else [])
     groups: dict[str, Group] = {"all voices": of_families(set(families))}
@@ -450,11 +436,54 @@ def main() -> None:
             groups[
                 f"MBROLA, new (positives from {pos_from + 1}, near-misses from {near_from + 1})"
             ] = mbrola_group(pos_from, near_from)
-    for arm in [float(a) for a in args.arm.split(",")]:
-        print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
-        table(items, verify, groups, arm)
-    # Where the default thresholds' confirmations came from: the window's start (the encoder and
-    # one decoder call) or the later places (after the greedy decode and a batched call).
+    # Several heads score the same audio one after another; whisper's verdict on a window is
+    # computed once, whichever head's detection asked for it first.
+    for name in args.kws_head or ["manifest"]:
+        t2 = time.perf_counter()
+        head = (
+            KeywordHead.from_manifest(MODELS)
+            if name == "manifest"
+            else KeywordHead.load(Path(name))
+        )
+        scored = head_traces(items, features, head, silent, args.split == "test")
+        print(
+            f"=== head {name} ({head.w1.shape[1]} hidden units) ===\n"
+            f"split {args.split}: {len(items)} items (audio {t1 - t0:.0f} s, keyword scores "
+            f"{time.perf_counter() - t2:.0f} s); verifier window {args.window_s} s, phrase "
+            f"posterior of whisper tiny.en ({args.threads} thread(s))"
+        )
+        for it, trace in zip(items, scored, strict=True):
+            it.trace = trace
+        for arm in [float(a) for a in args.arm.split(",")]:
+            print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
+            table(items, verify, groups, arm)
+        confirmations(items, verify)
+    costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
+    print(
+        f"verifications: {len(costs)}, compute p50 {np.percentile(costs, 50):.0f} ms, "
+        f"p95 {np.percentile(costs, 95):.0f} ms, max {costs.max():.0f} ms ({args.threads} thread(s))"
+    )
+
+
+def head_traces(
+    items: list[Item], features: SpeechEmbedding, head: KeywordHead, silent: Samples, test: bool
+) -> list[list[tuple[int, float]]]:
+    """Every item's (end sample, score) trace under one head."""
+    streaming = KeywordModelWakeDetector(features, head)
+    traces = []
+    for it in items:
+        if it.kind == "speech" and test:
+            # Whole-segment embeddings equal the stream's (SpeechEmbedding.clip makes the same mel
+            # calls) and cost one embedding call per batch of 256 steps instead of one per step.
+            traces.append(scores(head, features.clip(it.audio), silent))
+        else:
+            traces.append(stream_trace(streaming, it.audio))
+    return traces
+
+
+def confirmations(items: list[Item], verify: Verifications) -> None:
+    """Where the default thresholds' confirmations came from: the window's start (the encoder
+    and one decoder call) or the later places (after the greedy decode and a batched call)."""
     defaults = AudioSettings()
     t1, t2 = defaults.wake_kws_threshold, defaults.wake_verify_threshold
     pos = [(i, it) for i, it in enumerate(items) if it.kind == "pos"]
@@ -472,11 +501,6 @@ def main() -> None:
     print(
         f"positives confirmed at ({t1}, {t2}): {at_start} at the window's start, "
         f"{later} at a later place"
-    )
-    costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
-    print(
-        f"verifications: {len(costs)}, compute p50 {np.percentile(costs, 50):.0f} ms, "
-        f"p95 {np.percentile(costs, 95):.0f} ms, max {costs.max():.0f} ms ({args.threads} thread(s))"
     )
 
 

@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import EMBED_DIM, SpeechEmbedding
+from appliance.audio.head_ensemble import merge_heads
 from appliance.audio.training_clips import (
     FLUENT_KINDS,
     FLUENT_NEAR_MISSES,
@@ -540,6 +541,21 @@ def main() -> None:
         "--hard-fraction", type=float, default=0.35, help="share of hard negatives, round 2"
     )
     parser.add_argument("--seed", type=int, default=20261130)
+    # Session 18: several heads fitted on the same clips, merged into one (the mean logit).
+    parser.add_argument(
+        "--fit-seed",
+        type=int,
+        help="seed of the fitting alone (weights, batches, dropout); the clips keep --seed's",
+    )
+    parser.add_argument(
+        "--members",
+        type=int,
+        default=1,
+        help="heads fitted with fit seeds FIT_SEED, FIT_SEED+1, ... and merged (mean logit)",
+    )
+    parser.add_argument(
+        "--members-dir", type=Path, help="also write each member as member-I.npz here"
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--models-dir", type=Path, default=Path("var/models"))
     parser.add_argument(
@@ -548,6 +564,8 @@ def main() -> None:
         default=Path(__file__).resolve().parents[3] / "shared/data/retrieval",
     )
     args = parser.parse_args()
+    if args.members < 1:
+        parser.error("--members must be 1 or more")
     counts = {
         "positive": args.positives,
         "sentence": args.sentences,
@@ -591,17 +609,55 @@ def main() -> None:
         f"clips {len(all_clips)} ({len(val)} validation), audio {data.seconds.sum() / 3600:.2f} h, "
         f"windows {len(rows)} ({int((labels == 1).sum())} positive)"
     )
-    # Round 1: near-misses as the hard pool. Round 2 (from scratch, same seed): the negative
-    # windows round 1 scored highest join them (hard-negative mining).
     near_kinds = [KINDS.index(k) for k in NEAR_MISS_KINDS]
     near = rows[(labels == 0) & np.isin(data.kinds[owner], near_kinds)]
-    fit_options: dict[str, Any] = {
-        "hidden": args.hidden,
-        "epochs": args.epochs,
-        "seed": args.seed,
-        "l2": args.l2,
-        "dropout": args.dropout,
-    }
+    fit_seed = args.seed if args.fit_seed is None else args.fit_seed
+    members = []
+    for i in range(args.members):
+        fit_options: dict[str, Any] = {
+            "hidden": args.hidden,
+            "epochs": args.epochs,
+            "seed": fit_seed + i,
+            "l2": args.l2,
+            "dropout": args.dropout,
+        }
+        if args.members > 1:
+            print(f"member {i + 1}/{args.members} (fit seed {fit_seed + i})")
+        members.append(
+            fit_two_rounds(source, rows, labels, near, fit_options, args.rounds, args.hard_fraction)
+        )
+    for i, member in enumerate(members if args.members > 1 and args.members_dir else []):
+        args.members_dir.mkdir(parents=True, exist_ok=True)
+        finish_head(
+            member,
+            source,
+            data,
+            val,
+            args,
+            counts,
+            args.members_dir / f"member-{i}.npz",
+            {"fit_seed": fit_seed + i},
+        )
+    extra = {} if args.fit_seed is None and args.members == 1 else {"fit_seed": fit_seed}
+    if args.members > 1:
+        extra["members"] = args.members
+        head = merge_heads(members, {"window": args.window})
+    else:
+        head = members[0]
+    finish_head(head, source, data, val, args, counts, args.out, extra)
+
+
+def fit_two_rounds(
+    source: WindowSource,
+    rows: npt.NDArray[np.int64],
+    labels: npt.NDArray[np.int8],
+    near: npt.NDArray[np.int64],
+    fit_options: dict[str, Any],
+    rounds: int,
+    hard_fraction: float,
+) -> KeywordHead:
+    """Round 1 with the near-misses as the hard pool; round 2 (from scratch, same seed) adds the
+    negative windows round 1 scored highest (hard-negative mining)."""
     head = train_head(source, rows, labels, hard_pool=near, **fit_options)
     negatives = rows[labels == 0]
     neg_scores = np.concatenate(
@@ -612,15 +668,29 @@ def main() -> None:
     )
     mined = negatives[neg_scores > 0.2]
     print(f"hard-negative mining: {len(mined)} of {len(negatives)} negative windows score > 0.2")
-    if args.rounds == 2:
+    if rounds == 2:
         head = train_head(
             source,
             rows,
             labels,
             hard_pool=np.concatenate([near, mined, mined]),
-            hard_fraction=args.hard_fraction,
+            hard_fraction=hard_fraction,
             **fit_options,
         )
+    return head
+
+
+def finish_head(
+    head: KeywordHead,
+    source: WindowSource,
+    data: Dataset,
+    val: npt.NDArray[np.int64],
+    args: argparse.Namespace,
+    counts: dict[str, int],
+    out: Path,
+    extra: dict[str, Any],
+) -> None:
+    """Score the validation voices, pick the threshold, write the head with its training facts."""
     pos_best, neg_best, lags, hours = evaluate(head, source, data, val)
     pos, neg = np.array(pos_best), np.array(neg_best)
     print(f"validation: {len(pos)} positives, {len(neg)} negative items ({hours:.2f} h)")
@@ -684,6 +754,7 @@ def main() -> None:
         },
     )
     # (Only when given: a head trained without them keeps its earlier bytes.)
+    head.meta.update(extra)
     if any(kind in counts for kind in FORMANT_KINDS):
         head.meta["formant"] = {"range": list(FORMANT_RANGE), "pitch": list(FORMANT_PITCH)}
     if any(kind in counts for kind in NEURAL_KINDS):
@@ -702,11 +773,11 @@ def main() -> None:
                 "copies": args.user_copies,
                 "sha256": recordings_digest(recordings),
             }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    head.save(args.out)
-    digest = hashlib.sha256(args.out.read_bytes()).hexdigest()
-    print(f"threshold {threshold:.3f}, lag {lag * 1000:.0f} ms; wrote {args.out}")
-    print(f'size = {args.out.stat().st_size}\nsha256 = "{digest}"')
+    out.parent.mkdir(parents=True, exist_ok=True)
+    head.save(out)
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    print(f"threshold {threshold:.3f}, lag {lag * 1000:.0f} ms; wrote {out}")
+    print(f'size = {out.stat().st_size}\nsha256 = "{digest}"')
 
 
 if __name__ == "__main__":
