@@ -39,7 +39,7 @@ from audio_wake import simulate as detections
 from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.engines.speech_embedding import SpeechEmbedding
+from appliance.audio.engines.speech_embedding import Floats, SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
 from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
@@ -437,7 +437,9 @@ def main() -> None:
                 f"MBROLA, new (positives from {pos_from + 1}, near-misses from {near_from + 1})"
             ] = mbrola_group(pos_from, near_from)
     # Several heads score the same audio one after another; whisper's verdict on a window is
-    # computed once, whichever head's detection asked for it first.
+    # computed once, whichever head's detection asked for it first, and so are the embeddings of
+    # the long ordinary-speech segments.
+    embedded: dict[int, Floats] = {}
     for name in args.kws_head or ["manifest"]:
         t2 = time.perf_counter()
         head = (
@@ -445,7 +447,7 @@ def main() -> None:
             if name == "manifest"
             else KeywordHead.load(Path(name))
         )
-        scored = head_traces(items, features, head, silent, args.split == "test")
+        scored = head_traces(items, features, head, silent, args.split == "test", embedded)
         print(
             f"=== head {name} ({head.w1.shape[1]} hidden units) ===\n"
             f"split {args.split}: {len(items)} items (audio {t1 - t0:.0f} s, keyword scores "
@@ -466,16 +468,24 @@ def main() -> None:
 
 
 def head_traces(
-    items: list[Item], features: SpeechEmbedding, head: KeywordHead, silent: Samples, test: bool
+    items: list[Item],
+    features: SpeechEmbedding,
+    head: KeywordHead,
+    silent: Samples,
+    test: bool,
+    embedded: dict[int, Floats],
 ) -> list[list[tuple[int, float]]]:
-    """Every item's (end sample, score) trace under one head."""
+    """Every item's (end sample, score) trace under one head; ``embedded`` keeps the speech
+    segments' embeddings for the next head."""
     streaming = KeywordModelWakeDetector(features, head)
     traces = []
-    for it in items:
+    for i, it in enumerate(items):
         if it.kind == "speech" and test:
             # Whole-segment embeddings equal the stream's (SpeechEmbedding.clip makes the same mel
             # calls) and cost one embedding call per batch of 256 steps instead of one per step.
-            traces.append(scores(head, features.clip(it.audio), silent))
+            if i not in embedded:
+                embedded[i] = features.clip(it.audio)
+            traces.append(scores(head, embedded[i], silent))
         else:
             traces.append(stream_trace(streaming, it.audio))
     return traces

@@ -33,10 +33,10 @@ def merge_heads(members: Sequence[KeywordHead], meta: dict[str, Any]) -> Keyword
     std0 = first.std.astype(np.float64)
     w1, b1, w2 = [], [], []
     for m in members:
-        scale = std0 / m.std.astype(np.float64)
-        shift = (mean0 - m.mean.astype(np.float64)) / m.std.astype(np.float64)
-        w1.append(scale[:, None] * m.w1.astype(np.float64))
-        b1.append(m.b1.astype(np.float64) + shift @ m.w1.astype(np.float64))
+        member_w1 = m.w1.astype(np.float64)
+        member_std = m.std.astype(np.float64)
+        w1.append((std0 / member_std)[:, None] * member_w1)
+        b1.append(m.b1.astype(np.float64) + ((mean0 - m.mean) / member_std) @ member_w1)
         w2.append(m.w2.astype(np.float64) / len(members))
     b2 = np.mean([float(np.asarray(m.b2).reshape(-1)[0]) for m in members])
     return KeywordHead(

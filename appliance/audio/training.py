@@ -530,32 +530,24 @@ def main() -> None:
     near_kinds = [KINDS.index(k) for k in NEAR_MISS_KINDS]
     near = rows[(labels == 0) & np.isin(data.kinds[owner], near_kinds)]
     fit_seed = args.seed if args.fit_seed is None else args.fit_seed
+    fit_options: dict[str, Any] = {
+        "hidden": args.hidden,
+        "epochs": args.epochs,
+        "l2": args.l2,
+        "dropout": args.dropout,
+    }
     members = []
     for i in range(args.members):
-        fit_options: dict[str, Any] = {
-            "hidden": args.hidden,
-            "epochs": args.epochs,
-            "seed": fit_seed + i,
-            "l2": args.l2,
-            "dropout": args.dropout,
-        }
         if args.members > 1:
             print(f"member {i + 1}/{args.members} (fit seed {fit_seed + i})")
+        options = {**fit_options, "seed": fit_seed + i}
         members.append(
-            fit_two_rounds(source, rows, labels, near, fit_options, args.rounds, args.hard_fraction)
+            fit_two_rounds(source, rows, labels, near, options, args.rounds, args.hard_fraction)
         )
-    for i, member in enumerate(members if args.members > 1 and args.members_dir else []):
-        args.members_dir.mkdir(parents=True, exist_ok=True)
-        finish_head(
-            member,
-            source,
-            data,
-            val,
-            args,
-            counts,
-            args.members_dir / f"member-{i}.npz",
-            {"fit_seed": fit_seed + i},
-        )
+    if args.members > 1 and args.members_dir:
+        for i, member in enumerate(members):
+            out = args.members_dir / f"member-{i}.npz"
+            finish_head(member, source, data, val, args, counts, out, {"fit_seed": fit_seed + i})
     extra = {} if args.fit_seed is None and args.members == 1 else {"fit_seed": fit_seed}
     if args.members > 1:
         extra["members"] = args.members
