@@ -1,6 +1,6 @@
 """Training the "open claw" keyword head from synthetic speech (reproducible, deterministic seeds).
 
-    .venv/bin/python -m appliance.audio.training --out models/kws-open-claw/open-claw-head.npz
+    .venv/bin/python -m appliance.audio.training --out models/kws-open-claw/open-claw-head.npz --members 4
 
 Data (all made here, nothing recorded; docs/decisions/0031-audio-kws-wake-model.md):
 

@@ -43,14 +43,30 @@ def other_member(head: KeywordHead, seed: int) -> KeywordHead:
     )
 
 
+def random_head(like: KeywordHead, hidden: int, seed: int) -> KeywordHead:
+    """A head with ``like``'s window and feature statistics and random weights scaled so that
+    its logits on typical windows spread over a few units (a trained head is nearly sure of
+    almost every random window, so its members would all agree on them)."""
+    rng = np.random.default_rng(seed)
+    dims = like.w1.shape[0]
+    return dataclasses.replace(
+        like,
+        w1=rng.normal(0, 1 / np.sqrt(dims), (dims, hidden)).astype(np.float32),
+        b1=np.zeros(hidden, np.float32),
+        w2=rng.normal(0, 2 / np.sqrt(hidden), hidden).astype(np.float32),
+        b2=np.zeros(1, np.float32),
+    )
+
+
 def test_the_merged_head_scores_the_mean_logit_of_its_members(committed: KeywordHead) -> None:
-    members = [committed, other_member(committed, 1), other_member(committed, 2)]
+    base = random_head(committed, 64, seed=0)
+    members = [base, other_member(base, 1), other_member(base, 2)]
     merged = merge_heads(members, {"window": committed.window})
     rng = np.random.default_rng(0)
-    x = committed.mean + committed.std * rng.normal(0, 1.5, (200, len(committed.mean)))
+    x = base.mean + base.std * rng.normal(0, 1.5, (200, len(base.mean)))
     mean_logit = np.mean([logit(m, x) for m in members], axis=0)
     expected = 1 / (1 + np.exp(-np.clip(mean_logit, -30, 30)))
-    assert merged.w1.shape == (committed.w1.shape[0], 3 * committed.w1.shape[1])
+    assert merged.w1.shape == (base.w1.shape[0], 3 * base.w1.shape[1])
     np.testing.assert_allclose(merged.scores(x.astype(np.float32)), expected, atol=2e-4)
     # And it is not just one member's score: the members disagree on these windows.
     spread = np.ptp([1 / (1 + np.exp(-logit(m, x))) for m in members], axis=0)
