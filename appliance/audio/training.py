@@ -530,6 +530,7 @@ def main() -> None:
     near_kinds = [KINDS.index(k) for k in NEAR_MISS_KINDS]
     near = rows[(labels == 0) & np.isin(data.kinds[owner], near_kinds)]
     fit_seed = args.seed if args.fit_seed is None else args.fit_seed
+    seeds = [fit_seed + i for i in range(args.members)]
     fit_options: dict[str, Any] = {
         "hidden": args.hidden,
         "epochs": args.epochs,
@@ -537,17 +538,17 @@ def main() -> None:
         "dropout": args.dropout,
     }
     members = []
-    for i in range(args.members):
+    for i, seed in enumerate(seeds):
         if args.members > 1:
-            print(f"member {i + 1}/{args.members} (fit seed {fit_seed + i})")
-        options = {**fit_options, "seed": fit_seed + i}
+            print(f"member {i + 1}/{args.members} (fit seed {seed})")
+        options = {**fit_options, "seed": seed}
         members.append(
             fit_two_rounds(source, rows, labels, near, options, args.rounds, args.hard_fraction)
         )
     if args.members > 1 and args.members_dir:
-        for i, member in enumerate(members):
+        for i, (member, seed) in enumerate(zip(members, seeds, strict=True)):
             out = args.members_dir / f"member-{i}.npz"
-            finish_head(member, source, data, val, args, counts, out, {"fit_seed": fit_seed + i})
+            finish_head(member, source, data, val, args, counts, out, {"fit_seed": seed})
     extra = {} if args.fit_seed is None and args.members == 1 else {"fit_seed": fit_seed}
     if args.members > 1:
         extra["members"] = args.members
@@ -630,7 +631,8 @@ def finish_head(
             "held_out_other_voices": [v.label for v in HELD_OUT_VOICES],
         },
     )
-    # (Only when given: a head trained without them keeps its earlier bytes.)
+    # Only when given (the fit seed and members, the formant, neural and user clips): a head
+    # trained without them keeps its earlier bytes.
     head.meta.update(extra)
     if any(kind in counts for kind in FORMANT_KINDS):
         head.meta["formant"] = {"range": list(FORMANT_RANGE), "pitch": list(FORMANT_PITCH)}
