@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples, Transcript
 from appliance.audio.errors import SpeechModelError
@@ -224,6 +225,16 @@ class WhisperRecogniser:
             np.ascontiguousarray(feats[None], dtype=np.float32)
         )
         return self._model.model.encode(view, to_cpu=False)
+
+    def encoder_states(self, audio: Samples) -> npt.NDArray[np.float32]:
+        """The encoder's states ``[frames, width]`` for the audio itself (20 ms a frame), computed
+        with the shortened context of :meth:`decode_window`; the wake word's contrast stage reads
+        them (:mod:`appliance.audio.wake_contrast`)."""
+        with self._lock:
+            encoded = np.asarray(self._encode(audio))[0]
+        # Two mel frames (10 ms each) per encoder state.
+        frames = len(audio) * FRAMES_PER_S // SAMPLE_RATE // 2
+        return np.ascontiguousarray(encoded[:frames], dtype=np.float32)
 
     def decode_window(
         self, audio: Samples, *, max_tokens: int = 24, bias: str = "", verify: str = ""
