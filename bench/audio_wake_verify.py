@@ -43,6 +43,7 @@ from appliance.audio.engines.speech_embedding import Floats, SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
 from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
+from appliance.audio.wake_contrast import ContrastHead, window_bins
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
 MODELS = Path("var/models")
@@ -54,6 +55,9 @@ FIRST_STAGE = (0.1, 0.3, 0.5, 0.7, 0.9, 0.95, 0.99)
 VERIFIER = (0.0, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01)
 #: Seconds of audio before a first-stage detection that whisper checks.
 WINDOW_S = 1.2
+#: Contrast-stage thresholds (with --contrast; 0: the stage off). The verifier thresholds are then
+#: only 0 and the default, to keep the table readable.
+CONTRAST = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7)
 
 
 @dataclass
@@ -198,6 +202,27 @@ class Verifications:
         return self.cache[key]
 
 
+class Contrasts:
+    """The contrast stage's score of the window before each first-stage detection, computed once."""
+
+    def __init__(self, stage: ContrastHead, recogniser: WhisperRecogniser, window_s: float) -> None:
+        self.stage = stage
+        self.recogniser = recogniser
+        self.window_s = window_s
+        self.cache: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def get(self, index: int, item: Item, at: int) -> tuple[float, float]:
+        """(score, compute seconds) of the window ending at ``at``."""
+        key = (index, at)
+        if key not in self.cache:
+            t0 = time.perf_counter()
+            window = item.audio[max(0, at - int(self.window_s * SAMPLE_RATE)) : at]
+            bins = window_bins(self.recogniser.encoder_states(window))
+            score = float(self.stage.scores(bins[None])[0])
+            self.cache[key] = (score, time.perf_counter() - t0)
+        return self.cache[key]
+
+
 def armed(trace: list[tuple[int, float]], at: int, arm: float, fired: list[int]) -> int:
     """Where the run of scores at or over ``arm`` that holds the detection at ``at`` began.
 
@@ -255,14 +280,22 @@ def mbrola_group(pos_from: int = 0, near_from: int = 0) -> Group:
 
 
 def table(
-    items: list[Item], verify: Verifications, groups: dict[str, Group], arm: float = 0.0
+    items: list[Item],
+    verify: Verifications,
+    groups: dict[str, Group],
+    arm: float = 0.0,
+    contrast: Contrasts | None = None,
 ) -> None:
     """The (first stage, verifier) threshold table per group of voice families.
 
     With ``arm`` > 0, whisper checks early, where the first stage's score rose over ``arm``; a
     detection in the same rise is confirmed by that check, or else by a check at the detection
     (which starts once the early one is done): the appliance's ``audio.wake_verify_arm``.
+    With ``contrast``, a window whisper confirmed must also reach the contrast threshold (the
+    appliance's ``audio.wake_contrast``); the table has a row per contrast threshold.
     """
+    verifier = VERIFIER if contrast is None else (0.0, AudioSettings().wake_verify_threshold)
+    levels = CONTRAST if contrast is not None else (0.0,)
     for name, group in groups.items():
         chosen = [(i, it) for i, it in enumerate(items) if it.family == "real" or group(it)]
         pos = [(i, it) for i, it in chosen if it.kind == "pos"]
@@ -276,21 +309,34 @@ def table(
             f"{neg_h:.3f} h, ordinary speech {speech_h:.3f} h --"
         )
         print(
-            "  first  verifier  false-reject  near-miss  real-clip FA  FA/h clips+near"
+            "  first  verifier"
+            + ("  contrast" if contrast is not None else "")
+            + "  false-reject  near-miss  real-clip FA  FA/h clips+near"
             "  FA/h speech (95% up)  latency p50/p95 ms  checks/h speech"
         )
         for t1 in FIRST_STAGE:
             fired = {i: detections(it.trace or [], t1, REFRACTORY) for i, it in chosen}
-            for t2 in VERIFIER:
+            for t2, t3 in [(t2, t3) for t2 in verifier for t3 in levels]:
 
-                def early_ok(
-                    i: int, at: int, t2: float = t2, fired: dict[int, list[int]] = fired
-                ) -> bool:
+                def window_ok(i: int, at: int, t2: float = t2, t3: float = t3) -> bool:
+                    """The window ending at ``at`` confirms (whisper, then the contrast stage)."""
+                    if verify.get(i, items[i], at)[0] < t2:
+                        return False
+                    return t3 <= 0 or contrast is None or contrast.get(i, items[i], at)[0] >= t3
+
+                def contrast_s(i: int, at: int, t3: float = t3) -> float:
+                    if t3 <= 0 or contrast is None:
+                        return 0.0
+                    return contrast.get(i, items[i], at)[1]
+
+                def early_ok(i: int, at: int, fired: dict[int, list[int]] = fired) -> bool:
                     early = armed(items[i].trace or [], at, arm, fired[i])
-                    return early < at and verify.get(i, items[i], early)[0] >= t2
+                    return early < at and window_ok(i, early)
 
-                def passed(i: int, at: int, t2: float = t2) -> bool:
-                    return t2 <= 0 or early_ok(i, at) or verify.get(i, items[i], at)[0] >= t2
+                def passed(i: int, at: int, t2: float = t2, t3: float = t3) -> bool:
+                    if t2 <= 0 and t3 <= 0:
+                        return True
+                    return early_ok(i, at) or window_ok(i, at)
 
                 def done_at(
                     i: int, at: int, t2: float = t2, fired: dict[int, list[int]] = fired
@@ -298,19 +344,21 @@ def table(
                     """Seconds of stream time at which the wake is published."""
                     # The detector stops at the first place that reaches t2 (``enough``).
                     if t2 <= 0:
-                        return at / SAMPLE_RATE
+                        return (at / SAMPLE_RATE) + contrast_s(i, at)
                     early = armed(items[i].trace or [], at, arm, fired[i])
                     if early < at:
                         score, cost, trail = verify.get(i, items[i], early)
-                        if score >= t2:
+                        if window_ok(i, early):
                             extra = next(sec for best, sec in trail if best >= t2)
+                            extra += contrast_s(i, early)
                             return max(at, early + extra * SAMPLE_RATE) / SAMPLE_RATE
                         # The early check rejected: it ran to its end before the late one.
-                        start = max(at, early + cost * SAMPLE_RATE)
+                        spent = cost + (contrast_s(i, early) if score >= t2 else 0.0)
+                        start = max(at, early + spent * SAMPLE_RATE)
                     else:
                         start = at
                     trail = verify.get(i, items[i], at)[2]
-                    extra = next(sec for best, sec in trail if best >= t2)
+                    extra = next(sec for best, sec in trail if best >= t2) + contrast_s(i, at)
                     return start / SAMPLE_RATE + extra
 
                 lat: list[float] = []
@@ -338,7 +386,9 @@ def table(
                     else f"{'-':>6s} ({'-':>5s})"
                 )
                 print(
-                    f"  {t1:5.2f}  {t2:8.5f}  {1 - len(lat) / max(1, len(pos)):12.3f}"
+                    f"  {t1:5.2f}  {t2:8.5f}"
+                    + (f"  {t3:8.2f}" if contrast is not None else "")
+                    + f"  {1 - len(lat) / max(1, len(pos)):12.3f}"
                     f"  {near_acc:4d}/{len(near):<4d}  {fa_clips:12d}  {fa / max(neg_h, 1e-9):14.1f}"
                     f"  {speech_rate}"
                     f"       {np.percentile(arr, 50):5.0f} / {np.percentile(arr, 95):5.0f}"
@@ -367,6 +417,13 @@ def main() -> None:
         action="append",
         help="head file ('manifest' = committed, the default); repeatable: each head is scored "
         "on the same audio, one after another",
+    )
+    parser.add_argument(
+        "--contrast",
+        type=Path,
+        default=None,
+        help="a contrast-stage file (appliance.audio.training_contrast): a row per contrast "
+        "threshold, whisper's threshold only 0 and the default",
     )
     parser.add_argument(
         "--fluent",
@@ -422,6 +479,11 @@ def main() -> None:
         WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS, threads=args.threads),
         args.window_s,
     )
+    contrasts = (
+        None
+        if args.contrast is None
+        else Contrasts(ContrastHead.load(args.contrast), verify.recogniser, args.window_s)
+    )
     families = [ESPEAK, OTHER] + ([FLUENT] if args.fluent else [])
     groups: dict[str, Group] = {"all voices": of_families(set(families))}
     if args.split == "test" or args.fluent:
@@ -458,7 +520,7 @@ def main() -> None:
             it.trace = trace
         for arm in [float(a) for a in args.arm.split(",")]:
             print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
-            table(items, verify, groups, arm)
+            table(items, verify, groups, arm, contrasts)
         confirmations(items, verify)
     costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
     print(

@@ -91,6 +91,20 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
                     f"({err.message}); provision it or set audio.wake_verify = false",
                     code=err.code,
                 ) from None
+        contrast = None
+        if s.wake_contrast:
+            from appliance.audio.wake_contrast import ContrastHead
+
+            try:
+                contrast = ContrastHead.from_manifest(
+                    config.paths.models_dir, s.wake_contrast_model
+                )
+            except OpenClawError as err:
+                raise type(err)(
+                    f"audio.wake_contrast needs the model {s.wake_contrast_model!r} "
+                    f"({err.message}); restore it or set audio.wake_contrast = false",
+                    code=err.code,
+                ) from None
         return VerifiedWakeDetector(
             kws,
             checker,
@@ -98,6 +112,8 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
             threshold=s.wake_verify_threshold,
             window_s=s.wake_verify_window_s,
             arm=s.wake_verify_arm,
+            contrast=contrast,
+            contrast_threshold=s.wake_contrast_threshold,
         )
     if s.wake_engine == "vosk":
         from appliance.audio.engines.vosk import VoskRecogniser

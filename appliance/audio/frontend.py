@@ -233,11 +233,14 @@ class VoiceFrontEnd:
             # A first stage fired and the second turned it down (or Vosk's confidence threshold
             # did): counted on the status page, the figure to watch when the appliance seems deaf.
             last = getattr(self.wake, "last", None)
+            contrast = getattr(self.wake, "last_contrast", None)
             self._publish(
                 EventType.WAKE_REJECTED,
                 detector=getattr(self.wake, "name", "?"),
                 score=round(float(getattr(last, "score", 0.0)), 6),
                 heard=str(getattr(last, "text", "")),
+                # Set when whisper confirmed and the contrast stage turned the wake down.
+                **({} if contrast is None else {"contrast": round(float(contrast), 4)}),
             )
         return detection
 

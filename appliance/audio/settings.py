@@ -62,6 +62,14 @@ class AudioSettings:
     #: is steep, and it reads over 0.01 one 80 ms step before the detection for most positives;
     #: it costs a few hundred checks per hour of ordinary speech (under 1% of one core).
     wake_verify_arm: float = 0.01
+    #: Also require the contrast stage (a classifier over whisper's encoder states of the same
+    #: window, trained against the near-misses: appliance/audio/wake_contrast.py, decision 0035)
+    #: to confirm each wake whisper confirmed.
+    wake_contrast: bool = False
+    #: Manifest name of the contrast stage.
+    wake_contrast_model: str = "kws-open-claw-contrast"
+    #: Lowest contrast score (0..1) that confirms a wake.
+    wake_contrast_threshold: float = 0.3
     #: CPU threads whisper uses for the check (its own model instance when this differs from
     #: ``stt_threads``). Two were slower than one on the 2-core development machine, loaded or
     #: quiet (decision 0032); measure on the Pi before raising it.
@@ -150,6 +158,11 @@ class AudioSettings:
                 "between 0 and 1",
             ),
             ("wake_verify_arm", 0.0 <= self.wake_verify_arm < 1.0, "between 0 and 1"),
+            (
+                "wake_contrast_threshold",
+                0.0 <= self.wake_contrast_threshold < 1.0,
+                "between 0 and 1",
+            ),
             (
                 "wake_verify_window_s",
                 0.8 <= self.wake_verify_window_s <= 4.0,

@@ -145,7 +145,9 @@ def make_windows(
     return data
 
 
-def _adam(params: dict[str, Floats], grads: dict[str, Floats], state: dict[str, Any], rate: float) -> None:
+def _adam(
+    params: dict[str, Floats], grads: dict[str, Floats], state: dict[str, Any], rate: float
+) -> None:
     state["step"] += 1
     t = state["step"]
     for k, g in grads.items():
@@ -178,7 +180,9 @@ def fit(
     p: dict[str, Floats] = {
         "proj": rng.normal(0, np.sqrt(2 / STATE_DIM), (STATE_DIM, proj)).astype(np.float32),
         "proj_bias": np.zeros(proj, np.float32),
-        "hidden": rng.normal(0, np.sqrt(2 / (BINS * proj)), (BINS * proj, hidden)).astype(np.float32),
+        "hidden": rng.normal(0, np.sqrt(2 / (BINS * proj)), (BINS * proj, hidden)).astype(
+            np.float32
+        ),
         "hidden_bias": np.zeros(hidden, np.float32),
         "out": rng.normal(0, np.sqrt(1 / hidden), hidden).astype(np.float32),
         "out_bias": np.zeros(1, np.float32),
@@ -191,12 +195,18 @@ def fit(
         t0, total, steps = time.time(), 0.0, len(y) // batch
         for _ in range(steps):
             pick = np.concatenate(
-                [rng.choice(pos, third), rng.choice(hard, third), rng.choice(neg, batch - 2 * third)]
+                [
+                    rng.choice(pos, third),
+                    rng.choice(hard, third),
+                    rng.choice(neg, batch - 2 * third),
+                ]
             )
             target = y[pick].astype(np.float32)
             xb = xs[pick].astype(np.float32)
             # Dropout and a little noise: the stage must not lean on one state dimension.
-            xb = xb * (rng.random(xb.shape) > dropout) + rng.normal(0, 0.1, xb.shape).astype(np.float32)
+            xb = xb * (rng.random(xb.shape) > dropout) + rng.normal(0, 0.1, xb.shape).astype(
+                np.float32
+            )
             a = xb @ p["proj"] + p["proj_bias"]
             ha = np.maximum(a, 0.0)
             flat = ha.reshape(len(xb), -1)
@@ -219,7 +229,9 @@ def fit(
                 "proj_bias": dha.sum(axis=(0, 1)),
             }
             _adam(p, grads, state, lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0))
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps):.4f} ({time.time() - t0:.0f} s)")
+        print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps):.4f} ({time.time() - t0:.0f} s)"
+        )
     return ContrastHead(mean=mean, std=std, meta={}, **p)
 
 
@@ -265,7 +277,9 @@ def main() -> None:
     print(f"training windows: {len(jobs)} clips (keyword head {head_id})")
     train = make_windows(jobs, args.models_dir, args.workers, key)
     val_jobs = [(k, i, True, VALIDATION_SEED) for k in COUNTS for i in range(args.validation)]
-    val_key = hashlib.sha256(json.dumps([args.validation, head_id, 1, "v"]).encode()).hexdigest()[:12]
+    val_key = hashlib.sha256(json.dumps([args.validation, head_id, 1, "v"]).encode()).hexdigest()[
+        :12
+    ]
     print(f"validation windows: {len(val_jobs)} clips")
     val = make_windows(val_jobs, args.models_dir, args.workers, val_key)
     hard = np.flatnonzero(np.isin(train["kind"].astype(str), HARD_KINDS))
@@ -277,7 +291,7 @@ def main() -> None:
         "window_s": WINDOW_S,
         "epochs": args.epochs,
         "fit_seed": args.fit_seed,
-        "windows": int(len(train["y"])),
+        "windows": len(train["y"]),
         **validation_report(stage, val),
     }
     stage = ContrastHead(**{**stage.__dict__, "meta": meta})

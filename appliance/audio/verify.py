@@ -17,16 +17,33 @@ To hide that latency the check may start early (``arm``): when the first stage's
 ``arm`` (below its threshold), whisper checks the window ending there, while the next 80 ms of audio
 arrive; if the score then reaches the threshold in the same rise, that check's verdict stands when
 it confirmed, and a second check at the detection decides when it did not.
+
+With a contrast stage (:mod:`appliance.audio.wake_contrast`, ``audio.wake_contrast``) a window
+whisper confirmed must also score at least ``contrast_threshold`` there: the encoder states of the
+same window, classified "open claw" or one of its rivals (decision 0035).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser, WindowResult
 from appliance.audio.ring import PreRoll
+from appliance.audio.wake_contrast import ContrastHead, window_bins
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of a window: whisper's verdict and, with a contrast stage, its score."""
+
+    #: Whisper's phrase posterior and what it heard.
+    result: WindowResult
+    #: The contrast stage's score of the window (None: no stage, or whisper rejected it first).
+    contrast: float | None
+    #: Whether the window confirms the wake.
+    ok: bool
 
 
 class VerifiedWakeDetector:
@@ -41,6 +58,8 @@ class VerifiedWakeDetector:
         threshold: float = 1e-4,
         window_s: float = 1.2,
         arm: float = 0.0,
+        contrast: ContrastHead | None = None,
+        contrast_threshold: float = 0.5,
     ) -> None:
         self.first = first
         self.recogniser = recogniser
@@ -50,14 +69,19 @@ class VerifiedWakeDetector:
         #: first stage with ``last_score`` and ``refractory`` (the keyword model); others are
         #: checked at the detection.
         self.arm = arm
-        self._early: WindowResult | None = None  # the check of the current rise, if any
+        #: The contrast stage (None: whisper's posterior alone decides).
+        self.contrast = contrast
+        self.contrast_threshold = contrast_threshold
+        self._early: Check | None = None  # the check of the current rise, if any
         self.name = f"{first.name}+whisper"
         self._window = int(window_s * SAMPLE_RATE)
         self._history = PreRoll(self._window)
         #: First-stage detections whisper confirmed.
         self.confirmed = 0
-        #: First-stage detections whisper rejected (each would have been a wake without it).
+        #: First-stage detections rejected (each would have been a wake without the check).
         self.rejected = 0
+        #: Of those, the ones whisper confirmed and the contrast stage turned down.
+        self.rejected_by_contrast = 0
         #: Seconds spent verifying.
         self.compute_s = 0.0
         #: Checks run, early ones included (a detection costs one or two).
@@ -66,6 +90,8 @@ class VerifiedWakeDetector:
         self.last_check_end = -1
         #: The last verification (diagnostics: what whisper heard, its score).
         self.last: WindowResult | None = None
+        #: The contrast stage's score at the last detection (None: not computed).
+        self.last_contrast: float | None = None
 
     def reset(self) -> None:
         """Reset the first stage and forget the audio."""
@@ -89,23 +115,27 @@ class VerifiedWakeDetector:
                 self._early = self._check(end_sample)
             return None
         early, self._early = self._early, None
-        if early is not None and early.score >= self.threshold:
-            result = early
-        else:
-            result = self._check(end_sample)
-        self.last = result
-        if result.score < self.threshold:
+        check = early if early is not None and early.ok else self._check(end_sample)
+        self.last, self.last_contrast = check.result, check.contrast
+        if not check.ok:
             self.rejected += 1
+            self.rejected_by_contrast += check.contrast is not None
             return None
         self.confirmed += 1
         # The detection's score stays the first stage's (the threshold users tune); the time it
         # is published at includes the check.
         return replace(detection, detector=self.name, monotonic=time.monotonic())
 
-    def _check(self, end_sample: int) -> WindowResult:
+    def _check(self, end_sample: int) -> Check:
         window = self._history.since(end_sample - self._window)
         result = self.recogniser.phrase_posterior(window, self.phrase, enough=self.threshold)
         self.compute_s += result.compute_s
         self.checks += 1
         self.last_check_end = end_sample
-        return result
+        if result.score < self.threshold or self.contrast is None:
+            return Check(result, None, result.score >= self.threshold)
+        t0 = time.perf_counter()
+        bins = window_bins(self.recogniser.encoder_states(window))
+        score = float(self.contrast.scores(bins[None])[0])
+        self.compute_s += time.perf_counter() - t0
+        return Check(result, score, score >= self.contrast_threshold)

@@ -109,7 +109,9 @@ class ContrastHead:
                 arrays = {name: np.asarray(data[name], dtype=np.float32) for name in _ARRAYS}
                 meta = json.loads(str(data["meta"]))
         except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            raise SpeechModelError(f"wake contrast {path.name}: not a contrast file ({err})") from None
+            raise SpeechModelError(
+                f"wake contrast {path.name}: not a contrast file ({err})"
+            ) from None
         width = arrays["proj_bias"].shape
         hidden = arrays["hidden_bias"].shape
         if (
