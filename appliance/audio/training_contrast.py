@@ -103,7 +103,7 @@ def window_ends(
     return sorted({min(length, int(a)) for a in ends})
 
 
-def _clip_windows(job: tuple[str, int, bool, int]) -> list[tuple[Floats, int, str, int]]:
+def _clip_windows(job: tuple[str, int, bool, int]) -> list[tuple[np.ndarray, int, str, int]]:
     kind, index, validation, seed = job
     audio, _, end = make_clip(ClipSpec(kind, index, validation), _worker["texts"], seed)
     trace = rise_scores(_worker["head"], _worker["features"].clip(audio), _worker["silent"])
