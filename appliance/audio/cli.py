@@ -141,9 +141,13 @@ async def _print_rejections(events: asyncio.Queue[Event]) -> None:
 def _show_rejection(event: Event) -> None:
     if event.type == EventType.WAKE_REJECTED:
         data = event.data
+        # With the contrast stage, whisper may have confirmed the wake and the stage turned it down.
+        contrast = (
+            f"; the contrast stage scored it {data['contrast']}" if "contrast" in data else ""
+        )
         click.echo(
             f"wake rejected by {data.get('detector')}: whisper gave the phrase "
-            f"{data.get('score')} (heard {data.get('heard', '')!r})",
+            f"{data.get('score')} (heard {data.get('heard', '')!r}){contrast}",
             err=True,
         )
 

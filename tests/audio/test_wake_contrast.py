@@ -10,7 +10,12 @@ import pytest
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.settings import AudioSettings
+from appliance.audio.sinks import WavFileSink
+from appliance.audio.sources import WavReplaySource
 from appliance.audio.training_contrast import auc, fit, window_ends
+from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.verify import VerifiedWakeDetector
 from appliance.audio.wake_contrast import (
     BINS,
@@ -21,6 +26,8 @@ from appliance.audio.wake_contrast import (
 )
 from appliance.config import load_config
 from appliance.errors import ConfigError
+from appliance.events import Event, EventBus, EventType
+from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
 from .test_verify import ScriptedDetector, spoken_end
@@ -165,3 +172,51 @@ def test_the_fit_separates_what_can_be_separated() -> None:
 def test_out_of_range_contrast_threshold_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"audio\.wake_contrast_threshold"):
         load_config(environ={"OPENCLAW_AUDIO__WAKE_CONTRAST_THRESHOLD": "1.0"})
+
+
+async def test_a_wake_the_stage_turned_down_is_published_with_its_score(
+    whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    wav = synth("open claw", voice=HELD_OUT_VOICE, tail_s=1.0)
+    audio = samples_of(wav)
+    stage = random_stage(8, bias=-30.0)
+    stage = ContrastHead(**{**stage.__dict__, "out": np.zeros_like(stage.out)})
+    bus = EventBus()
+    events = bus.subscribe_queue()
+    state = LiveState()
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav], realtime=False),
+        VerifiedWakeDetector(
+            ScriptedDetector(spoken_end(audio) + 1600), whisper, "open claw", contrast=stage
+        ),
+        whisper,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        bus=bus,
+    )
+    try:
+        assert await frontend.next_utterance() is None  # whisper confirmed, the stage did not
+    finally:
+        await frontend.close()
+    seen = []
+    while not events.empty():
+        event = events.get_nowait()
+        state.apply(event)
+        seen.append(event)
+    (rejected,) = [e for e in seen if e.type == EventType.WAKE_REJECTED]
+    assert rejected.data["score"] >= AudioSettings().wake_verify_threshold
+    assert rejected.data["contrast"] < 1e-6
+    assert state.counters["wakes_rejected"] == 1
+    assert not any(e.type == EventType.WAKE_DETECTED for e in seen)
+
+
+def test_listen_says_the_stage_turned_a_wake_down(capsys: pytest.CaptureFixture[str]) -> None:
+    from appliance.audio.cli import _show_rejection
+
+    data = {"detector": "kws+whisper", "score": 0.02, "heard": "", "contrast": 0.0123}
+    _show_rejection(Event(EventType.WAKE_REJECTED, data))
+    err = capsys.readouterr().err
+    assert "whisper gave the phrase 0.02" in err
+    assert "the contrast stage scored it 0.0123" in err
+    del data["contrast"]
+    _show_rejection(Event(EventType.WAKE_REJECTED, data))
+    assert "contrast" not in capsys.readouterr().err
