@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from appliance.audio.base import AudioSink, AudioSource, Recogniser, WakeDetector
 from appliance.audio.frontend import VoiceFrontEnd
@@ -16,6 +17,7 @@ from appliance.errors import ConfigError, ModelError, OpenClawError, public_name
 from appliance.events import Event, EventBus, EventType
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _under(base: Path, path: Path) -> Path:
@@ -67,6 +69,17 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
     )
 
 
+def _needed_by(setting: str, what: str, remedy: str, load: Callable[[], T]) -> T:
+    """``load()``, its error saying which setting needs the model and how to do without it."""
+    try:
+        return load()
+    except OpenClawError as err:
+        raise type(err)(
+            f"{setting} needs {what} ({err.message}); {remedy} or set {setting} = false",
+            code=err.code,
+        ) from None
+
+
 def build_wake_detector(config: Config, recogniser: Recogniser | None = None) -> WakeDetector:
     """The configured wake detector; reuses ``recogniser`` when it is the same engine."""
     s = config.audio
@@ -79,32 +92,26 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
 
         checker = recogniser if isinstance(recogniser, WhisperRecogniser) else None
         if checker is None or checker.threads != s.wake_verify_threads:
-            try:
-                checker = WhisperRecogniser.from_manifest(
+            # Say which setting needs the model: on a Pi whose questions go to Vosk, the verifier
+            # may be the only user of whisper.
+            checker = _needed_by(
+                "audio.wake_verify",
+                f"the whisper model {s.whisper_model!r}",
+                "provision it",
+                lambda: WhisperRecogniser.from_manifest(
                     s.whisper_model, config.paths.models_dir, threads=s.wake_verify_threads
-                )
-            except OpenClawError as err:
-                # Say which setting needs the model: on a Pi whose questions go to Vosk, the
-                # verifier may be the only user of whisper.
-                raise type(err)(
-                    f"audio.wake_verify needs the whisper model {s.whisper_model!r} "
-                    f"({err.message}); provision it or set audio.wake_verify = false",
-                    code=err.code,
-                ) from None
+                ),
+            )
         contrast = None
         if s.wake_contrast:
             from appliance.audio.wake_contrast import ContrastHead
 
-            try:
-                contrast = ContrastHead.from_manifest(
-                    config.paths.models_dir, s.wake_contrast_model
-                )
-            except OpenClawError as err:
-                raise type(err)(
-                    f"audio.wake_contrast needs the model {s.wake_contrast_model!r} "
-                    f"({err.message}); restore it or set audio.wake_contrast = false",
-                    code=err.code,
-                ) from None
+            contrast = _needed_by(
+                "audio.wake_contrast",
+                f"the model {s.wake_contrast_model!r}",
+                "restore it",
+                lambda: ContrastHead.from_manifest(config.paths.models_dir, s.wake_contrast_model),
+            )
         return VerifiedWakeDetector(
             kws,
             checker,

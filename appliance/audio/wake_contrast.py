@@ -17,8 +17,6 @@ keyword head.
 
 from __future__ import annotations
 
-import json
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.head_file import load_arrays, save_arrays
 from appliance.audio.wake_model import locate_head
 from appliance.models.manifest import load_manifest
 
@@ -96,22 +95,12 @@ class ContrastHead:
 
     def save(self, path: Path) -> None:
         """Write the stage (float32 arrays and the meta as a JSON string; no pickles)."""
-        arrays = {name: np.asarray(getattr(self, name), dtype=np.float32) for name in _ARRAYS}
-        meta = np.array(json.dumps(self.meta, sort_keys=True))
-        with path.open("wb") as fh:
-            np.savez(fh, meta=meta, **arrays)  # type: ignore[arg-type]
+        save_arrays(path, {name: getattr(self, name) for name in _ARRAYS}, self.meta)
 
     @classmethod
     def load(cls, path: Path) -> ContrastHead:
         """Read a contrast file; a SpeechModelError when it is not one."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: np.asarray(data[name], dtype=np.float32) for name in _ARRAYS}
-                meta = json.loads(str(data["meta"]))
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            raise SpeechModelError(
-                f"wake contrast {path.name}: not a contrast file ({err})"
-            ) from None
+        arrays, meta = load_arrays(path, _ARRAYS, "contrast")
         width = arrays["proj_bias"].shape
         hidden = arrays["hidden_bias"].shape
         if (

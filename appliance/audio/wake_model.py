@@ -10,9 +10,7 @@ in the manifest with its sha256 and verified before it is loaded.
 
 from __future__ import annotations
 
-import json
 import time
-import zipfile
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +26,7 @@ from appliance.audio.engines.speech_embedding import (
     SpeechEmbedding,
 )
 from appliance.audio.errors import SpeechModelError
+from appliance.audio.head_file import load_arrays, save_arrays
 from appliance.audio.vad import FRAME
 from appliance.errors import ModelError
 from appliance.models.manifest import REPO_MANIFEST, ModelSpec, load_manifest
@@ -122,20 +121,12 @@ class KeywordHead:
 
     def save(self, path: Path) -> None:
         """Write the head (float32 arrays and the meta as a JSON string; no pickles)."""
-        arrays = {name: np.asarray(getattr(self, name), dtype=np.float32) for name in _ARRAYS}
-        meta = np.array(json.dumps(self.meta, sort_keys=True))
-        with path.open("wb") as fh:
-            np.savez(fh, meta=meta, **arrays)  # type: ignore[arg-type]
+        save_arrays(path, {name: getattr(self, name) for name in _ARRAYS}, self.meta)
 
     @classmethod
     def load(cls, path: Path) -> KeywordHead:
         """Read a head file; a SpeechModelError when it is not one."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: np.asarray(data[name], dtype=np.float32) for name in _ARRAYS}
-                meta = json.loads(str(data["meta"]))
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            raise SpeechModelError(f"wake head {path.name}: not a head file ({err})") from None
+        arrays, meta = load_arrays(path, _ARRAYS, "head")
         window = int(meta.get("window", 0))
         n_in = window * EMBED_DIM
         hidden = arrays["b1"].shape

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import cast
 
@@ -28,7 +29,7 @@ from appliance.audio.wavio import speech_bounds
 from appliance.cli import cli
 from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
-from appliance.events import EventBus, EventType
+from appliance.events import Event, EventBus, EventType
 from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
@@ -87,6 +88,16 @@ class RisingDetector:
         self.fired = True
         self.last_score = 0.95
         return WakeDetection("open claw", 0.95, self.name, end_sample, end_sample, end_sample)
+
+
+def published(events: asyncio.Queue[Event], state: LiveState) -> list[Event]:
+    """The events published so far, each applied to the live state too."""
+    seen = []
+    while not events.empty():
+        event = events.get_nowait()
+        state.apply(event)
+        seen.append(event)
+    return seen
 
 
 def spoken_end(audio: Samples) -> int:
@@ -205,11 +216,7 @@ async def test_a_rejected_wake_is_published_and_counted(
         assert await frontend.next_utterance() is None  # the source ends without a wake
     finally:
         await frontend.close()
-    seen = []
-    while not events.empty():
-        event = events.get_nowait()
-        state.apply(event)
-        seen.append(event)
+    seen = published(events, state)
     rejected = [e for e in seen if e.type == EventType.WAKE_REJECTED]
     assert rejected and rejected[0].data["detector"] == "kws+whisper"
     assert rejected[0].data["score"] < AudioSettings().wake_verify_threshold

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from appliance.audio.base import SAMPLE_RATE
+from appliance.audio.build import build_wake_detector
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import SpeechModelError
 from appliance.audio.frontend import VoiceFrontEnd
@@ -25,12 +26,12 @@ from appliance.audio.wake_contrast import (
     window_bins,
 )
 from appliance.config import load_config
-from appliance.errors import ConfigError
+from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
-from .test_verify import ScriptedDetector, spoken_end
+from .test_verify import ScriptedDetector, published, spoken_end
 from .test_wake_model import HELD_OUT_VOICE, feed_all
 
 
@@ -197,11 +198,7 @@ async def test_a_wake_the_stage_turned_down_is_published_with_its_score(
         assert await frontend.next_utterance() is None  # whisper confirmed, the stage did not
     finally:
         await frontend.close()
-    seen = []
-    while not events.empty():
-        event = events.get_nowait()
-        state.apply(event)
-        seen.append(event)
+    seen = published(events, state)
     (rejected,) = [e for e in seen if e.type == EventType.WAKE_REJECTED]
     assert rejected.data["score"] >= AudioSettings().wake_verify_threshold
     assert rejected.data["contrast"] < 1e-6
@@ -220,3 +217,16 @@ def test_listen_says_the_stage_turned_a_wake_down(capsys: pytest.CaptureFixture[
     del data["contrast"]
     _show_rejection(Event(EventType.WAKE_REJECTED, data))
     assert "contrast" not in capsys.readouterr().err
+
+
+def test_a_missing_contrast_model_names_the_setting() -> None:
+    config = load_config(
+        environ={
+            "OPENCLAW_AUDIO__WAKE_CONTRAST": "true",
+            "OPENCLAW_AUDIO__WAKE_CONTRAST_MODEL": "no-such-contrast",
+        }
+    )
+    with pytest.raises(ModelError, match=r"audio\.wake_contrast = false") as caught:
+        build_wake_detector(config)
+    assert caught.value.code == "model_unknown"
+    assert "no-such-contrast" in caught.value.message
