@@ -25,9 +25,11 @@ from appliance.audio.wake_contrast import (
     ContrastHead,
     window_bins,
 )
+from appliance.audio.wake_model import HEAD_MODEL
 from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
+from appliance.models.manifest import load_manifest
 from appliance.service.state import LiveState
 
 from .conftest import SynthFn, samples_of
@@ -230,3 +232,12 @@ def test_a_missing_contrast_model_names_the_setting() -> None:
         build_wake_detector(config)
     assert caught.value.code == "model_unknown"
     assert "no-such-contrast" in caught.value.message
+
+
+def test_the_committed_stage_verifies_and_was_fitted_to_the_committed_head() -> None:
+    # Its windows were placed where the committed keyword head's score rises: a new head needs a
+    # new stage (python -m appliance.audio.training_contrast).
+    stage = ContrastHead.from_manifest(Path("/nonexistent-models-dir"))
+    head = load_manifest().get(HEAD_MODEL).file("head")
+    assert stage.meta["keyword_head"] == head.sha256[:12]
+    assert stage.proj.shape[0] == STATE_DIM and stage.meta["window_s"] == 1.2
