@@ -209,7 +209,7 @@ class VoiceFrontEnd:
         }
         # Wakes a second stage (or Vosk's confidence threshold) turned down: the figure to watch
         # when the appliance seems deaf, or wakes too often.
-        for key in ("confirmed", "rejected"):
+        for key in ("confirmed", "rejected", "rejected_by_contrast"):
             if isinstance(getattr(self.wake, key, None), int):
                 out[f"wake_{key}"] = getattr(self.wake, key)
         return out

@@ -206,6 +206,8 @@ async def test_a_wake_the_stage_turned_down_is_published_with_its_score(
     assert rejected.data["contrast"] < 1e-6
     assert state.counters["wakes_rejected"] == 1
     assert not any(e.type == EventType.WAKE_DETECTED for e in seen)
+    status = frontend.status()
+    assert status["wake_rejected"] == 1 and status["wake_rejected_by_contrast"] == 1
 
 
 def test_listen_says_the_stage_turned_a_wake_down(capsys: pytest.CaptureFixture[str]) -> None:
