@@ -29,7 +29,7 @@ export OPENCLAW_CONFIG=/etc/openclaw/openclaw.toml
 "$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
 	piper-en-us-joe-medium
 "$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
-	speech-embedding kws-open-claw piper-en-us-joe-medium
+	speech-embedding kws-open-claw kws-open-claw-contrast piper-en-us-joe-medium
 chown -R openclaw:openclaw /var/lib/openclaw
 
 install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
