@@ -13,7 +13,8 @@ same places within the phrase's end -0.3 / +0.8 s (or just after its end when th
 rose). Whisper tiny.en encodes each window once; the windows are cached under
 ``~/.cache/openclaw/kws-contrast``. Then a numpy fit (Adam, a third of every batch positives and a
 third the "open claw + sound" near-misses), and a report on the validation speakers' clips.
-About 25 minutes of two cores for the windows, one minute for the fit (decision 0035).
+About 26 minutes of two cores for the windows, a minute and a half for the fit (decision 0035);
+the fit from cached windows writes the same bytes again.
 """
 
 from __future__ import annotations
