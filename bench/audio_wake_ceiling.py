@@ -29,13 +29,14 @@ import numpy as np
 from audio_common import speech_bounds
 from audio_wake import DIPHONE, ESPEAK, OTHER, near_family, test_audio
 from audio_wake import simulate as detections
-from audio_wake_hours import REFRACTORY, scores
+from audio_wake_hours import REFRACTORY
 from audio_wake_verify import MODELS, WINDOW_S
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
+from appliance.audio.training import step_scores
 from appliance.audio.training_clips import NEAR_MISSES_CLAW
 from appliance.audio.wake_model import KeywordHead
 
@@ -81,15 +82,15 @@ def utterances(args: argparse.Namespace) -> list[Scored]:
     )
     features = SpeechEmbedding.from_manifest(MODELS)
     head = KeywordHead.from_manifest(MODELS)
-    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    silent = features.silent_embedding()
     out = []
     for t in positives:
-        trace = scores(head, features.clip(t.audio), silent)
+        trace = step_scores(head, features.clip(t.audio), silent)
         out.append(Scored(t.audio, "pos", t.family, t.label, t.phrase_start, t.phrase_end, trace))
     for label, audio in near:
         family = near_family(label.split(" (")[1])
         s, e = speech_bounds(audio)
-        trace = scores(head, features.clip(audio), silent)
+        trace = step_scores(head, features.clip(audio), silent)
         out.append(Scored(audio, "near", family, label, s, e, trace))
     return out
 

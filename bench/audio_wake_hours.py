@@ -36,7 +36,7 @@ from audio_wake import ESPEAK, OTHER, OTHER_VOICES, VOICES, simulate
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.training import embedding_end
+from appliance.audio.training import step_scores
 from appliance.audio.training_clips import READING_DOCS
 from appliance.audio.wake_model import HEAD_MODEL, KeywordHead, locate_head
 from appliance.models.manifest import load_manifest
@@ -129,17 +129,6 @@ def segment(rng: random.Random, family: str, abstracts: list[list[str]]) -> tupl
     return mix(audio, noise.astype(np.int16), rng.uniform(25, 45)), said
 
 
-def scores(
-    head: KeywordHead, embeddings: np.ndarray, silent: np.ndarray
-) -> list[tuple[int, float]]:
-    """(end sample, score) of every 80 ms step, with silence before the segment's start."""
-    padded = np.concatenate([np.tile(silent, (head.window - 1, 1)), embeddings])
-    idx = np.arange(len(embeddings))[:, None] + np.arange(head.window)[None, :]
-    values = head.scores(padded[idx])
-    ends = embedding_end(np.arange(len(embeddings)))
-    return [(int(e), float(s)) for e, s in zip(ends, values, strict=True)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument(
@@ -169,7 +158,7 @@ def main() -> None:
     digests = {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in files.items()}
     features = SpeechEmbedding.from_manifest(Path("var/models"))
     # The detector starts from this embedding of silence (``KeywordModelWakeDetector.reset``).
-    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])
+    silent = features.silent_embedding()
     abstracts = held_out_abstracts()
     rng = random.Random(args.seed)
     # per head, family: list of traces; and seconds per family
@@ -190,7 +179,7 @@ def main() -> None:
             t_synth += t1 - t0
             seconds[family] += len(audio) / SAMPLE_RATE
             for name, head in heads.items():
-                traces[name][family].append(scores(head, emb, silent[0]))
+                traces[name][family].append(step_scores(head, emb, silent))
     print(
         f"speech: {ESPEAK} {seconds[ESPEAK] / 3600:.3f} h, {OTHER} {seconds[OTHER] / 3600:.3f} h "
         f"({len(abstracts)} held-out abstracts; synthesis {t_synth:.0f} s, embeddings {t_embed:.0f} s)"

@@ -36,12 +36,13 @@ import numpy as np
 from audio_common import REPO, load, silence
 from audio_wake import DIPHONE, ESPEAK, FLUENT, NEURAL, OTHER, near_family, run, test_audio
 from audio_wake import simulate as detections
-from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, scores, segment
+from audio_wake_hours import REFRACTORY, held_out_abstracts, poisson_upper, segment
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import Floats, SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
+from appliance.audio.training import step_scores
 from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
 from appliance.audio.wake_contrast import ContrastHead, window_bins
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
@@ -183,6 +184,11 @@ def stream_trace(detector: KeywordModelWakeDetector, audio: Samples) -> list[tup
     return trace
 
 
+def window_before(item: Item, at: int, window_s: float) -> Samples:
+    """The ``window_s`` seconds of an item's audio that end at sample ``at`` (the checked window)."""
+    return item.audio[max(0, at - int(window_s * SAMPLE_RATE)) : at]
+
+
 class Verifications:
     """Whisper's verdict on the window before each first-stage detection, computed once."""
 
@@ -196,7 +202,7 @@ class Verifications:
     ) -> tuple[float, float, tuple[tuple[float, float], ...]]:
         key = (index, at)
         if key not in self.cache:
-            window = item.audio[max(0, at - int(self.window_s * SAMPLE_RATE)) : at]
+            window = window_before(item, at, self.window_s)
             result = self.recogniser.phrase_posterior(window, "open claw")
             self.cache[key] = (result.score, result.compute_s, result.trail)
         return self.cache[key]
@@ -216,7 +222,7 @@ class Contrasts:
         key = (index, at)
         if key not in self.cache:
             t0 = time.perf_counter()
-            window = item.audio[max(0, at - int(self.window_s * SAMPLE_RATE)) : at]
+            window = window_before(item, at, self.window_s)
             bins = window_bins(self.recogniser.encoder_states(window))
             score = float(self.stage.scores(bins[None])[0])
             self.cache[key] = (score, time.perf_counter() - t0)
@@ -474,7 +480,7 @@ def main() -> None:
         items = validation_items(args.positives, args.near_miss, args.minutes, args.fluent)
     t1 = time.perf_counter()
     features = SpeechEmbedding.from_manifest(MODELS)
-    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    silent = features.silent_embedding()
     verify = Verifications(
         WhisperRecogniser.from_manifest("whisper-tiny-en", MODELS, threads=args.threads),
         args.window_s,
@@ -547,7 +553,7 @@ def head_traces(
             # calls) and cost one embedding call per batch of 256 steps instead of one per step.
             if i not in embedded:
                 embedded[i] = features.clip(it.audio)
-            traces.append(scores(head, embedded[i], silent))
+            traces.append(step_scores(head, embedded[i], silent))
         else:
             traces.append(stream_trace(streaming, it.audio))
     return traces

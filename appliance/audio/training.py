@@ -71,6 +71,7 @@ from appliance.audio.training_clips import (
     QUESTIONS,
     READING_DOCS,
     READING_KINDS,
+    RETRIEVAL,
     RHVOICE_KINDS,
     TRAIN_ACCENTS,
     TRAIN_VARIANTS,
@@ -297,6 +298,15 @@ def embedding_end(j: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return 1280 * j + 1632
 
 
+def step_scores(head: KeywordHead, embeddings: Floats, silent: Floats) -> list[tuple[int, float]]:
+    """(end sample, score) of every 80 ms step of a clip's embeddings, silence before its start."""
+    padded = np.concatenate([np.tile(silent, (head.window - 1, 1)), embeddings])
+    idx = np.arange(len(embeddings))[:, None] + np.arange(head.window)[None, :]
+    values = head.scores(padded[idx])
+    ends = embedding_end(np.arange(len(embeddings)))
+    return [(int(e), float(s)) for e, s in zip(ends, values, strict=True)]
+
+
 def windows(
     data: Dataset,
     clips: npt.NDArray[np.int64],
@@ -479,7 +489,7 @@ def main() -> None:
     parser.add_argument(
         "--retrieval",
         type=Path,
-        default=Path(__file__).resolve().parents[3] / "shared/data/retrieval",
+        default=RETRIEVAL,
     )
     args = parser.parse_args()
     if args.members < 1:
@@ -518,7 +528,7 @@ def main() -> None:
         counts, args.seed, args.models_dir, args.retrieval, args.workers, args.warp
     )
     features = SpeechEmbedding.from_manifest(args.models_dir)
-    silent = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    silent = features.silent_embedding()
     source = WindowSource(data, silent, args.window)
     all_clips = np.arange(len(data.lengths))
     fit, val = all_clips[~data.validation], all_clips[data.validation]

@@ -250,6 +250,11 @@ def augment(
     return np.clip(np.round(x), -32768, 32767).astype(np.int16)
 
 
+#: The retrieval abstracts beside the repository (``../shared/data/retrieval``): the training's
+#: sentences and readings.
+RETRIEVAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "retrieval"
+
+
 def load_texts(retrieval: Path, limit: int = 400) -> list[str]:
     """Sentences of the Cranfield and SciFact abstracts (the negatives' reading material)."""
     texts: list[str] = []

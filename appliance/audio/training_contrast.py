@@ -33,8 +33,9 @@ import numpy.typing as npt
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.training import embedding_end
-from appliance.audio.training_clips import ClipSpec, load_texts, make_clip
+from appliance.audio.training import step_scores
+from appliance.audio.training_clips import RETRIEVAL, ClipSpec, load_texts, make_clip
+from appliance.audio.training_fit import Adam
 from appliance.audio.wake_contrast import BINS, STATE_DIM, ContrastHead, window_bins
 from appliance.audio.wake_model import HEAD_MODEL, KeywordHead
 from appliance.models.manifest import load_manifest
@@ -54,14 +55,14 @@ COUNTS = {
 HARD_KINDS = ("near-miss-claw", "near-miss-claw-other", "near-miss-fluent")
 #: First clip index of every kind: past the keyword head's training counts (at most 2,000).
 FIRST_INDEX = 20_000
-#: Seconds of audio per window (the verifier's window).
+#: Seconds of audio per window (the verifier's window), and in samples.
 WINDOW_S = 1.2
+WINDOW = int(WINDOW_S * SAMPLE_RATE)
 #: The keyword model's score at which a rise begins (the verifier's default arm).
 RISE = 0.01
-#: Validation clips per kind (validation speakers, the validation seed of the benchmarks).
+#: Seed of the validation speakers' clips (the benchmarks' validation seed).
 VALIDATION_SEED = 1234
 CACHE = Path.home() / ".cache" / "openclaw" / "kws-contrast"
-RETRIEVAL = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "retrieval"
 
 _worker: dict[str, Any] = {}
 
@@ -72,16 +73,8 @@ def _init(models_dir: str) -> None:
     _worker["features"] = features
     _worker["head"] = KeywordHead.from_manifest(folder)
     _worker["whisper"] = WhisperRecogniser.from_manifest("whisper-tiny-en", folder, threads=1)
-    _worker["silent"] = features.embed(np.tile(features.silent_frame, (76, 1))[None])[0]
+    _worker["silent"] = features.silent_embedding()
     _worker["texts"] = load_texts(RETRIEVAL)
-
-
-def rise_scores(head: KeywordHead, embeddings: Floats, silent: Floats) -> list[tuple[int, float]]:
-    """(end sample, keyword score) of every 80 ms step of a clip, silence before it."""
-    padded = np.concatenate([np.tile(silent, (head.window - 1, 1)), embeddings])
-    idx = np.arange(len(embeddings))[:, None] + np.arange(head.window)[None, :]
-    ends = embedding_end(np.arange(len(embeddings)))
-    return [(int(e), float(s)) for e, s in zip(ends, head.scores(padded[idx]), strict=True)]
 
 
 def window_ends(
@@ -99,21 +92,19 @@ def window_ends(
     if positive and not risen:
         ends.append(int(phrase_end + rng.uniform(0.0, 0.25) * SAMPLE_RATE))
     if not positive:
-        window = int(WINDOW_S * SAMPLE_RATE)
-        ends.append(int(rng.integers(window // 2, max(window // 2 + 1, length))))
+        ends.append(int(rng.integers(WINDOW // 2, max(WINDOW // 2 + 1, length))))
     return sorted({min(length, int(a)) for a in ends})
 
 
 def _clip_windows(job: tuple[str, int, bool, int]) -> list[tuple[np.ndarray, int, str, int]]:
     kind, index, validation, seed = job
     audio, _, end = make_clip(ClipSpec(kind, index, validation), _worker["texts"], seed)
-    trace = rise_scores(_worker["head"], _worker["features"].clip(audio), _worker["silent"])
+    trace = step_scores(_worker["head"], _worker["features"].clip(audio), _worker["silent"])
     rng = np.random.default_rng([seed, index, len(kind)])
     positive = kind.startswith("positive")
-    window = int(WINDOW_S * SAMPLE_RATE)
     out = []
     for at in window_ends(trace, positive, end, len(audio), rng):
-        states = _worker["whisper"].encoder_states(audio[max(0, at - window) : at])
+        states = _worker["whisper"].encoder_states(audio[max(0, at - WINDOW) : at])
         out.append((window_bins(states).astype(np.float16), int(positive), kind, index))
     return out
 
@@ -146,18 +137,6 @@ def make_windows(
     return data
 
 
-def _adam(
-    params: dict[str, Floats], grads: dict[str, Floats], state: dict[str, Any], rate: float
-) -> None:
-    state["step"] += 1
-    t = state["step"]
-    for k, g in grads.items():
-        state["m"][k] = 0.9 * state["m"][k] + 0.1 * g
-        state["v"][k] = 0.999 * state["v"][k] + 0.001 * g**2
-        m_hat, v_hat = state["m"][k] / (1 - 0.9**t), state["v"][k] / (1 - 0.999**t)
-        params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
-
-
 def fit(
     x: npt.NDArray[np.float16],
     y: npt.NDArray[np.int8],
@@ -188,8 +167,7 @@ def fit(
         "out": rng.normal(0, np.sqrt(1 / hidden), hidden).astype(np.float32),
         "out_bias": np.zeros(1, np.float32),
     }
-    state: dict[str, Any] = {"step": 0, "m": {k: np.zeros_like(v) for k, v in p.items()}}
-    state["v"] = {k: np.zeros_like(v) for k, v in p.items()}
+    adam = Adam.for_params(p)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     third = batch // 3
     for epoch in range(epochs):
@@ -229,7 +207,7 @@ def fit(
                 "proj": np.einsum("ntd,ntp->dp", xb, dha) + l2 * p["proj"],
                 "proj_bias": dha.sum(axis=(0, 1)),
             }
-            _adam(p, grads, state, lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0))
+            adam.update(p, grads, lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0))
         print(
             f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps):.4f} ({time.time() - t0:.0f} s)"
         )

@@ -6,6 +6,7 @@ The clips and their windows are :mod:`appliance.audio.training`'s; this module o
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,6 +17,41 @@ from appliance.audio.wake_model import KeywordHead
 
 if TYPE_CHECKING:
     from appliance.audio.training import WindowSource
+
+
+@dataclass
+class Adam:
+    """Adam's moment estimates for a dict of float32 parameters (betas 0.9 / 0.999, eps 1e-8)."""
+
+    #: First moments, one array per parameter.
+    m: dict[str, npt.NDArray[np.float32]]
+    #: Second moments.
+    v: dict[str, npt.NDArray[np.float32]]
+    #: Updates made so far (the bias correction's exponent).
+    step: int = 0
+
+    @classmethod
+    def for_params(cls, params: dict[str, npt.NDArray[np.float32]]) -> Adam:
+        """Zero moments shaped like ``params``."""
+        return cls(
+            {k: np.zeros_like(p) for k, p in params.items()},
+            {k: np.zeros_like(p) for k, p in params.items()},
+        )
+
+    def update(
+        self,
+        params: dict[str, npt.NDArray[np.float32]],
+        grads: dict[str, npt.NDArray[np.float32]],
+        rate: float,
+    ) -> None:
+        """One step on every parameter that has a gradient (in place, kept float32)."""
+        self.step += 1
+        for k, g in grads.items():
+            self.m[k] = 0.9 * self.m[k] + 0.1 * g
+            self.v[k] = 0.999 * self.v[k] + 0.001 * g**2
+            m_hat = self.m[k] / (1 - 0.9**self.step)
+            v_hat = self.v[k] / (1 - 0.999**self.step)
+            params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
 
 
 def train_head(
@@ -50,13 +86,11 @@ def train_head(
         "w2": rng.normal(0, np.sqrt(1 / hidden), hidden).astype(np.float32),
         "b2": np.zeros(1, np.float32),
     }
-    m = {k: np.zeros_like(v) for k, v in params.items()}
-    v = {k: np.zeros_like(p) for k, p in params.items()}
+    adam = Adam.for_params(params)
     pos, neg = rows[labels == 1], rows[labels == 0]
     steps_per_epoch = len(rows) // batch
     n_pos = int(batch * pos_fraction)
     n_hard = int(batch * hard_fraction) if hard_pool is not None and len(hard_pool) else 0
-    step = 0
     for epoch in range(epochs):
         t0, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
@@ -81,14 +115,7 @@ def train_head(
             dh = np.outer(dz, params["w2"]) * (h_pre > 0)
             grads["w1"] = x.T @ dh + l2 * params["w1"]
             grads["b1"] = dh.sum(axis=0)
-            step += 1
-            rate = lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0)
-            for k in params:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
-                m_hat = m[k] / (1 - 0.9**step)
-                v_hat = v[k] / (1 - 0.999**step)
-                params[k] = (params[k] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam.update(params, grads, lr * (0.5 if epoch >= epochs * 2 // 3 else 1.0))
         print(
             f"epoch {epoch + 1}/{epochs}: loss {total / max(1, steps_per_epoch):.4f} "
             f"({time.time() - t0:.0f} s)"

@@ -117,4 +117,5 @@ class ContrastHead:
     @classmethod
     def from_manifest(cls, models_dir: Path, name: str = CONTRAST_MODEL) -> ContrastHead:
         """The verified contrast stage named in the manifest."""
-        return cls.load(locate_head(load_manifest().get(name), models_dir))
+        spec = load_manifest().get(name)
+        return cls.load(locate_head(spec, models_dir, "appliance.audio.training_contrast"))

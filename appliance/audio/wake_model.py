@@ -53,11 +53,14 @@ Floats = npt.NDArray[np.float32]
 _ARRAYS = ("w1", "b1", "w2", "b2", "mean", "std")
 
 
-def locate_head(spec: ModelSpec, models_dir: Path) -> Path:
+def locate_head(
+    spec: ModelSpec, models_dir: Path, trainer: str = "appliance.audio.training"
+) -> Path:
     """The verified head file: ``models_dir`` or a carrier first, then the repository's ``models/``.
 
     The head is small and trained here, so it is committed rather than carried by a wheel; the copy
     in the repository is checked against the same manifest sha256 as any other model file.
+    ``trainer`` is the module a changed file's error tells the user to retrain it with.
     """
     try:
         return locate(spec, "head", models_dir)
@@ -72,7 +75,7 @@ def locate_head(spec: ModelSpec, models_dir: Path) -> Path:
         if state != "ok":
             raise ModelError(
                 f"model {spec.name}: file {f.path} fails its manifest check ({state}); refusing "
-                "to load it. Retrain it with python -m appliance.audio.training or restore it",
+                f"to load it. Retrain it with python -m {trainer} or restore it",
                 code="model_checksum",
             ) from None
         return committed

@@ -123,6 +123,10 @@ class SpeechEmbedding:
         out = self._embed.run(None, {self._embed_input: x})[0]
         return np.asarray(out, dtype=np.float32).reshape(-1, EMBED_DIM)
 
+    def silent_embedding(self) -> Floats:
+        """The embedding ``[96]`` of silence: what a stream's window holds before its start."""
+        return self.embed(np.tile(self.silent_frame, (EMBED_FRAMES, 1))[None])[0]
+
     def clip(self, audio: Samples, *, lead_frames: int = EMBED_FRAMES) -> Floats:
         """Every embedding a stream would emit for ``audio``, started from silence.
 
