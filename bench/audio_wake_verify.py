@@ -44,7 +44,7 @@ from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
 from appliance.audio.training import step_scores
 from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
-from appliance.audio.wake_contrast import ContrastHead, window_bins
+from appliance.audio.wake_contrast import ContrastHead
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
 MODELS = Path("var/models")
@@ -223,8 +223,7 @@ class Contrasts:
         if key not in self.cache:
             t0 = time.perf_counter()
             window = window_before(item, at, self.window_s)
-            bins = window_bins(self.recogniser.encoder_states(window))
-            score = float(self.stage.scores(bins[None])[0])
+            score = self.stage.score_window(self.recogniser, window)
             self.cache[key] = (score, time.perf_counter() - t0)
         return self.cache[key]
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser, WindowResult
 from appliance.audio.ring import PreRoll
-from appliance.audio.wake_contrast import ContrastHead, window_bins
+from appliance.audio.wake_contrast import ContrastHead
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,6 @@ class VerifiedWakeDetector:
         if result.score < self.threshold or self.contrast is None:
             return Check(result, None, result.score >= self.threshold)
         t0 = time.perf_counter()
-        bins = window_bins(self.recogniser.encoder_states(window))
-        score = float(self.contrast.scores(bins[None])[0])
+        score = self.contrast.score_window(self.recogniser, window)
         self.compute_s += time.perf_counter() - t0
         return Check(result, score, score >= self.contrast_threshold)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,10 @@ from appliance.audio.errors import SpeechModelError
 from appliance.audio.head_file import load_arrays, save_arrays
 from appliance.audio.wake_model import locate_head
 from appliance.models.manifest import load_manifest
+
+if TYPE_CHECKING:
+    from appliance.audio.base import Samples
+    from appliance.audio.engines.whisper import WhisperRecogniser
 
 #: Manifest name of the contrast stage for "open claw".
 CONTRAST_MODEL = "kws-open-claw-contrast"
@@ -92,6 +96,10 @@ class ContrastHead:
         """Scores 0..1 of raw inputs ``[n, BINS, 384]`` (:func:`window_bins`)."""
         z = self.logits((np.asarray(bins, np.float32) - self.mean) / self.std)
         return (1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))).astype(np.float32)
+
+    def score_window(self, recogniser: WhisperRecogniser, window: Samples) -> float:
+        """The score of one window of audio: its encoder states (``recogniser``), binned."""
+        return float(self.scores(window_bins(recogniser.encoder_states(window))[None])[0])
 
     def save(self, path: Path) -> None:
         """Write the stage (float32 arrays and the meta as a JSON string; no pickles)."""
