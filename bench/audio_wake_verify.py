@@ -59,6 +59,68 @@ WINDOW_S = 1.2
 #: Contrast-stage thresholds (with --contrast; 0: the stage off). The verifier thresholds are then
 #: only 0 and the default, to keep the table readable.
 CONTRAST = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7)
+#: Issue 4's targets: false rejects at most 5 %, and at most 0.5 false accepts per hour, both on
+#: the real clips with the near-misses and on ordinary speech.
+TARGET_FALSE_REJECTS = 0.05
+TARGET_FA_PER_H = 0.5
+
+
+@dataclass(frozen=True)
+class Point:
+    """One operating point of a group's table and its figures."""
+
+    #: First-stage (keyword model) threshold.
+    first: float
+    #: Verifier threshold (0: whisper off).
+    verifier: float
+    #: Contrast-stage threshold (0: the stage off).
+    contrast: float
+    #: Share of the positives missed.
+    false_rejects: float
+    #: False accepts per hour over the real clips and the near-miss utterances together.
+    fa_clips_near_h: float
+    #: False accepts per hour of ordinary speech (0 when the run has none).
+    fa_speech_h: float
+
+    def label(self) -> str:
+        """The point as the table writes it."""
+        tail = f", {self.contrast:g}" if self.contrast > 0 else ""
+        return f"({self.first:g}, {self.verifier:g}{tail})"
+
+
+def nearest_to_targets(points: list[Point]) -> list[str]:
+    """Lines that say which points meet issue 4's targets, or how near the nearest come.
+
+    Two views of the same points: the fewest false rejects among the points whose false accepts
+    meet both per-hour targets, and the fewest false accepts (clips and near-misses, the stricter
+    of the two here) among the points that miss at most 5 %.
+    """
+    quiet = [p for p in points if max(p.fa_clips_near_h, p.fa_speech_h) <= TARGET_FA_PER_H]
+    hearing = [p for p in points if p.false_rejects <= TARGET_FALSE_REJECTS]
+    both = [p for p in quiet if p.false_rejects <= TARGET_FALSE_REJECTS]
+    lines = [
+        f"  issue 4's targets (false rejects <= {TARGET_FALSE_REJECTS}, false accepts <= "
+        f"{TARGET_FA_PER_H}/h on clips+near-misses and on speech): met at {len(both)} of "
+        f"{len(points)} points" + (": " + ", ".join(p.label() for p in both) if both else "")
+    ]
+    if quiet:
+        best = min(quiet, key=lambda p: (p.false_rejects, p.fa_clips_near_h))
+        lines.append(
+            f"  fewest false rejects with both false-accept targets met: {best.false_rejects:.3f}"
+            f" at {best.label()}"
+        )
+    else:
+        lines.append("  no point meets both false-accept targets")
+    if hearing:
+        best = min(hearing, key=lambda p: (p.fa_clips_near_h, p.fa_speech_h))
+        lines.append(
+            f"  fewest false accepts with false rejects <= {TARGET_FALSE_REJECTS}: "
+            f"{best.fa_clips_near_h:.1f}/h clips+near-misses, {best.fa_speech_h:.2f}/h speech"
+            f" at {best.label()}"
+        )
+    else:
+        lines.append(f"  no point has false rejects <= {TARGET_FALSE_REJECTS}")
+    return lines
 
 
 @dataclass
@@ -290,8 +352,10 @@ def table(
     groups: dict[str, Group],
     arm: float = 0.0,
     contrast: Contrasts | None = None,
+    first_stage: tuple[float, ...] = FIRST_STAGE,
 ) -> None:
-    """The (first stage, verifier) threshold table per group of voice families.
+    """The (first stage, verifier) threshold table per group of voice families, each group's
+    followed by how near its points come to issue 4's targets (:func:`nearest_to_targets`).
 
     With ``arm`` > 0, whisper checks early, where the first stage's score rose over ``arm``; a
     detection in the same rise is confirmed by that check, or else by a check at the detection
@@ -319,7 +383,8 @@ def table(
             + "  false-reject  near-miss  real-clip FA  FA/h clips+near"
             "  FA/h speech (95% up)  latency p50/p95 ms  checks/h speech"
         )
-        for t1 in FIRST_STAGE:
+        points: list[Point] = []
+        for t1 in first_stage:
             fired = {i: detections(it.trace or [], t1, REFRACTORY) for i, it in chosen}
             for t2, t3 in [(t2, t3) for t2 in verifier for t3 in levels]:
 
@@ -399,6 +464,17 @@ def table(
                     f"       {np.percentile(arr, 50):5.0f} / {np.percentile(arr, 95):5.0f}"
                     f"  {checks / max(speech_h, 1e-9):8.1f}"
                 )
+                points.append(
+                    Point(
+                        t1,
+                        t2,
+                        t3,
+                        1 - len(lat) / max(1, len(pos)),
+                        fa / max(neg_h, 1e-9),
+                        fa_speech / speech_h if speech_h > 0 else 0.0,
+                    )
+                )
+        print("\n".join(nearest_to_targets(points)))
 
 
 def main() -> None:
@@ -466,12 +542,19 @@ def main() -> None:
         "(0-based), the part no head was compared on before (session 14: 60,108)",
     )
     parser.add_argument(
+        "--first-stage",
+        default=",".join(f"{t:g}" for t in FIRST_STAGE),
+        help="comma list of the keyword model's thresholds, a block of rows each "
+        f"(default {','.join(f'{t:g}' for t in FIRST_STAGE)})",
+    )
+    parser.add_argument(
         "--arm",
         default="0",
         help="comma list of early-check levels of the first stage's score (0 = check only at "
         "the detection; each level prints its own table on the same audio)",
     )
     args = parser.parse_args()
+    first_stage = tuple(float(t) for t in args.first_stage.split(","))
     t0 = time.perf_counter()
     if args.split == "test":
         items = test_items(args)
@@ -525,7 +608,7 @@ def main() -> None:
             it.trace = trace
         for arm in [float(a) for a in args.arm.split(",")]:
             print(f"== early check where the first stage's score rose over {arm} (0: off) ==")
-            table(items, verify, groups, arm, contrasts)
+            table(items, verify, groups, arm, contrasts, first_stage)
         confirmations(items, verify)
     costs = np.array([c for _, c, _ in verify.cache.values()]) * 1000
     print(
