@@ -84,8 +84,9 @@ class Point:
 
     def label(self) -> str:
         """The point as the table writes it."""
+        verifier = f"{self.verifier:g}" if self.verifier > 0 else "whisper off"
         tail = f", {self.contrast:g}" if self.contrast > 0 else ""
-        return f"({self.first:g}, {self.verifier:g}{tail})"
+        return f"({self.first:g}, {verifier}{tail})"
 
 
 def nearest_to_targets(points: list[Point]) -> list[str]:
@@ -110,7 +111,13 @@ def nearest_to_targets(points: list[Point]) -> list[str]:
             f" at {best.label()}"
         )
     else:
-        lines.append("  no point meets both false-accept targets")
+        # How far the quietest point is from the targets, and what it misses to get there.
+        best = min(points, key=lambda p: (max(p.fa_clips_near_h, p.fa_speech_h), p.false_rejects))
+        lines.append(
+            f"  no point meets both false-accept targets; the fewest: {best.fa_clips_near_h:.1f}/h"
+            f" clips+near-misses, {best.fa_speech_h:.2f}/h speech, missing {best.false_rejects:.3f}"
+            f" at {best.label()}"
+        )
     if hearing:
         best = min(hearing, key=lambda p: (p.fa_clips_near_h, p.fa_speech_h))
         lines.append(
@@ -456,7 +463,7 @@ def table(
                     else f"{'-':>6s} ({'-':>5s})"
                 )
                 print(
-                    f"  {t1:5.2f}  {t2:8.5f}"
+                    f"  {t1:5.3f}  {t2:8.5f}"
                     + (f"  {t3:8.2f}" if contrast is not None else "")
                     + f"  {1 - len(lat) / max(1, len(pos)):12.3f}"
                     f"  {near_acc:4d}/{len(near):<4d}  {fa_clips:12d}  {fa / max(neg_h, 1e-9):14.1f}"
