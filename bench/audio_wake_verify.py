@@ -480,32 +480,31 @@ def table(
                 checks = sum(len(fired[i]) for i, _ in speech) + sum(
                     rises(it.trace or [], arm, fired[i]) for i, it in speech
                 )
+                point = Point(
+                    t1,
+                    t2,
+                    t3,
+                    len(pos) - len(lat),
+                    len(pos),
+                    fa / max(neg_h, 1e-9),
+                    fa_speech / speech_h if speech_h > 0 else None,
+                )
+                points.append(point)
                 arr = np.array(lat) if lat else np.zeros(1)
                 # No ordinary speech (--minutes 0): no rate and no bound to give.
                 speech_rate = (
-                    f"{fa_speech / speech_h:6.2f} ({poisson_upper(fa_speech) / speech_h:5.2f})"
-                    if speech_h > 0
+                    f"{point.fa_speech_h:6.2f} ({poisson_upper(fa_speech) / speech_h:5.2f})"
+                    if point.fa_speech_h is not None
                     else f"{'-':>6s} ({'-':>5s})"
                 )
                 print(
                     f"  {t1:5.3f}  {t2:8.5f}"
                     + (f"  {t3:8.2f}" if contrast is not None else "")
-                    + f"  {1 - len(lat) / max(1, len(pos)):12.3f}"
-                    f"  {near_acc:4d}/{len(near):<4d}  {fa_clips:12d}  {fa / max(neg_h, 1e-9):14.1f}"
+                    + f"  {point.false_rejects:12.3f}"
+                    f"  {near_acc:4d}/{len(near):<4d}  {fa_clips:12d}  {point.fa_clips_near_h:14.1f}"
                     f"  {speech_rate}"
                     f"       {np.percentile(arr, 50):5.0f} / {np.percentile(arr, 95):5.0f}"
                     f"  {checks / max(speech_h, 1e-9):8.1f}"
-                )
-                points.append(
-                    Point(
-                        t1,
-                        t2,
-                        t3,
-                        len(pos) - len(lat),
-                        len(pos),
-                        fa / max(neg_h, 1e-9),
-                        fa_speech / speech_h if speech_h > 0 else None,
-                    )
                 )
         print("\n".join(nearest_to_targets(points)))
 
@@ -578,7 +577,7 @@ def main() -> None:
         "--first-stage",
         default=",".join(f"{t:g}" for t in FIRST_STAGE),
         help="comma list of the keyword model's thresholds, a block of rows each "
-        f"(default {','.join(f'{t:g}' for t in FIRST_STAGE)})",
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--arm",
