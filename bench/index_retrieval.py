@@ -77,6 +77,27 @@ def build(dataset: str, corpus: dict[str, str], embedder: Embedder, name: str = 
     return store
 
 
+def length_report(store: IndexStore, embedder: Embedder) -> None:
+    """How many tokens each slice feeds the embedder (special tokens included), against its
+    max_length: a slice past it is cut and its tail is invisible to the vector channel."""
+    texts = [r[0] for r in store.db.execute("SELECT text FROM slices").fetchall()]
+    tokens = embedder.tokens
+    seen = sorted(c + tokens.special + tokens.prefix for c in tokens.counts(texts))
+    if not seen:
+        return
+    limit = tokens.max_length
+    over = sum(n > limit for n in seen)
+
+    def q(p: float) -> int:
+        return seen[min(len(seen) - 1, int(p * len(seen)))]
+
+    print(
+        f"slices: {len(seen)}; embedder tokens (wordpieces + specials) min {seen[0]}, p10 {q(0.1)},"
+        f" median {q(0.5)}, p90 {q(0.9)}, max {seen[-1]}; over max_length {limit}: {over}"
+        f" ({100 * over / len(seen):.1f} %)"
+    )
+
+
 def ndcg_at(ranked: list[str], rel: dict[str, int], k: int) -> float:
     dcg = sum((2 ** rel.get(d, 0) - 1) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
     ideal = sorted(rel.values(), reverse=True)[:k]
@@ -114,6 +135,7 @@ def main() -> None:
         corpus = dict(list(corpus.items())[: args.limit_docs])
     embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
     store = build(args.dataset, corpus, embedder, args.index_name)
+    length_report(store, embedder)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     # The keyword channel ranks in memory once its common words are loaded (the service's steady
     # state); a query meeting a phrase not yet in memory takes the budgeted FTS5 path instead.

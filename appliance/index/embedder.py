@@ -19,6 +19,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from appliance.errors import ModelError
+from appliance.index.tokens import PassageTokens
 from appliance.models.manifest import ModelSpec, load_manifest
 from appliance.models.store import locate
 
@@ -112,6 +113,10 @@ class Embedder:
                 f"embedding model {self.name} cannot be loaded ({type(err).__name__})",
                 code="model_load_failed",
             ) from err
+        #: Counts passages in this model's tokens (what slices are sized by).
+        self.tokens = PassageTokens(
+            self._tokenizer, max_length=options.max_length, passage_prefix=options.passage_prefix
+        )
         self._tokenizer.enable_truncation(max_length=options.max_length)
         self._tokenizer.enable_padding()
         self._input_names = {i.name for i in self._session.get_inputs()}
