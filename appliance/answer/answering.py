@@ -132,11 +132,12 @@ class Answer:
 
 @dataclass(frozen=True)
 class AnswerEvent:
-    """One step of a streamed answer: a checked sentence to speak, or the final answer."""
+    """One step of a streamed answer: an acknowledgement, a checked sentence, or the final answer."""
 
-    #: ``sentence`` (speak it now) or ``answer`` (the final :class:`Answer`, always last).
-    kind: Literal["sentence", "answer"]
-    #: The sentence's spoken form (for ``sentence``).
+    #: ``ack`` (the model is asked: say this at once, it is not part of the answer), ``sentence``
+    #: (speak it now) or ``answer`` (the final :class:`Answer`, always last).
+    kind: Literal["ack", "sentence", "answer"]
+    #: The acknowledgement or the sentence's spoken form.
     text: str = ""
     #: The final answer (for ``answer``).
     answer: Answer | None = None
@@ -257,9 +258,14 @@ def extractive_answer(
     reason: str = "",
     rejected: str = "",
     unsupported: Sequence[str] = (),
+    found: extractive.Extract | None | Literal["find"] = "find",
 ) -> Answer:
-    """The best field or line, quoted with its citation; an abstention when nothing fits."""
-    found = extractive.find_extract(question, sources)
+    """The best field or line, quoted with its citation; an abstention when nothing fits.
+
+    ``found`` is the extract when the caller has looked for it already (None: nothing qualified).
+    """
+    if found == "find":
+        found = extractive.find_extract(question, sources)
     if found is None:
         answer = abstention(question, searched, others, truncated, timings.get("retrieve", 0.0))
         return Answer(
@@ -350,7 +356,12 @@ def _prepare(
 
 
 def _fallback(
-    p: _Prepared, config: Config, reason: str, rejected: str = "", unsupported: Sequence[str] = ()
+    p: _Prepared,
+    config: Config,
+    reason: str,
+    rejected: str = "",
+    unsupported: Sequence[str] = (),
+    found: extractive.Extract | None | Literal["find"] = "find",
 ) -> Answer:
     return extractive_answer(
         p.question,
@@ -363,7 +374,17 @@ def _fallback(
         reason=reason,
         rejected=rejected,
         unsupported=unsupported,
+        found=found,
     )
+
+
+def is_sure(found: extractive.Extract | None, min_score: float) -> bool:
+    """Whether an extract answers the question surely enough to be spoken without the model.
+
+    A title-block field or a typed dimension of the drawing the question names is the drawing's own
+    statement; a quoted line is sure when it matches enough of the question's weighted terms.
+    """
+    return found is not None and (bool(found.field) or found.score >= min_score)
 
 
 def _no_model_reason(config: Config, worker: AnswerWorker | None, extractive_only: bool) -> str:
@@ -394,10 +415,13 @@ async def stream_answer(
 ) -> AsyncIterator[AnswerEvent]:
     """Answer sentence by sentence: each checked sentence is yielded as soon as it is complete.
 
-    A sentence is released only when every number and identifier in it is in a source cited so far;
-    the first sentence that fails stops the model. If nothing was released yet, the extractive answer
-    replaces it; otherwise the answer ends with the sentences already checked. The last event is
-    always the final :class:`Answer`.
+    The fast path comes first: a field, a dimension or a line that answers the question surely
+    (:func:`is_sure`) is spoken at once and the model is not asked. Otherwise a ready model is asked;
+    an ``ack`` event comes first so the bench hears at once that the question was taken. A model
+    sentence is released only when every number and identifier in it is in a source cited so far;
+    the first sentence that fails stops the model. If nothing was released yet, the extract found
+    before the model was asked (or an abstention) replaces it; otherwise the answer ends with the
+    sentences already checked. The last event is always the final :class:`Answer`.
     """
     p = _prepare(question, store=store, config=config, namespaces=namespaces)
     settings = config.answer
@@ -406,23 +430,28 @@ async def stream_answer(
             abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"])
         )
         return
+    t_extract = time.perf_counter()
+    found = extractive.find_extract(p.question, p.sources)
+    p.timings["extract"] = time.perf_counter() - t_extract
     reason = _no_model_reason(config, worker, extractive_only)
-    if reason or worker is None:
-        answer = _fallback(p, config, reason)
+    sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)
+    if reason or worker is None or sure:
+        answer = _fallback(p, config, reason, found=found)
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer)
         return
     agree_with: str | None = None
     if settings.llm_must_agree:
-        found = extractive.find_extract(p.question, p.sources)
         if found is None:
             # Nothing in the sources answers by the extractive evidence: the model is not asked (a
             # small model cites someone else's true number rather than say it does not know).
-            answer = _fallback(p, config, "no_evidence")
+            answer = _fallback(p, config, "no_evidence", found=found)
             yield AnswerEvent("sentence", text=answer.spoken)
             yield _final(answer)
             return
         agree_with = found.quote
+    if settings.acknowledgement:
+        yield AnswerEvent("ack", text=settings.acknowledgement)
     fmt = settings.llm_format
     messages = format_messages(fmt, role or settings.role, p.question, p.sources)
     rules = _grammar_for(fmt, p.sources)
@@ -485,7 +514,9 @@ async def stream_answer(
     p.timings = timings
     if not released:
         reason = failure or ("no_citation" if not cited_so_far else "no_new_information")
-        answer = _fallback(p, config, reason, rejected=raw.strip(), unsupported=unsupported)
+        answer = _fallback(
+            p, config, reason, rejected=raw.strip(), unsupported=unsupported, found=found
+        )
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer)
         return

@@ -60,7 +60,12 @@ async def _ask(
                 worker=worker,
                 extractive_only=extractive_only,
             ):
-                if event.kind == "sentence" and stream:
+                if event.kind == "ack" and stream:
+                    if as_json:
+                        click.echo(json.dumps({"ack": event.text}, ensure_ascii=False))
+                    else:
+                        click.echo(f"… {event.text}")
+                elif event.kind == "sentence" and stream:
                     if as_json:
                         click.echo(json.dumps({"sentence": event.text}, ensure_ascii=False))
                     else:

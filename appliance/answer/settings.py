@@ -67,6 +67,15 @@ class AnswerSettings:
     max_sources: int = 5
     #: Longest spoken answer in characters (the full text form is not cut).
     spoken_max_chars: int = 240
+    #: Speak a sure extracted answer at once instead of asking the model (false: a ready model is
+    #: always asked first, with the extract as its fallback; for measuring the model alone).
+    fast_path: bool = True
+    #: How sure an extracted answer (a quoted line; fields and dimensions count as sure) must be to be
+    #: spoken at once without asking the model (0..1, the extract's score). Below it, a ready model is
+    #: asked and the extract is kept as the fallback.
+    fast_path_min_score: float = 0.6
+    #: Said at once when the model is asked, so the bench knows it was heard ("" = say nothing).
+    acknowledgement: str = "Checking the drawings."
 
     def validate(self) -> None:
         """Check ranges that the types alone cannot express."""
@@ -105,3 +114,7 @@ class AnswerSettings:
             raise ConfigError("answer.min_retrieval_score: must be between 0 and 1")
         if self.max_sources < 1 or self.spoken_max_chars < 40:
             raise ConfigError("answer.max_sources/spoken_max_chars: too small")
+        if not 0.0 <= self.fast_path_min_score <= 1.0:
+            raise ConfigError("answer.fast_path_min_score: must be between 0 and 1")
+        if len(self.acknowledgement) > 80:
+            raise ConfigError("answer.acknowledgement: at most 80 characters (it is said at once)")

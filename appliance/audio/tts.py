@@ -246,10 +246,28 @@ class SpeechReport:
 class Speaker:
     """Speaks a stream of text through a sink, a sentence ahead, interruptibly."""
 
+    #: Texts up to this long are synthesised once and replayed ("Checking the drawings.", "Yes?").
+    PHRASE_MAX_CHARS = 40
+    #: How many such phrases are kept.
+    PHRASES_KEPT = 16
+
     def __init__(self, tts: Synthesizer, sink: AudioSink) -> None:
         self.tts = tts
         self.sink = sink
         self._stop = asyncio.Event()
+        self._phrases: dict[str, tuple[Samples, int]] = {}
+
+    async def _synthesize(self, text: str) -> tuple[Samples, int]:
+        """Synthesis, with the appliance's few fixed phrases kept so they sound at once."""
+        if len(text) > self.PHRASE_MAX_CHARS:
+            return await self.tts.synthesize(text)
+        kept = self._phrases.get(text)
+        if kept is None:
+            kept = await self.tts.synthesize(text)
+            if len(self._phrases) >= self.PHRASES_KEPT:
+                self._phrases.pop(next(iter(self._phrases)))
+            self._phrases[text] = kept
+        return kept
 
     def interrupt(self) -> None:
         """Stop speaking now (safe to call when nothing is being spoken)."""
@@ -273,7 +291,7 @@ class Speaker:
                     for piece in pieces:
                         if self._stop.is_set():
                             return
-                        audio, rate = await self.tts.synthesize(piece)
+                        audio, rate = await self._synthesize(piece)
                         await queue.put((piece, audio, rate))
             finally:
                 await queue.put(None)

@@ -2,8 +2,9 @@
 
 Stages, in order: ``wake`` (detection delay after the wake phrase ended, as the audio part reports it),
 ``capture`` (wake to the end of the spoken question), ``transcription``, ``retrieval`` (search), ``first_token``
-(retrieval done to the answer's first token), ``first_audio`` (end of the question to the first sound of
-the answer) and ``total`` (wake to the answer finished). Figures go to the status page (recent values and
+(retrieval done to the answer's first token), ``acknowledge`` (end of the question to the first sound of
+"Checking the drawings" when the model is asked), ``first_audio`` (end of the question to the first
+sound of the answer itself) and ``total`` (wake to the answer finished). Figures go to the status page (recent values and
 percentiles) and to Prometheus histograms.
 """
 
@@ -15,7 +16,16 @@ from dataclasses import dataclass, field
 
 from prometheus_client import CollectorRegistry, Histogram
 
-STAGES = ("wake", "capture", "transcription", "retrieval", "first_token", "first_audio", "total")
+STAGES = (
+    "wake",
+    "capture",
+    "transcription",
+    "retrieval",
+    "first_token",
+    "acknowledge",
+    "first_audio",
+    "total",
+)
 _BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
 
@@ -37,7 +47,9 @@ class QuestionTimer:
     retrieval_started_at: float | None = None
     #: When the first answer token arrived.
     first_token_at: float | None = None
-    #: When the first audio of the answer started playing.
+    #: When the acknowledgement started playing (only when the model was asked).
+    acknowledged_at: float | None = None
+    #: When the first audio of the answer itself started playing.
     first_audio_at: float | None = None
     #: When the answer was complete (spoken or failed).
     done_at: float | None = None
@@ -54,6 +66,7 @@ class QuestionTimer:
         span("transcription", self.captured_at, self.transcribed_at)
         span("retrieval", self.retrieval_started_at, self.retrieved_at)
         span("first_token", self.retrieved_at, self.first_token_at)
+        span("acknowledge", self.captured_at, self.acknowledged_at)
         span("first_audio", self.captured_at, self.first_audio_at)
         span("total", self.wake_at, self.done_at)
         return {k: round(v, 4) for k, v in out.items()}

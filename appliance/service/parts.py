@@ -29,7 +29,13 @@ from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.appliance import Parts
 from appliance.service.library import IndexLibrary, source_records
-from appliance.service.ports import AnswerResult, AnswerTimes, Citation, Utterance
+from appliance.service.ports import (
+    Acknowledgement,
+    AnswerResult,
+    AnswerTimes,
+    Citation,
+    Utterance,
+)
 
 if TYPE_CHECKING:
     from appliance.answer.answering import Answer
@@ -105,8 +111,9 @@ class AnswerAdapter:
 
     async def stream(
         self, question: str, namespaces: Sequence[str], times: AnswerTimes
-    ) -> AsyncIterator[str | AnswerResult]:
-        """Sentences as they are checked, then the final answer."""
+    ) -> AsyncIterator[str | Acknowledgement | AnswerResult]:
+        """An acknowledgement when the model is asked, sentences as they are checked, then the
+        final answer."""
         from appliance.answer.answering import stream_answer
 
         started = time.monotonic()
@@ -117,6 +124,8 @@ class AnswerAdapter:
         ):
             if event.answer is not None:
                 final = event.answer
+            elif event.kind == "ack":
+                yield Acknowledgement(event.text)
             elif event.text:
                 yield event.text
         assert final is not None

@@ -24,7 +24,7 @@ from appliance.events import Event, EventBus, EventType
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook, QuestionTimer
 from appliance.service.memory import MemoryNotes
-from appliance.service.ports import Answerer, AnswerResult, Speaker, Utterance
+from appliance.service.ports import Acknowledgement, Answerer, AnswerResult, Speaker, Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.supervisor import public_error
 
@@ -47,6 +47,17 @@ class _Times:
 
 async def _one(text: str) -> AsyncIterator[str]:
     yield text
+
+
+async def _after(
+    first: str | Acknowledgement | AnswerResult | None,
+    rest: AsyncIterator[str | Acknowledgement | AnswerResult],
+) -> AsyncIterator[str | Acknowledgement | AnswerResult]:
+    """``first`` (unless None) followed by the rest of the stream."""
+    if first is not None:
+        yield first
+    async for item in rest:
+        yield item
 
 
 class QuestionPipeline:
@@ -161,17 +172,28 @@ class QuestionPipeline:
             return record
 
     async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:
-        """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready."""
+        """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready.
+
+        An acknowledgement (the model is asked) is spoken on its own first, while the model works.
+        """
         self.bus.publish(Event(EventType.THINKING, {"question": question}))
         final: AnswerResult | None = None
         first_sentence_at: float | None = None
         stream = self.answerer.stream(question, self.rooms.namespaces, _Times(timer))
+        first = await anext(stream, None)
+        if isinstance(first, Acknowledgement):
+            # Spoken whole before the answer's own speech starts; the model keeps working meanwhile.
+            self.bus.publish(Event(EventType.SPEAKING, {"text": first.text}))
+            timer.acknowledged_at = await self.speaker.speak(_one(first.text))
+            first = None
 
         async def sentences() -> AsyncIterator[str]:
             nonlocal final, first_sentence_at
-            async for item in stream:
+            async for item in _after(first, stream):
                 if isinstance(item, AnswerResult):
                     final = item
+                elif isinstance(item, Acknowledgement):
+                    continue  # only the first item may acknowledge
                 else:
                     if first_sentence_at is None:
                         first_sentence_at = time.monotonic()

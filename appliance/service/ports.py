@@ -101,6 +101,14 @@ class AnswerResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Acknowledgement:
+    """Said at once when the answer will take a while (the model is asked); not part of the answer."""
+
+    #: What to say ("Checking the drawings.").
+    text: str
+
+
 class AnswerTimes(Protocol):
     """Callbacks an answerer calls so the pipeline can account latency (monotonic timestamps)."""
 
@@ -116,8 +124,9 @@ class Answerer(Protocol):
 
     def stream(
         self, question: str, namespaces: Sequence[str], times: AnswerTimes
-    ) -> AsyncIterator[str | AnswerResult]:
-        """Checked sentences to speak as they are ready, then the final :class:`AnswerResult`."""
+    ) -> AsyncIterator[str | Acknowledgement | AnswerResult]:
+        """Perhaps an :class:`Acknowledgement` first, then checked sentences to speak as they are
+        ready, then the final :class:`AnswerResult`."""
 
 
 class Speaker(Protocol):

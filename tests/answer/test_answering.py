@@ -84,7 +84,9 @@ def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
         f'[paths]\ndata_dir = "{root / "data"}"\nmodels_dir = "{root / "models"}"\n'
         "[answer]\nthreads = 1\ncontext_tokens = 1024\ncontext_budget_tokens = 300\n"
         "max_answer_tokens = 24\ntimeout_s = 600\nstart_timeout_s = 600\n"
-        "restart_backoff_s = 0.05\nrestart_backoff_max_s = 0.2\n",
+        "restart_backoff_s = 0.05\nrestart_backoff_max_s = 0.2\n"
+        # The model path is what most tests here check: ask the model even when an extract is sure.
+        "fast_path = false\n",
         encoding="utf-8",
     )
     return load_config(cfg, environ={})
@@ -465,3 +467,72 @@ async def test_cited_number_of_another_line_must_agree_with_the_evidence(
             ("7035",),
         )
         assert "25 N·m" in answer.text
+
+
+# ------------------------------------------------------------------------------- the fast path
+def _fast(config: Config, **changes: object) -> Config:
+    return replace(config, answer=replace(config.answer, fast_path=True, **changes))
+
+
+async def test_a_sure_extract_is_spoken_without_asking_the_model(
+    store: IndexStore, config: Config
+) -> None:
+    fast = _fast(config)
+    # The model would say something false; a sure extract must not wait for it, nor be replaced.
+    worker = await _with_fixed_worker(fast, "The M8 bolts take 99 N·m [1].")
+    try:
+        events = [
+            e
+            async for e in stream_answer(
+                TORQUE_Q, store=store, config=fast, namespaces=["shop"], worker=worker
+            )
+        ]
+    finally:
+        await worker.close()
+    assert [e.kind for e in events] == ["sentence", "answer"]
+    answer = events[-1].answer
+    assert answer is not None
+    assert answer.mode == "extractive" and answer.fallback_reason == ""
+    assert answer.rejected_text == "" and "generate" not in answer.timings
+    assert "25 N·m" in answer.spoken
+
+
+async def test_the_model_path_acknowledges_before_the_checked_answer(
+    store: IndexStore, config: Config
+) -> None:
+    # Nothing extracted is sure enough (threshold 1 and a line that matches part of the question),
+    # so the model is asked: the acknowledgement comes first, then its checked sentence.
+    fast = _fast(config, fast_path_min_score=1.0, llm_must_agree=False)
+    question = "What is the bracket powder coated with, and what should be checked after welding?"
+    worker = await _with_fixed_worker(fast, "The bracket is powder coated in RAL 7035 [1].")
+    try:
+        events = [
+            e
+            async for e in stream_answer(
+                question, store=store, config=fast, namespaces=["shop"], worker=worker
+            )
+        ]
+    finally:
+        await worker.close()
+    assert [e.kind for e in events] == ["ack", "sentence", "answer"]
+    assert events[0].text == fast.answer.acknowledgement
+    answer = events[-1].answer
+    assert answer is not None and answer.mode == "llm"
+    assert "RAL 7035" in answer.spoken
+
+
+async def test_a_rejected_model_answer_falls_back_to_the_extract_found_before(
+    store: IndexStore, config: Config
+) -> None:
+    fast = _fast(config, fast_path_min_score=1.0, llm_must_agree=False)
+    question = "What is the bracket powder coated with, and what should be checked after welding?"
+    worker = await _with_fixed_worker(fast, "The bracket is powder coated in RAL 9999 [1].")
+    try:
+        answer = await answer_question(
+            question, store=store, config=fast, namespaces=["shop"], worker=worker
+        )
+    finally:
+        await worker.close()
+    assert answer.mode == "extractive"
+    assert answer.fallback_reason == "unsupported_claim"
+    assert "RAL 7035" in answer.spoken

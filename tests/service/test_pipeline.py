@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shutil
 import time
 import wave
@@ -12,17 +13,21 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter
 
+from appliance.answer.worker import AnswerWorker
 from appliance.config import Config
 from appliance.events import EventType
+from appliance.index.embedder import Embedder
 from appliance.index.search import search
 from appliance.service.indexer import IndexQueue
 from appliance.service.latency import LatencyBook
 from appliance.service.memory import MemoryNotes
+from appliance.service.parts import AnswerAdapter, ReaderStore, SharedEmbedder
 from appliance.service.pipeline import QuestionPipeline
 from appliance.service.ports import Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.samples import SAMPLES, draw_sample
 from appliance.service.state import LiveState
+from tests.answer.conftest import fault_command
 
 
 class RecordingSpeaker:
@@ -131,3 +136,44 @@ def test_sample_drawing_is_a_page(tmp_path: Path) -> None:
     image = draw_sample(SAMPLES[0])
     assert image.size == (2339, 1654)
     assert isinstance(image, Image.Image)
+
+
+async def test_the_model_path_is_acknowledged_before_its_answer(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # The real answer adapter over the real index, with a real worker process that writes a fixed,
+    # supported answer; no extract is sure enough (threshold 1), so the model is asked.
+    answer = dataclasses.replace(
+        config.answer, fast_path_min_score=1.0, llm_must_agree=False, timeout_s=600.0
+    )
+    config = dataclasses.replace(config, answer=answer)
+    note = config.paths.data_dir / "bracket.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("# Bracket\n\nPowder coat the bracket in RAL 7035 after welding.\n")
+    job = queue.submit("index", "global", path=note)
+    assert job.done is not None
+    await job.done
+    worker = AnswerWorker(
+        config.answer,
+        models_dir=config.paths.models_dir,
+        command=fault_command("liar", "The bracket is powder coated in RAL 7035 [1]."),
+    )
+    await worker.start()
+    reader = ReaderStore(config, SharedEmbedder(config))
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    pipeline.answerer = AnswerAdapter(config, reader, worker)
+    try:
+        record = await pipeline.handle(
+            _utterance("what is the bracket powder coated with and what is checked after welding")
+        )
+    finally:
+        await worker.close()
+        reader.close()
+    assert record["mode"] == "llm", record
+    assert speaker.said == [
+        config.answer.acknowledgement,
+        "The bracket is powder coated in RAL 7035.",
+    ]
+    latency = record["latency"]
+    assert 0.0 <= latency["acknowledge"] <= latency["first_audio"]
