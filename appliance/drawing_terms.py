@@ -1,0 +1,819 @@
+"""Drawing vocabulary in Swedish, German and Chinese with its English sense.
+
+A glossary of the words engineering drawings are written in, not of particular drawings: the labels of
+title-block fields ("Benämning", "Werkstoff", "图号"), common values ("Anodiserad", "verzinkt"), and
+the nouns parts are named with ("Platte", "Hållare", "Welle"). German and Swedish join nouns into
+compounds ("Adapterplatte", "Ljushållare"); :func:`split_compound` takes them apart so that each part
+gets its sense. Chinese has no spaces; known terms are found in it by longest match.
+
+The API:
+
+- :func:`english` — the English sense of a term or phrase ("Ljushållare" -> "candle holder").
+- :func:`senses` — the English words for the foreign terms found in a text.
+- :func:`label_field` / :func:`split_label` — which title-block field a label names, in any language,
+  and the value written after it.
+- :func:`synonyms` — other English words for an English sense ("anodised" -> "anodized").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+#: Title-block field -> its English name (how an answer or a question speaks of it).
+FIELD_NAMES: dict[str, str] = {
+    "title": "title",
+    "drawing_number": "drawing number",
+    "material": "material",
+    "scale": "scale",
+    "weight": "weight",
+    "surface_treatment": "surface treatment",
+    "roughness": "roughness",
+    "general_tolerance": "general tolerance",
+    "sheet": "sheet",
+    "size": "sheet size",
+    "date": "date",
+    "drawn_by": "drawn by",
+    "checked_by": "checked by",
+    "approved_by": "approved by",
+    "project": "project",
+    "revision": "revision",
+    "quantity": "quantity",
+}
+
+#: Title-block field -> the labels that introduce it (lower case; English, Swedish, German, Chinese).
+LABELS: dict[str, tuple[str, ...]] = {
+    "title": (
+        "title",
+        "part name",
+        "description",
+        "designation",
+        "benämning",
+        "benamning",
+        "titel",
+        "benennung",
+        "bezeichnung",
+        "名称",
+        "零件名称",
+        "图名",
+    ),
+    "drawing_number": (
+        "drawing number",
+        "drawing no",
+        "dwg no",
+        "dwg. no",
+        "drg no",
+        "drg. no",
+        "part number",
+        "part no",
+        "document number",
+        "doc no",
+        "ritningsnummer",
+        "ritningsnr",
+        "ritn nr",
+        "ritn.nr",
+        "ritn. nr",
+        "zeichnungsnummer",
+        "zeichnungsnr",
+        "zeichnungs-nr",
+        "zeichn.-nr",
+        "zeichn. nr",
+        "teilenummer",
+        "sachnummer",
+        "artikelnummer",
+        "图号",
+        "图样代号",
+        "零件号",
+    ),
+    "material": ("material", "matl", "werkstoff", "materialbezeichnung", "材料", "材质"),
+    "scale": ("scale", "skala", "maßstab", "massstab", "比例"),
+    "weight": ("weight", "mass", "vikt", "massa", "gewicht", "masse", "重量", "质量"),
+    "surface_treatment": (
+        "surface treatment",
+        "surface protection",
+        "coating",
+        "finish",
+        "ytbehandling",
+        "ytskydd",
+        "oberflächenbehandlung",
+        "oberflaechenbehandlung",
+        "oberflächenschutz",
+        "oberfläche",
+        "oberflaeche",
+        "beschichtung",
+        "表面处理",
+    ),
+    "roughness": (
+        "surface roughness",
+        "surface finish",
+        "roughness",
+        "ytjämnhet",
+        "ytjamnhet",
+        "ytfinhet",
+        "oberflächenrauheit",
+        "rauheit",
+        "rauhigkeit",
+        "表面粗糙度",
+        "粗糙度",
+    ),
+    "general_tolerance": (
+        "general tolerances",
+        "general tolerance",
+        "tolerances unless otherwise stated",
+        "tolerance, if not indicated",
+        "tolerance if not indicated",
+        "untoleranced dimensions",
+        "allmän tolerans",
+        "allmänna toleranser",
+        "allman tolerans",
+        "toleranser",
+        "allgemeintoleranzen",
+        "allgemeintoleranz",
+        "freimaßtoleranz",
+        "freimasstoleranz",
+        "toleranzen",
+        "toleranz",
+        "tolerances",
+        "tolerance",
+        "tolerans",
+        "未注公差",
+        "一般公差",
+    ),
+    "sheet": ("sheet no", "sheet", "blad", "blatt", "sida", "张次"),
+    "size": (
+        "sheet size",
+        "paper size",
+        "size",
+        "format",
+        "blattgröße",
+        "blattgroesse",
+        "blattformat",
+        "图幅",
+        "幅面",
+    ),
+    "date": ("date", "datum", "日期"),
+    "drawn_by": (
+        "drawn by",
+        "drawn",
+        "designed by",
+        "designer",
+        "author",
+        "ritad av",
+        "ritad",
+        "konstruerad av",
+        "konstruktör",
+        "gezeichnet",
+        "gez",
+        "bearbeitet",
+        "bearb",
+        "erstellt",
+        "制图",
+        "绘图",
+        "设计",
+    ),
+    "checked_by": (
+        "checked by",
+        "checked",
+        "chkd",
+        "granskad av",
+        "granskad",
+        "kontrollerad",
+        "geprüft",
+        "geprueft",
+        "gepr",
+        "审核",
+        "校对",
+    ),
+    "approved_by": ("approved by", "approved", "godkänd", "freigegeben", "freigabe", "批准"),
+    "project": (
+        "project number",
+        "project no",
+        "project",
+        "course code",
+        "course",
+        "projekt",
+        "projektnummer",
+        "kurskod",
+        "kurs",
+        "auftragsnummer",
+        "auftrag",
+        "项目",
+        "课程",
+    ),
+    "revision": (
+        "revision",
+        "rev",
+        "revidering",
+        "ändring",
+        "änderung",
+        "aenderung",
+        "änderungsindex",
+        "index",
+        "版本",
+        "版次",
+    ),
+    "quantity": ("quantity", "qty", "antal", "anzahl", "menge", "stückzahl", "数量", "件数"),
+}
+
+#: Foreign word (lower case, Swedish or German) -> its English sense.
+WORDS: dict[str, str] = {
+    # Title-block labels.
+    "benämning": "title",
+    "benamning": "title",
+    "benennung": "title",
+    "bezeichnung": "title",
+    "titel": "title",
+    "ritning": "drawing",
+    "ritningsnummer": "drawing number",
+    "zeichnung": "drawing",
+    "zeichnungsnummer": "drawing number",
+    "nummer": "number",
+    "werkstoff": "material",
+    "skala": "scale",
+    "maßstab": "scale",
+    "massstab": "scale",
+    "vikt": "weight",
+    "massa": "mass",
+    "gewicht": "weight",
+    "masse": "mass",
+    "ytbehandling": "surface treatment",
+    "oberfläche": "surface",
+    "oberflächenbehandlung": "surface treatment",
+    "behandlung": "treatment",
+    "ytjämnhet": "roughness",
+    "rauheit": "roughness",
+    "rauhigkeit": "roughness",
+    "tolerans": "tolerance",
+    "toleranz": "tolerance",
+    "allmän": "general",
+    "allgemein": "general",
+    "allgemeintoleranz": "general tolerance",
+    "blad": "sheet",
+    "blatt": "sheet",
+    "datum": "date",
+    "ritad": "drawn",
+    "gezeichnet": "drawn",
+    "granskad": "checked",
+    "geprüft": "checked",
+    "godkänd": "approved",
+    "freigegeben": "approved",
+    "kurs": "course",
+    "projekt": "project",
+    "ändring": "revision",
+    "änderung": "revision",
+    "antal": "quantity",
+    "anzahl": "quantity",
+    "menge": "quantity",
+    "stück": "piece",
+    # Materials and treatments.
+    "stål": "steel",
+    "stahl": "steel",
+    "rostfritt": "stainless",
+    "rostfri": "stainless",
+    "rostfrei": "stainless",
+    "edelstahl": "stainless steel",
+    "aluminium": "aluminium",
+    "mässing": "brass",
+    "messing": "brass",
+    "koppar": "copper",
+    "kupfer": "copper",
+    "plast": "plastic",
+    "kunststoff": "plastic",
+    "gjutjärn": "cast iron",
+    "grauguss": "cast iron",
+    "guss": "casting",
+    "gummi": "rubber",
+    "trä": "wood",
+    "holz": "wood",
+    "anodiserad": "anodised",
+    "anodiserat": "anodised",
+    "eloxerad": "anodised",
+    "eloxiert": "anodised",
+    "förzinkad": "galvanised",
+    "galvaniserad": "galvanised",
+    "verzinkt": "galvanised",
+    "härdad": "hardened",
+    "gehärtet": "hardened",
+    "lackerad": "painted",
+    "målad": "painted",
+    "lackiert": "painted",
+    "pulverlackerad": "powder coated",
+    "pulverbeschichtet": "powder coated",
+    "svartoxiderad": "black oxide",
+    "brüniert": "black oxide",
+    "förnicklad": "nickel plated",
+    "vernickelt": "nickel plated",
+    "förkromad": "chrome plated",
+    "verchromt": "chrome plated",
+    "polerad": "polished",
+    "poliert": "polished",
+    "slipad": "ground",
+    "geschliffen": "ground",
+    "blästrad": "blasted",
+    "gestrahlt": "blasted",
+    "obehandlad": "untreated",
+    "unbehandelt": "untreated",
+    # Features.
+    "gänga": "thread",
+    "gewinde": "thread",
+    "genomgående": "through",
+    "durchgehend": "through",
+    "hål": "hole",
+    "bohrung": "hole",
+    "loch": "hole",
+    "fas": "chamfer",
+    "fase": "chamfer",
+    "senkung": "countersink",
+    "radie": "radius",
+    "djup": "depth",
+    "tiefe": "depth",
+    "längd": "length",
+    "länge": "length",
+    "bredd": "width",
+    "breite": "width",
+    "höjd": "height",
+    "höhe": "height",
+    "durchmesser": "diameter",
+    "vinkel": "angle",
+    "winkel": "angle",
+    "spår": "groove",
+    # Parts.
+    "platta": "plate",
+    "platte": "plate",
+    "plåt": "sheet metal",
+    "blech": "sheet metal",
+    "hållare": "holder",
+    "halter": "holder",
+    "halterung": "mount",
+    "fäste": "bracket",
+    "axel": "shaft",
+    "welle": "shaft",
+    "achse": "axle",
+    "kolv": "piston",
+    "kolben": "piston",
+    "ljus": "candle",
+    "kerze": "candle",
+    "lock": "lid",
+    "deckel": "cover",
+    "kåpa": "cover",
+    "botten": "bottom",
+    "boden": "bottom",
+    "hus": "housing",
+    "gehäuse": "housing",
+    "skruv": "screw",
+    "schraube": "screw",
+    "mutter": "nut",
+    "bricka": "washer",
+    "scheibe": "washer",
+    "bult": "bolt",
+    "bolzen": "bolt",
+    "stift": "pin",
+    "fjäder": "spring",
+    "feder": "spring",
+    "lager": "bearing",
+    "hjul": "wheel",
+    "rad": "wheel",
+    "kugghjul": "gear",
+    "zahnrad": "gear",
+    "rör": "tube",
+    "rohr": "tube",
+    "flansch": "flange",
+    "fläns": "flange",
+    "stång": "rod",
+    "stange": "rod",
+    "distans": "spacer",
+    "ram": "frame",
+    "rahmen": "frame",
+    "balk": "beam",
+    "träger": "beam",
+    "fot": "foot",
+    "fuß": "foot",
+    "skiva": "disc",
+    "klämma": "clamp",
+    "klemme": "clamp",
+    "spannvorrichtung": "clamping fixture",
+    "aufspannung": "clamping fixture",
+    "vorrichtung": "fixture",
+    "fixtur": "fixture",
+    "aufnahme": "mount",
+    "ecke": "corner",
+    "hörn": "corner",
+    "führung": "guide",
+    "schiene": "rail",
+    "grund": "base",
+    "bas": "base",
+    "unterteil": "lower part",
+    "oberteil": "upper part",
+    "teil": "part",
+    "detalj": "part",
+    "baugruppe": "assembly",
+    "zusammenbau": "assembly",
+    "montering": "assembly",
+    "sammanställning": "assembly",
+    "greifer": "gripper",
+    "gripdon": "gripper",
+    "griff": "handle",
+    "handtag": "handle",
+    "pump": "pump",
+    "pumpe": "pump",
+    "cykel": "bicycle",
+    "fahrrad": "bicycle",
+    "torn": "tower",
+    "turm": "tower",
+    "hiss": "elevator",
+    "aufzug": "elevator",
+    "adapter": "adapter",
+    "zylinder": "cylinder",
+    "hylsa": "sleeve",
+    "hülse": "sleeve",
+    "buchse": "bushing",
+    "bussning": "bushing",
+    "tätning": "seal",
+    "dichtung": "seal",
+    "stativ": "stand",
+    "ständer": "stand",
+    "konsol": "bracket",
+    "profil": "profile",
+    "ring": "ring",
+    "arm": "arm",
+    "knopp": "knob",
+    "knopf": "knob",
+    "mittel": "middle",
+    "mitte": "middle",
+    "övre": "upper",
+    "nedre": "lower",
+    "oben": "top",
+    "unten": "bottom",
+    "vänster": "left",
+    "höger": "right",
+    "links": "left",
+    "rechts": "right",
+}
+
+#: Chinese term -> its English sense (found in text by longest match).
+CHINESE: dict[str, str] = {
+    "名称": "title",
+    "零件名称": "part name",
+    "图号": "drawing number",
+    "材料": "material",
+    "材质": "material",
+    "比例": "scale",
+    "重量": "weight",
+    "质量": "mass",
+    "表面处理": "surface treatment",
+    "表面粗糙度": "surface roughness",
+    "粗糙度": "roughness",
+    "未注公差": "general tolerance",
+    "一般公差": "general tolerance",
+    "公差": "tolerance",
+    "图幅": "sheet size",
+    "幅面": "sheet size",
+    "日期": "date",
+    "制图": "drawn by",
+    "绘图": "drawn by",
+    "设计": "designed by",
+    "审核": "checked by",
+    "校对": "checked by",
+    "批准": "approved by",
+    "项目": "project",
+    "课程": "course",
+    "版本": "revision",
+    "版次": "revision",
+    "数量": "quantity",
+    "技术要求": "technical requirements",
+    "螺纹": "thread",
+    "孔": "hole",
+    "通孔": "through hole",
+    "板": "plate",
+    "钢": "steel",
+    "不锈钢": "stainless steel",
+    "铝": "aluminium",
+    "铝合金": "aluminium alloy",
+    "铜": "copper",
+    "黄铜": "brass",
+    "塑料": "plastic",
+    "铸铁": "cast iron",
+    "阳极氧化": "anodised",
+    "镀锌": "galvanised",
+    "淬火": "hardened",
+    "发黑": "black oxide",
+    "喷漆": "painted",
+    "轴": "shaft",
+    "活塞": "piston",
+    "支架": "bracket",
+    "底座": "base",
+    "盖": "cover",
+    "端盖": "end cover",
+    "法兰": "flange",
+    "齿轮": "gear",
+    "弹簧": "spring",
+    "轴承": "bearing",
+    "螺栓": "bolt",
+    "螺钉": "screw",
+    "螺母": "nut",
+    "垫圈": "washer",
+    "销": "pin",
+    "套": "sleeve",
+    "壳体": "housing",
+    "倒角": "chamfer",
+    "圆角": "fillet",
+    "直径": "diameter",
+    "半径": "radius",
+    "深": "depth",
+    "零件": "part",
+    "装配图": "assembly drawing",
+    "夹具": "fixture",
+    "蜡烛": "candle",
+    "手柄": "handle",
+    "安装板": "mounting plate",
+    "连接板": "connecting plate",
+}
+
+#: English sense -> other English words for it (spelling variants and near synonyms).
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "anodised": ("anodized",),
+    "galvanised": ("galvanized", "zinc plated"),
+    "aluminium": ("aluminum",),
+    "stainless": ("stainless steel",),
+    "stainless steel": ("stainless",),
+    "holder": ("mount",),
+    "mount": ("holder",),
+    "bracket": ("mount", "holder"),
+    "lid": ("cover", "cap"),
+    "cover": ("lid", "cap"),
+    "shaft": ("axle",),
+    "axle": ("shaft",),
+    "hole": ("bore",),
+    "weight": ("mass",),
+    "mass": ("weight",),
+    "title": ("name",),
+    "drawing number": ("drawing no", "dwg no", "part number"),
+    "surface treatment": ("finish", "coating"),
+    "roughness": ("surface finish",),
+    "general tolerance": ("tolerance",),
+    "sheet size": ("paper size", "format"),
+    "revision": ("version",),
+    "quantity": ("number of parts",),
+    "colour": ("color",),
+}
+
+#: Foreign words that are also ordinary English words of another sense: :func:`senses` ignores
+#: them when they stand alone in a text ("lock nut" is English), but not inside a compound.
+FALSE_FRIENDS = frozenset(
+    ["lock", "rad", "arm", "ring", "hus", "bas", "fas", "stift", "links", "mutter", "ram", "pump"]
+)
+
+#: German and Swedish linking elements between the parts of a compound ("Zeichnung-s-nummer").
+_LINKS = ("", "s", "e", "n", "en", "es")
+#: Endings of plurals and definite forms ("Platten", "hållaren", "fästet").
+_ENDINGS = ("", "e", "n", "en", "s", "es", "er", "et", "t", "na", "ar", "or", "arna", "erna")
+_MIN_PART = 3
+_LATIN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+_SHEET_ZH = re.compile(r"第\s*\d+\s*张")
+_SEPARATORS = " \t:;.,/|-–=_()[]"
+#: Words joining a label to its value: "Tolerance, if not indicated acc. to ISO 2768-mK".
+_CONNECTIVE = re.compile(
+    r"^(?:(?:acc(?:ording)?\.?\s*to|as per|per|to|enligt|enl\.|nach|gemäß|gemass|gem\.)"
+    r"(?![^\W\d_])|按照?)[\s:.,]*",
+    re.I,
+)
+
+
+def _fold(text: str) -> str:
+    return text.lower().replace("ß", "ss")
+
+
+# Lookups by folded spelling ("maßstab" and "massstab" are one entry).
+_WORDS = {_fold(k): v for k, v in WORDS.items()}
+_HAN_TERMS = sorted(CHINESE, key=len, reverse=True)
+
+
+def _word_sense(word: str) -> str | None:
+    """Sense of one whole word, allowing an inflection ending."""
+    for ending in _ENDINGS:
+        if ending and not word.endswith(ending):
+            continue
+        stem = word[: len(word) - len(ending)] if ending else word
+        if len(stem) >= _MIN_PART and stem in _WORDS:
+            return _WORDS[stem]
+    return None
+
+
+@lru_cache(maxsize=4096)
+def split_compound(word: str) -> tuple[str, ...]:
+    """The known parts of a German or Swedish compound, or ``()`` if it does not split into them.
+
+    "Adapterplatte" -> ("adapter", "platte"); "Ljushållare" -> ("ljus", "hållare");
+    "Zeichnungsnummer" -> ("zeichnung", "nummer"). A word known whole is returned as one part.
+    Linking letters (s, e, n, en, es) between parts and an inflection ending on the last are
+    allowed. Of several splits, the one with the fewest parts wins.
+    """
+    w = _fold(word)
+    if not w.isalpha():
+        return ()
+    # best[i]: the fewest known parts covering w[:i], as a tuple of stems.
+    best: dict[int, tuple[str, ...]] = {0: ()}
+    for i in range(len(w)):
+        if i not in best:
+            continue
+        for j in range(i + _MIN_PART, len(w) + 1):
+            stem = w[i:j]
+            if stem not in _WORDS:
+                continue
+            for link in _LINKS:
+                end = j + len(link)
+                if w[j:end] != link or end > len(w):
+                    continue
+                cand = best[i] + (stem,)
+                if end not in best or len(cand) < len(best[end]):
+                    best[end] = cand
+    n = len(w)
+    for ending in _ENDINGS:
+        if ending and not w.endswith(ending):
+            continue
+        cut = n - len(ending)
+        if best.get(cut):
+            return best[cut]
+    return ()
+
+
+def _latin_english(word: str) -> str | None:
+    folded = _fold(word)
+    sense = _word_sense(folded)
+    if sense is not None:
+        return sense
+    parts = split_compound(folded)
+    if len(parts) < 2:
+        return None
+    return " ".join(_WORDS[p] for p in parts)
+
+
+def _han_english(run: str) -> tuple[str, bool]:
+    """A run of Chinese text with its known terms given in English; True when any was known."""
+    out: list[str] = []
+    known = False
+    i = 0
+    while i < len(run):
+        for term in _HAN_TERMS:
+            if run.startswith(term, i):
+                out.append(CHINESE[term])
+                i += len(term)
+                known = True
+                break
+        else:
+            out.append(run[i])
+            i += 1
+    return " ".join(out), known
+
+
+def english(term: str) -> str | None:
+    """The English sense of a foreign drawing term or phrase, or None if none of it is known.
+
+    "Anodiserad" -> "anodised"; "Adapterplatte" -> "adapter plate"; "Ljushållare" -> "candle
+    holder"; "螺纹孔" -> "thread hole"; "Stål, förzinkad" -> "steel galvanised". Words that are not in
+    the glossary are kept as they are, so "Halter 2" -> "holder 2".
+    """
+    pieces: list[str] = []
+    known = False
+    for match in re.finditer(r"[\u3400-\u9fff]+|[^\W_]+(?:-[^\W_]+)*", term, re.UNICODE):
+        token = match.group(0)
+        if _HAN.fullmatch(token):
+            text, found = _han_english(token)
+            pieces.append(text)
+            known = known or found
+            continue
+        sense = _latin_english(token) if token.replace("-", "").isalpha() else None
+        if sense is None:
+            pieces.append(token)
+        else:
+            pieces.append(sense)
+            known = True
+    return " ".join(pieces) if known else None
+
+
+def senses(text: str) -> list[str]:
+    """English senses of the foreign drawing terms in a text, in order, each once.
+
+    A sense that equals its own term ("Aluminium", "Adapter") is left out: the text says it already.
+    A standalone word that is also ordinary English of another sense (see :data:`FALSE_FRIENDS`)
+    is ignored; inside a compound it counts ("Lockhållare").
+    """
+    out: list[str] = []
+    for run in _HAN.findall(text):
+        i = 0
+        while i < len(run):
+            for term in _HAN_TERMS:
+                if run.startswith(term, i):
+                    out.append(CHINESE[term])
+                    i += len(term)
+                    break
+            else:
+                i += 1
+    for token in _LATIN.findall(text):
+        for word in token.split("-"):
+            folded = _fold(word)
+            if folded in FALSE_FRIENDS or len(folded) < _MIN_PART:
+                continue
+            sense = _latin_english(folded)
+            if sense is not None and sense != folded:
+                out.append(sense)
+    return list(dict.fromkeys(out))
+
+
+def synonyms(sense: str) -> tuple[str, ...]:
+    """Other English words for an English sense ("anodised" -> ("anodized",)); may be empty."""
+    return SYNONYMS.get(sense.lower().strip(), ())
+
+
+class LabelMatch(NamedTuple):
+    """A title-block label found at the start of a text, and what follows it."""
+
+    #: The field the label names (a key of :data:`LABELS`).
+    field: str
+    #: The label as written in the text (all labels of that field it begins with, e.g. "Vikt/Massa").
+    label: str
+    #: The text after the label and its separators: the value when label and value share a cell.
+    rest: str
+
+
+_LABEL_INDEX = sorted(
+    ((_fold(label), name) for name, labels in LABELS.items() for label in labels),
+    key=lambda item: -len(item[0]),
+)
+
+
+def _label_at(folded: str, start: int) -> tuple[str, int] | None:
+    """(field, end) of the longest label beginning at ``start`` of a folded text."""
+    sheet = _SHEET_ZH.match(folded, start)
+    if sheet:
+        return "sheet", sheet.end()
+    for label, name in _LABEL_INDEX:
+        if not folded.startswith(label, start):
+            continue
+        end = start + len(label)
+        # Latin labels end at a word boundary ("Material" is not the start of "Materialien");
+        # Chinese labels need none.
+        if not _HAN.match(label[-1]) and end < len(folded) and folded[end].isalnum():
+            continue
+        return name, end
+    return None
+
+
+def split_label(text: str) -> LabelMatch | None:
+    """The field a text's leading label names, the label, and the rest of the text; or None.
+
+    Labels are matched in English, Swedish, German and Chinese, case-insensitively, at the start of
+    the text. Labels of the same field written together ("Vikt/Massa", "Benämning / Title") are
+    taken as one label; the separators after it (":", "/", ".") are dropped from the rest.
+    """
+    stripped = text.lstrip(_SEPARATORS)
+    folded = _fold(stripped)
+    found = _label_at(folded, 0)
+    if found is None:
+        return None
+    name, end = found
+    while True:
+        # Labels of one field written together: "Vikt/Massa", "Benämning / Title".
+        pos = end
+        while pos < len(folded) and folded[pos] in _SEPARATORS:
+            pos += 1
+        more = _label_at(folded, pos) if pos > end else None
+        if more is None or more[0] != name:
+            break
+        end = more[1]
+    rest_start = end
+    while rest_start < len(folded) and folded[rest_start] in _SEPARATORS:
+        rest_start += 1
+    # Map the folded offsets back to the original text (each "ß" became two letters).
+    orig_end = _orig_offset(stripped, end)
+    orig_rest = _orig_offset(stripped, rest_start)
+    rest = _CONNECTIVE.sub("", stripped[orig_rest:].strip(), count=1)
+    return LabelMatch(name, stripped[:orig_end].strip(), rest.strip())
+
+
+def _orig_offset(text: str, folded_offset: int) -> int:
+    """The offset in ``text`` whose folded prefix has length ``folded_offset``."""
+    count = 0
+    for i, ch in enumerate(text):
+        if count >= folded_offset:
+            return i
+        count += len(_fold(ch))
+    return len(text)
+
+
+def label_field(text: str) -> str | None:
+    """Which title-block field a label names, in any of the four languages, or None.
+
+    "Benämning" -> "title"; "Zeichnungsnummer" -> "drawing_number"; "Vikt/Massa" -> "weight";
+    "未注公差" -> "general_tolerance"; "第 1 张" -> "sheet". The text may go on after the label
+    ("Werkstoff: S235" -> "material").
+    """
+    found = split_label(text)
+    return found.field if found else None
+
+
+def field_labels(field: str) -> tuple[str, ...]:
+    """The labels of a field in all four languages (lower case); empty for an unknown field."""
+    return LABELS.get(field, ())
