@@ -257,6 +257,10 @@ class Speaker:
         self._stop = asyncio.Event()
         self._phrases: dict[str, tuple[Samples, int]] = {}
 
+    async def prepare(self, text: str) -> None:
+        """Synthesise a short fixed phrase now, so that saying it later sounds at once."""
+        await self._synthesize(text)
+
     async def _synthesize(self, text: str) -> tuple[Samples, int]:
         """Synthesis, with the appliance's few fixed phrases kept so they sound at once."""
         if len(text) > self.PHRASE_MAX_CHARS:

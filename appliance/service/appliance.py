@@ -88,6 +88,9 @@ class _SilentSpeaker:
     def stop(self) -> None:
         return None
 
+    async def prepare(self, text: str) -> None:
+        return None
+
 
 class _NoAnswers:
     """Used when no answer part is available: every question gets a clear error."""
@@ -309,6 +312,11 @@ class Appliance:
             try:
                 await asyncio.to_thread(warmer)
             except Exception as err:  # a part that cannot warm up reports itself when used
+                log.warning("warm-up failed", extra={"error": type(err).__name__})
+        if self.config.answer.acknowledgement:
+            try:
+                await self.pipeline.speaker.prepare(self.config.answer.acknowledgement)
+            except Exception as err:  # the voice reports itself when it is used
                 log.warning("warm-up failed", extra={"error": type(err).__name__})
 
     async def shutdown(self) -> None:

@@ -255,6 +255,10 @@ class VoiceAdapter:
         report = await self.frontend.speak(sentences)
         return report.first_audio
 
+    async def prepare(self, text: str) -> None:
+        """Synthesise a fixed phrase ahead (the acknowledgement)."""
+        await self.frontend.speaker.prepare(text)
+
     def stop(self) -> None:
         """Cut speech short."""
         self.frontend.interrupt()
@@ -270,6 +274,10 @@ class SpeakerAdapter:
         """Speak streamed sentences; the first audio's time."""
         report = await self.speaker.speak(sentences)
         return report.first_audio
+
+    async def prepare(self, text: str) -> None:
+        """Synthesise a fixed phrase ahead (the acknowledgement)."""
+        await self.speaker.prepare(text)
 
     def stop(self) -> None:
         """Cut speech short."""

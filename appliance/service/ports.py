@@ -138,6 +138,9 @@ class Speaker(Protocol):
     def stop(self) -> None:
         """Stop speaking now (the "stop" command, the false-wake button)."""
 
+    async def prepare(self, text: str) -> None:
+        """Synthesise a fixed phrase ahead, so that saying it later sounds at once."""
+
 
 class Listener(Protocol):
     """The microphone side: wake word, capture and transcription."""

@@ -240,3 +240,29 @@ async def test_the_pi_path_vosk_wake_and_streamed_question(synth: SynthFn, tmp_p
         kinds.append(events.get_nowait().type)
     assert EventType.TRANSCRIPT_PARTIAL in kinds
     assert kinds.index(EventType.WAKE_DETECTED) < kinds.index(EventType.TRANSCRIPT_FINAL)
+
+
+class CountingEspeak(EspeakTts):
+    """The real espeak-ng voice, counting how often it is asked to synthesise."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    async def synthesize(self, text: str) -> tuple[np.ndarray, int]:
+        self.calls.append(text)
+        return await super().synthesize(text)
+
+
+async def test_a_prepared_phrase_is_not_synthesised_again(tmp_path: Path) -> None:
+    tts = CountingEspeak()
+    speaker = Speaker(tts, WavFileSink(tmp_path / "spoken"))
+    await speaker.prepare("Checking the drawings.")
+    first = await speaker.speak(single("Checking the drawings."))
+    long = "The material is aluminium 6061-T6, anodised, as the title block of the drawing says."
+    await speaker.speak(single(long))
+    await speaker.speak(single(long))
+    assert first.spoken == ["Checking the drawings."]
+    # The short phrase once (prepared), the long sentence every time it is said.
+    assert tts.calls == ["Checking the drawings.", long, long]
+    assert len(list((tmp_path / "spoken").glob("*.wav"))) == 3

@@ -45,6 +45,9 @@ class RecordingSpeaker:
     def stop(self) -> None:
         self.stopped += 1
 
+    async def prepare(self, text: str) -> None:
+        return None
+
 
 def _pipeline(config: Config, queue: IndexQueue, speaker: RecordingSpeaker) -> QuestionPipeline:
     state = LiveState()
