@@ -16,10 +16,11 @@ Every answer has a full text form with ``[n]`` citations (status page, CLI) and 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -258,7 +259,7 @@ def extractive_answer(
     reason: str = "",
     rejected: str = "",
     unsupported: Sequence[str] = (),
-    found: extractive.Extract | None | Literal["find"] = "find",
+    found: extractive.Extract | Literal["find"] | None = "find",
 ) -> Answer:
     """The best field or line, quoted with its citation; an abstention when nothing fits.
 
@@ -361,7 +362,7 @@ def _fallback(
     reason: str,
     rejected: str = "",
     unsupported: Sequence[str] = (),
-    found: extractive.Extract | None | Literal["find"] = "find",
+    found: extractive.Extract | Literal["find"] | None = "find",
 ) -> Answer:
     return extractive_answer(
         p.question,
@@ -466,11 +467,18 @@ async def stream_answer(
     t0 = time.perf_counter()
     first_token: float | None = None
     cited_so_far: list[int] = []
+
+    def deadline() -> float | None:
+        # Only the first checked sentence is waited for against the clock: a model that has not
+        # said anything usable by then is not worth more of the bench's time than the extract.
+        return None if released else t0 + settings.first_sentence_timeout_s
+
     try:
         async with contextlib.aclosing(
             worker.generate(messages, max_tokens=settings.max_answer_tokens, grammar=rules)
         ) as generated:
-            tokens = _as_cited_sentence(generated) if fmt == "extract" else generated
+            pieces = _until(generated, deadline)
+            tokens = _as_cited_sentence(pieces) if fmt == "extract" else pieces
             async for piece in tokens:
                 if first_token is None:
                     first_token = time.perf_counter() - t0
@@ -530,6 +538,26 @@ def _grammar_for(fmt: str, sources: Sequence[Source]) -> str | None:
     if fmt == "extract":
         return grammar.extraction_grammar(sources)
     return None
+
+
+async def _until(
+    pieces: AsyncIterator[str], deadline: Callable[[], float | None]
+) -> AsyncIterator[str]:
+    """The pieces, ending in ``model_too_slow`` when ``deadline()`` (perf_counter) passes first."""
+    while True:
+        limit = deadline()
+        try:
+            if limit is None:
+                piece = await anext(pieces)
+            else:
+                piece = await asyncio.wait_for(anext(pieces), max(0.0, limit - time.perf_counter()))
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise AnswerError(
+                "the model had no checked sentence in time", code="model_too_slow"
+            ) from None
+        yield piece
 
 
 _PICKED = re.compile(r"^\s*\[(\d{1,2})\]\s*(.+?)\s*$", re.S)

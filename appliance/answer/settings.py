@@ -74,6 +74,9 @@ class AnswerSettings:
     #: spoken at once without asking the model (0..1, the extract's score). Below it, a ready model is
     #: asked and the extract is kept as the fallback.
     fast_path_min_score: float = 0.6
+    #: Seconds the model may take to its first checked sentence; then it is stopped and the extract
+    #: (or the abstention) is spoken instead. Once a sentence is out, ``timeout_s`` bounds the rest.
+    first_sentence_timeout_s: float = 8.0
     #: Said at once when the model is asked, so the bench knows it was heard ("" = say nothing).
     acknowledgement: str = "Checking the drawings."
 
@@ -114,6 +117,8 @@ class AnswerSettings:
             raise ConfigError("answer.min_retrieval_score: must be between 0 and 1")
         if self.max_sources < 1 or self.spoken_max_chars < 40:
             raise ConfigError("answer.max_sources/spoken_max_chars: too small")
+        if self.first_sentence_timeout_s <= 0:
+            raise ConfigError("answer.first_sentence_timeout_s: must be positive")
         if not 0.0 <= self.fast_path_min_score <= 1.0:
             raise ConfigError("answer.fast_path_min_score: must be between 0 and 1")
         if len(self.acknowledgement) > 80:

@@ -536,3 +536,32 @@ async def test_a_rejected_model_answer_falls_back_to_the_extract_found_before(
     assert answer.mode == "extractive"
     assert answer.fallback_reason == "unsupported_claim"
     assert "RAL 7035" in answer.spoken
+
+
+async def test_a_model_with_nothing_checked_in_time_gives_way_to_the_extract(
+    store: IndexStore, config: Config
+) -> None:
+    # A worker that never answers: the first-sentence deadline ends the wait, not answer.timeout_s
+    # (600 s here), and the extract found before the model was asked is spoken.
+    slow = _fast(
+        config, fast_path_min_score=1.0, llm_must_agree=False, first_sentence_timeout_s=1.0
+    )
+    worker = AnswerWorker(
+        slow.answer, models_dir=slow.paths.models_dir, command=fault_command("hang")
+    )
+    await worker.start()
+    question = "What is the bracket powder coated with, and what should be checked after welding?"
+    try:
+        events = [
+            e
+            async for e in stream_answer(
+                question, store=store, config=slow, namespaces=["shop"], worker=worker
+            )
+        ]
+    finally:
+        await worker.close()
+    assert [e.kind for e in events] == ["ack", "sentence", "answer"]
+    answer = events[-1].answer
+    assert answer is not None and answer.mode == "extractive"
+    assert answer.fallback_reason == "model_too_slow"
+    assert "RAL 7035" in answer.spoken
