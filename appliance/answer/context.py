@@ -8,6 +8,7 @@ on the same page, are merged into one :class:`Source` that keeps every slice id 
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -99,6 +100,9 @@ class Source:
     text: str
     #: Title-block or other structured fields of the merged slices (field name -> value).
     fields: dict[str, str] = field(default_factory=dict)
+    #: Typed dimensions of the merged slices (JSON records of :class:`appliance.vision.dimensions.Dimension`,
+    #: each with its own box), without repeats.
+    dimensions: list[dict[str, Any]] = field(default_factory=list)
     #: Whether the text was cut to fit the budget.
     truncated: bool = False
     _ords: list[int] = field(default_factory=list, repr=False)
@@ -132,6 +136,19 @@ def _fields(extra: dict[str, Any]) -> dict[str, str]:
     if isinstance(field_name, str) and isinstance(extra.get("value"), str):
         out[field_name.lower()] = str(extra["value"])
     return out
+
+
+def _add_dimensions(src: Source, extra: dict[str, Any]) -> None:
+    """The slice's typed dimensions (the vision package puts them in ``extra["dimensions"]``)."""
+    records = extra.get("dimensions")
+    if not isinstance(records, list):
+        return
+    seen = {json.dumps(d, sort_keys=True) for d in src.dimensions}
+    for record in records:
+        key = json.dumps(record, sort_keys=True, default=str)
+        if isinstance(record, dict) and key not in seen:
+            src.dimensions.append(record)
+            seen.add(key)
 
 
 def _mergeable(src: Source, hit: HitLike) -> bool:
@@ -173,6 +190,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                 src.fields.update(
                     {k: v for k, v in _fields(hit.extra).items() if k not in src.fields}
                 )
+                _add_dimensions(src, hit.extra)
                 break
         else:
             if len(groups) >= max_sources:
@@ -195,6 +213,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                     _ords=[hit.ord],
                 )
             )
+            _add_dimensions(groups[-1], hit.extra)
             texts.append({hit.ord: hit.text})
     remaining = int(budget_tokens * CHARS_PER_TOKEN)
     out: list[Source] = []

@@ -5,6 +5,11 @@ text on a drawing is grouped by Tesseract block into notes; a text page's blocks
 title block is one slice of its own, never cut. Words Tesseract was unsure of stay in the text but are
 listed in ``extra["uncertain_words"]``, and a slice made mostly of them carries
 ``extra["low_confidence"] = True`` so the answer stage does not cite it as fact on its own.
+
+Each dimension slice, and each note with a thread or diameter callout ("4x M8 Gewinde
+durchgehend"), carries its typed dimensions (:mod:`appliance.vision.dimensions`) in
+``extra["dimensions"]``, each with its own box; one more slice per page lists them all by kind
+("Threads: 4 x M8. Diameters: ...") for questions over the whole set.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from appliance.index.slices import Box, DocumentSlice, SliceKind
+from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 from appliance.vision.ocr import OcrLine, OcrPage
 from appliance.vision.titleblock import FIELDS, TitleBlock
 
@@ -190,14 +196,21 @@ def build_slices(
             groups[key] = []
             order.append(key)
         groups[key].append(line)
+    rest: list[DocumentSlice] = []
+    typed: list[Dimension] = []
     for stack in stack_dimensions(dimensions):
-        slices.append(
+        extra = _extra(stack, low_confidence)
+        found = _stack_dimensions_typed(stack, to_source)
+        if found:
+            extra["dimensions"] = [d.to_json() for d in found]
+            typed.extend(found)
+        rest.append(
             DocumentSlice(
                 text=" ".join(line.text for line in stack),
                 kind=SliceKind.DIMENSION,
                 box=_rounded(to_source(_union(stack))),
                 section="dimensions",
-                extra=_extra(stack, low_confidence),
+                extra=extra,
                 page=page_no,
                 drawing_number=number,
                 revision=revision,
@@ -209,19 +222,119 @@ def build_slices(
         text = "\n".join(line.text for line in lines)
         if sum(ch.isalnum() for ch in text) < 2:
             continue
-        slices.append(
+        extra = _extra(lines, low_confidence)
+        if kind is SliceKind.NOTE:
+            found = _note_dimensions(lines, to_source)
+            if found:
+                extra["dimensions"] = [d.to_json() for d in found]
+                typed.extend(found)
+        rest.append(
             DocumentSlice(
                 text=text,
                 kind=kind,
                 box=_rounded(to_source(_union(lines))),
                 section="notes" if kind is SliceKind.NOTE else "",
-                extra=_extra(lines, low_confidence),
+                extra=extra,
                 page=page_no,
                 drawing_number=number,
                 revision=revision,
             )
         )
-    return slices
+    if typed:
+        slices.append(
+            dimension_summary(
+                typed, fields, page_no=page_no, drawing_number=number, revision=revision
+            )
+        )
+    return slices + rest
+
+
+def _stack_dimensions_typed(
+    stack: list[OcrLine], to_source: Callable[[Box], Box]
+) -> list[Dimension]:
+    """The typed dimensions of a stack, each with the box of its own line where it has one.
+
+    A stack is read as one text first (limits and deviations span its lines); when that gives just
+    what its lines give one by one, the lines were separate dimensions and keep their own boxes.
+    """
+    whole = parse_dimensions(
+        " ".join(line.text for line in stack), _rounded(to_source(_union(stack)))
+    )
+    if len(stack) > 1:
+        apart = [
+            d for line in stack for d in parse_dimensions(line.text, _rounded(to_source(line.box)))
+        ]
+        if len(apart) == len(whole) and all(
+            a.kind is w.kind and a.value == w.value for a, w in zip(apart, whole, strict=True)
+        ):
+            return apart
+    return whole
+
+
+#: In a note, only callouts a sign marks as dimensions count ("4x M8 Gewinde durchgehend"); its bare
+#: numbers are dates, standards and quantities.
+_NOTE_KINDS = (DimensionKind.THREAD, DimensionKind.DIAMETER, DimensionKind.RADIUS)
+
+
+def _note_dimensions(lines: list[OcrLine], to_source: Callable[[Box], Box]) -> list[Dimension]:
+    found = []
+    for line in lines:
+        for dim in parse_dimensions(line.text, _rounded(to_source(line.box))):
+            if dim.kind in _NOTE_KINDS:
+                found.append(dim)
+    return found
+
+
+_SUMMARY_GROUPS = (
+    (DimensionKind.THREAD, "Threads"),
+    (DimensionKind.DIAMETER, "Diameters"),
+    (DimensionKind.RADIUS, "Radii"),
+    (DimensionKind.LINEAR, "Lengths"),
+    (DimensionKind.ANGLE, "Angles"),
+    (DimensionKind.CHAMFER, "Chamfers"),
+)
+
+
+def dimension_summary(
+    typed: list[Dimension],
+    fields: dict[str, str],
+    *,
+    page_no: int,
+    drawing_number: str,
+    revision: str,
+) -> DocumentSlice:
+    """One slice listing a page's dimensions by kind, carrying the whole typed set.
+
+    Questions over the set ("the largest diameter", "the thread size") name a kind, not a value;
+    this slice is what such a question finds, and its ``extra["dimensions"]`` is the set the answer
+    is taken from (each record with its own box, so the answer cites the dimension, not the page).
+    """
+    name = " ".join(v for v in (fields.get("title", ""), drawing_number) if v)
+    lines = [f"Dimensions of {name}." if name else "Dimensions."]
+    for kind, label in _SUMMARY_GROUPS:
+        items = [d.spoken() for d in typed if d.kind is kind]
+        if items:
+            lines.append(f"{label}: {', '.join(dict.fromkeys(items))}.")
+    toleranced = [d.spoken() for d in typed if d.tolerance and d.value is not None]
+    if toleranced:
+        lines.append(f"Tolerances: {', '.join(dict.fromkeys(toleranced))}.")
+    fits = [d.spoken() for d in typed if d.fit]
+    if fits:
+        lines.append(f"Fits: {', '.join(dict.fromkeys(fits))}.")
+    box = typed[0].box
+    for dim in typed[1:]:
+        if dim.box is not None:
+            box = dim.box if box is None else box.union(dim.box)
+    return DocumentSlice(
+        text="\n".join(lines),
+        kind=SliceKind.DIMENSION,
+        box=box,
+        section="dimensions",
+        extra={"dimensions": [d.to_json() for d in typed], "dimension_summary": True},
+        page=page_no,
+        drawing_number=drawing_number,
+        revision=revision,
+    )
 
 
 def _rounded(box: Box) -> Box:
