@@ -55,3 +55,32 @@ async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
     assert (
         rate == 22050
     )  # the Piper voice's rate (espeak-ng's is 22050 too: the line above decides)
+
+
+async def test_spoken_question_through_the_model_path(tmp_path: Path) -> None:
+    # The configured answer model in its sandboxed worker, asked first (fast_path off): the
+    # acknowledgement is spoken at once, and whatever the model writes is checked before it is said.
+    base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data")})
+    assert base.answer.llm_model, "the default configuration names an answer model"
+    base = dataclasses.replace(
+        base,
+        answer=dataclasses.replace(base.answer, fast_path=False, start_timeout_s=600.0),
+        web=dataclasses.replace(base.web, port=0),
+    )
+    data = base.paths.data_dir
+    config = demo_config(base, data, None, data / "demo" / "question.wav")
+    lines: list[str] = []
+    record = await run_demo(
+        config, "open claw, what material is drawing A-1024?", False, lines.append
+    )
+
+    assert record["mode"] in ("llm", "extractive"), record
+    if record["mode"] == "extractive":
+        # The model was asked and its answer refused by the check (or too slow): the reason says so.
+        assert record["extra"].get("fallback_reason"), record
+    assert "6061-T6" in record["answer"], record
+    assert record["citations"][0]["drawing_number"] == "A-1024"
+    latency = record["latency"]
+    assert 0.0 <= latency["acknowledge"] <= latency["first_audio"], latency
+    spoken = sorted((data / "speech-out").glob("*.wav"))
+    assert len(spoken) >= 2  # the acknowledgement, then the answer
