@@ -39,7 +39,9 @@ Mode = Literal["llm", "extractive", "abstained"]
 
 #: Cosine similarity of the best hit under which a hit without any shared term counts as unrelated.
 _WEAK_COSINE = 0.35
-_SENTENCE_END = re.compile(r"(?<!\d)[.!?](?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])*(?=\s|$)|\n")
+#: What may follow a full stop while its citation is still arriving: nothing, or "[", "[1", "[1,".
+_CITATION_START = re.compile(r"\s*(?:\[[\d,\s]*)?")
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?](?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])*\.?(?=\s|$)|\n")
 
 
 @dataclass(frozen=True)
@@ -309,8 +311,9 @@ def _split_sentences(buffer: str) -> tuple[list[str], str]:
     start = 0
     for match in _SENTENCE_END.finditer(buffer):
         end = match.end()
-        # A full stop right at the end of the buffer may still be followed by a citation.
-        if end == len(buffer) and buffer[match.start()] != "\n":
+        # A full stop at the end of the buffer, or followed only by the start of a citation
+        # ("… 4 N·m. [" while "1]" is still being generated), may still get its citation.
+        if buffer[match.start()] != "\n" and _CITATION_START.fullmatch(buffer[end:]):
             break
         sentence = buffer[start:end].strip()
         if sentence:

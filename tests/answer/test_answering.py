@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from appliance.answer import verify
-from appliance.answer.answering import answer_question, stream_answer
+from appliance.answer.answering import _split_sentences, answer_question, stream_answer
 from appliance.answer.errors import QuestionError, RoleError
 from appliance.answer.prompts import available_roles, render_messages
 from appliance.answer.settings import AnswerSettings
@@ -565,3 +565,22 @@ async def test_a_model_with_nothing_checked_in_time_gives_way_to_the_extract(
     assert answer is not None and answer.mode == "extractive"
     assert answer.fallback_reason == "model_too_slow"
     assert "RAL 7035" in answer.spoken
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["The set screws take 4 N·m.", " [", "1", "]."],
+        ["The set screws take 4 N·m. [1", "]"],
+        ["The set screws take 4 N·m [1].", " They are M5."],
+    ],
+)
+def test_a_citation_arriving_after_the_full_stop_stays_with_its_sentence(
+    pieces: list[str],
+) -> None:
+    buffer, sentences = "", []
+    for piece in pieces:
+        done, buffer = _split_sentences(buffer + piece)
+        sentences += done
+    sentences += [buffer.strip()] if buffer.strip() else []
+    assert verify.citations(sentences[0]) == [1], sentences
