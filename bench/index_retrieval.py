@@ -28,6 +28,7 @@ from appliance.index.slices import SourceDocument
 from appliance.index.store import IndexStore
 from appliance.ingest.chunking import pack
 from appliance.ingest.markdown import text_blocks
+from appliance.ingest.settings import IngestSettings
 from bench.common import SHARED_DATA, out_dir
 
 DATASETS = {"scifact": "retrieval/scifact_beir", "cranfield": "retrieval/cranfield"}
@@ -52,7 +53,15 @@ def load(dataset: str) -> tuple[dict[str, str], dict[str, str], dict[str, dict[s
     return corpus, {q: t for q, t in queries.items() if q in qrels}, qrels
 
 
-def build(dataset: str, corpus: dict[str, str], embedder: Embedder, name: str = "") -> IndexStore:
+def build(
+    dataset: str,
+    corpus: dict[str, str],
+    embedder: Embedder,
+    name: str = "",
+    *,
+    target: int = IngestSettings().chunk_tokens,
+    overlap: int = IngestSettings().overlap_tokens,
+) -> IndexStore:
     path = out_dir("retrieval") / f"{name or dataset}.sqlite3"
     store = IndexStore.open_path(path, embedder=embedder)
     have = store.db.execute("SELECT count(*) FROM sources").fetchone()[0]
@@ -62,7 +71,7 @@ def build(dataset: str, corpus: dict[str, str], embedder: Embedder, name: str = 
     n_slices = 0
     embedding = 0.0
     for i, (doc_id, text) in enumerate(corpus.items()):
-        slices = pack(text_blocks(text), target=400, overlap=80)
+        slices = pack(text_blocks(text), target=target, overlap=overlap, tokens=embedder.tokens)
         result = store.replace_source(SourceDocument(doc_id, "bench", doc_id, tuple(slices)))
         n_slices += result.slices
         embedding += result.embed_seconds
@@ -129,12 +138,31 @@ def main() -> None:
         default=0,
         help="Index only the first N documents (with a new --index-name: a quick throughput run).",
     )
+    parser.add_argument(
+        "--chunk-tokens",
+        type=int,
+        default=IngestSettings().chunk_tokens,
+        help="ingest.chunk_tokens for a new index (embedder tokens per slice).",
+    )
+    parser.add_argument(
+        "--overlap-tokens",
+        type=int,
+        default=IngestSettings().overlap_tokens,
+        help="ingest.overlap_tokens for a new index.",
+    )
     args = parser.parse_args()
     corpus, queries, qrels = load(args.dataset)
     if args.limit_docs:
         corpus = dict(list(corpus.items())[: args.limit_docs])
     embedder = Embedder.from_manifest("all-minilm-l6-v2-int8", Path("/nonexistent"), cache_size=0)
-    store = build(args.dataset, corpus, embedder, args.index_name)
+    store = build(
+        args.dataset,
+        corpus,
+        embedder,
+        args.index_name,
+        target=args.chunk_tokens,
+        overlap=args.overlap_tokens,
+    )
     length_report(store, embedder)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     # The keyword channel ranks in memory once its common words are loaded (the service's steady

@@ -55,6 +55,7 @@ class HashingEmbedder:
         self.real = real
         self.name = real.name
         self.dimensions = real.dimensions
+        self.tokens = real.tokens  # the store sizes slices by the real model's tokens
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)

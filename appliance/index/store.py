@@ -22,9 +22,10 @@ import numpy as np
 
 from appliance.errors import IndexStoreError
 from appliance.index import db as dbmod
+from appliance.index.fit import fit_slices
 from appliance.index.migrations import migrate
 from appliance.index.revisions import revision_key
-from appliance.index.slices import Box, SliceKind, SourceDocument
+from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.vectors import VectorCodec
 
 if TYPE_CHECKING:
@@ -346,11 +347,14 @@ class IndexStore:
         check_namespace(doc.namespace)
         if not force and self.current_hash(doc.namespace, doc.source) == doc.content_hash:
             return ReplaceResult(doc.source, doc.namespace, 0, skipped=True)
+        # A slice longer than the model reads (a long table or title block, a vision text block)
+        # is stored as parts the model sees whole (appliance.index.fit).
+        slices = fit_slices(doc.slices, self.embedder.tokens)
         started = time.perf_counter()
-        vectors = self.embedder.embed_passages([s.text for s in doc.slices])
+        vectors = self.embedder.embed_passages([s.text for s in slices])
         embed_seconds = time.perf_counter() - started
-        drawing_number = next((s.drawing_number for s in doc.slices if s.drawing_number), "")
-        revision = next((s.revision for s in doc.slices if s.revision), "")
+        drawing_number = next((s.drawing_number for s in slices if s.drawing_number), "")
+        revision = next((s.revision for s in slices if s.revision), "")
         drawing_number = str(doc.extra.get("drawing_number", drawing_number))
         revision = str(doc.extra.get("revision", revision))
         with self.transaction():
@@ -378,21 +382,27 @@ class IndexStore:
                 ),
             )
             source_id = cur.lastrowid
-            self._insert_slices(source_id, doc, vectors)
+            self._insert_slices(source_id, doc.namespace, slices, vectors)
             self._bump_generation(doc.namespace)
             for number in {drawing_number, old[1] if old else ""} - {""}:
                 self._update_superseded(doc.namespace, number)
-        return ReplaceResult(doc.source, doc.namespace, len(doc.slices), False, embed_seconds)
+        return ReplaceResult(doc.source, doc.namespace, len(slices), False, embed_seconds)
 
-    def _insert_slices(self, source_id: int, doc: SourceDocument, vectors: np.ndarray) -> None:
-        for ord_, (sl, vector) in enumerate(zip(doc.slices, vectors, strict=True)):
+    def _insert_slices(
+        self,
+        source_id: int,
+        namespace: str,
+        slices: Sequence[DocumentSlice],
+        vectors: np.ndarray,
+    ) -> None:
+        for ord_, (sl, vector) in enumerate(zip(slices, vectors, strict=True)):
             cur = self.db.execute(
                 "INSERT INTO slices (source_id, namespace, ord, text, kind, page, box, section,"
                 " line_start, line_end, drawing_number, revision, content_hash, extra)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     source_id,
-                    doc.namespace,
+                    namespace,
                     ord_,
                     sl.text,
                     str(sl.kind),
@@ -410,7 +420,7 @@ class IndexStore:
             self.db.execute(
                 f"INSERT INTO slice_vectors (slice_id, namespace, embedding)"
                 f" VALUES (?, ?, {self.codec.sql_wrap('?')})",
-                (cur.lastrowid, doc.namespace, self.codec.encode(vector)),
+                (cur.lastrowid, namespace, self.codec.encode(vector)),
             )
             if self.codec.rescored:
                 self.db.execute(

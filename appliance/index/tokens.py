@@ -56,6 +56,48 @@ class PassageTokens:
         encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encodings]
 
+    def split(self, text: str, limit: int) -> list[str]:
+        """The text cut into consecutive pieces of at most ``limit`` content tokens each.
+
+        Cuts fall at the last space before the limit, else between two words of the
+        pre-tokenizer (a CJK character, a punctuation mark), else inside a word; whitespace at a
+        cut is dropped. Joining the pieces with a space gives the text back up to that whitespace.
+        """
+        encoding = self._tokenizer.encode(text, add_special_tokens=False)
+        offsets, words = encoding.offsets, encoding.word_ids
+        n = len(offsets)
+        if n <= limit:
+            return [text] if text.strip() else []
+        pieces: list[str] = []
+        start = 0
+        while start < n:
+            end = min(start + limit, n)
+            if end < n:
+                end = _best_cut(text, offsets, words, start, end)
+            piece = text[offsets[start][0] : offsets[end - 1][1]].strip()
+            # A cut inside a word can make the rest of the word tokenize differently: shrink the
+            # piece until it fits (never below one token).
+            while end - start > 1 and self.count(piece) > limit:
+                end -= 1
+                piece = text[offsets[start][0] : offsets[end - 1][1]].strip()
+            if piece:
+                pieces.append(piece)
+            start = end
+        return pieces
+
+    def tail(self, text: str, limit: int) -> str:
+        """The end of a text, at most ``limit`` content tokens long, starting at a word boundary
+        ("" when none fits)."""
+        encoding = self._tokenizer.encode(text, add_special_tokens=False)
+        offsets = encoding.offsets
+        n = len(offsets)
+        if n <= limit:
+            return text
+        for j in range(n - limit, n):
+            if text[offsets[j - 1][1] : offsets[j][0]].isspace():
+                return text[offsets[j][0] :]
+        return ""
+
     def seen(self, text: str) -> int:
         """Tokens the model is fed for this passage before truncation: content, prefix and special
         tokens (compare with :attr:`max_length`)."""
@@ -74,6 +116,26 @@ class PassageTokens:
                 code="model_load_failed",
             ) from err
         return cls(tokenizer, max_length=max_length, passage_prefix=passage_prefix)
+
+
+def _best_cut(
+    text: str,
+    offsets: Sequence[tuple[int, int]],
+    words: Sequence[int | None],
+    start: int,
+    end: int,
+) -> int:
+    """The token index to cut before, at most ``end``: after a space, else between words."""
+    for j in range(end, start, -1):
+        if (
+            text[offsets[j - 1][1] : offsets[j][0]].strip() == ""
+            and offsets[j][0] > offsets[j - 1][1]
+        ):
+            return j
+    for j in range(end, start, -1):
+        if words[j] != words[j - 1]:
+            return j
+    return end
 
 
 @functools.lru_cache(maxsize=4)

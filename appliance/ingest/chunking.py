@@ -1,28 +1,35 @@
-"""Packing blocks of a document into slices of about N tokens with overlap.
+"""Packing blocks of a document into slices sized in the embedding model's own tokens.
 
-Blocks come from the format-specific parsers (Markdown, plain text, PDF text layer). Prose blocks are
-packed greedily up to the target size, with the last ~overlap tokens repeated at the start of the next
-slice so a sentence on the boundary is findable from both sides. Atomic blocks (tables, code, title
-blocks) are never cut: each becomes a slice of its own, however long.
+Blocks come from the format-specific parsers (Markdown, plain text, PDF text layer). Sizes are
+counted with the embedder's tokenizer (:class:`~appliance.index.tokens.PassageTokens`), and a
+slice never holds more than the model reads (its ``max_length`` less the special tokens and the
+passage prefix), so the vector channel sees every word of every slice.
+
+Prose is cut into sentences (a sentence longer than a slice at word boundaries) and packed greedily
+up to the target, with the last ~overlap tokens of whole sentences repeated at the start of the
+next slice so a sentence on the boundary is findable from both sides (when the last sentence alone
+is longer than the overlap, its last words are repeated). Sentences of one block are joined again
+with the whitespace that separated them, so a slice's text is the document's text.
+
+Atomic blocks (tables, code, title blocks) are never packed with other text. One that fits is one
+slice; one longer than the model reads is split at line ends into consecutive parts of the same
+kind, a table's header rows repeated in each (:mod:`appliance.index.fit`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from appliance.index.fit import fit_slice
 from appliance.index.slices import Box, DocumentSlice, SliceKind
+from appliance.index.tokens import PassageTokens
 
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+# Latin sentence ends need whitespace after them ("3.5", "e.g.x" stay whole); CJK ones do not.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
 ATOMIC_KINDS = frozenset({SliceKind.TABLE, SliceKind.CODE, SliceKind.TITLE_BLOCK})
-
-
-def token_count(text: str) -> int:
-    """Approximate tokens: whitespace-separated words, plus one per Chinese character."""
-    cjk = len(_CJK_CHAR.findall(text))
-    return len(_CJK_CHAR.sub(" ", text).split()) + cjk
 
 
 @dataclass(frozen=True)
@@ -45,31 +52,59 @@ class Block:
     box: Box | None = None
 
 
-def _split_long(block: Block, limit: int) -> Iterator[Block]:
-    """Split an over-long prose block at sentence ends, then at word boundaries."""
-    if token_count(block.text) <= limit:
-        yield block
-        return
-    pieces: list[str] = []
-    for sentence in _SENTENCE_END.split(block.text):
-        if token_count(sentence) <= limit:
-            pieces.append(sentence)
+@dataclass(frozen=True)
+class _Unit:
+    """A sentence (or a cut piece of one) of a prose block, with its size."""
+
+    #: The block it comes from.
+    block: Block
+    #: Position of that block in the document (pieces of one block are joined as they were).
+    origin: int
+    #: The piece's text.
+    text: str
+    #: Whitespace that preceded it in its block ("" for the block's first piece).
+    sep: str
+    #: Content tokens.
+    tokens: int
+
+
+def sentences(text: str) -> Iterator[tuple[str, str]]:
+    """(whitespace before, sentence) of a text in order; the first has "" before it."""
+    start, sep = 0, ""
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() == start:
             continue
-        words = sentence.split()
-        for i in range(0, len(words), limit):
-            pieces.append(" ".join(words[i : i + limit]))
-    for piece in pieces:
-        yield replace(block, text=piece)
+        piece = text[start : m.start()]
+        if piece.strip():
+            yield sep, piece
+            sep = m.group(0) or ""
+        start = m.end()
+    if text[start:].strip():
+        yield sep, text[start:]
 
 
-def pack(blocks: Iterable[Block], *, target: int, overlap: int) -> list[DocumentSlice]:
-    """Turn blocks into slices: prose packed to ~target tokens with overlap, atomic blocks whole."""
+def _units(block: Block, origin: int, tokens: PassageTokens, target: int) -> Iterator[_Unit]:
+    pieces = [(sep, s.strip()) for sep, s in sentences(block.text.strip())]
+    counts = tokens.counts([s for _, s in pieces])
+    for (sep, sentence), n in zip(pieces, counts, strict=True):
+        if n <= target:
+            yield _Unit(block, origin, sentence, sep, n)
+            continue
+        for i, part in enumerate(tokens.split(sentence, target)):
+            yield _Unit(block, origin, part, sep if i == 0 else " ", tokens.count(part))
+
+
+def pack(
+    blocks: Iterable[Block], *, target: int, overlap: int, tokens: PassageTokens
+) -> list[DocumentSlice]:
+    """Turn blocks into slices of at most ``target`` content tokens (lowered to what the model
+    reads), prose with ``overlap`` tokens carried over, atomic blocks whole or in parts."""
+    target = min(target, tokens.limit)
+    overlap = min(overlap, target // 2)
     slices: list[DocumentSlice] = []
-    current: list[Block] = []
+    current: list[_Unit] = []
     size = 0
-    fresh = (
-        0  # blocks added since the last flush; a slice of carried overlap alone says nothing new
-    )
+    fresh = 0  # units added since the last flush; a slice of carried overlap alone says nothing new
 
     def flush(keep_overlap: bool) -> None:
         nonlocal current, size, fresh
@@ -78,58 +113,81 @@ def pack(blocks: Iterable[Block], *, target: int, overlap: int) -> list[Document
             return
         slices.append(_merge(current))
         fresh = 0
+        carried: list[_Unit] = []
+        carried_size = 0
         if keep_overlap and overlap > 0:
-            carried: list[Block] = []
-            carried_size = 0
-            for b in reversed(current):
-                n = token_count(b.text)
-                if carried_size + n > overlap:
+            for unit in reversed(current):
+                if carried_size + unit.tokens > overlap:
                     break
-                carried.insert(0, b)
-                carried_size += n
-            current, size = carried, carried_size
-        else:
-            current, size = [], 0
+                carried.insert(0, unit)
+                carried_size += unit.tokens
+            if not carried:
+                # The last sentence alone is longer than the overlap: carry its last words.
+                last = current[-1]
+                tail = tokens.tail(last.text, overlap)
+                if tail:
+                    carried = [replace(last, text=tail, tokens=tokens.count(tail))]
+                    carried_size = carried[0].tokens
+        current, size = carried, carried_size
 
-    for block in blocks:
+    for origin, block in enumerate(blocks):
         if not block.text.strip():
             continue
         if block.kind in ATOMIC_KINDS:
             flush(keep_overlap=False)
-            slices.append(_merge([block]))
+            slices.extend(fit_slice(_slice_of(block), tokens, target))
             continue
-        for piece in _split_long(block, target):
-            n = token_count(piece.text)
+        for unit in _units(block, origin, tokens, target):
             new_context = bool(current) and (
-                piece.section != current[-1].section or piece.page != current[-1].page
+                block.section != current[-1].block.section or block.page != current[-1].block.page
             )
             if new_context:
                 flush(keep_overlap=False)
-            elif size + n > target:
+            elif size + unit.tokens > target:
                 flush(keep_overlap=True)
                 # The overlap must leave room for the new piece.
-                while current and size + n > target:
-                    size -= token_count(current.pop(0).text)
-            current.append(piece)
-            size += n
+                while current and size + unit.tokens > target:
+                    size -= current.pop(0).tokens
+            current.append(unit)
+            size += unit.tokens
             fresh += 1
     flush(keep_overlap=False)
-    return slices
+    # Joining with line ends is additive for WordPiece; a tokenizer that is not is still held to
+    # the limit here.
+    return [part for sl in slices for part in fit_slice(sl, tokens, target)]
 
 
-def _merge(blocks: list[Block]) -> DocumentSlice:
-    first, last = blocks[0], blocks[-1]
-    box: Box | None = None
-    for b in blocks:
-        if b.box is not None:
-            box = b.box if box is None else box.union(b.box)
-    kind = first.kind if len(blocks) == 1 else SliceKind.PROSE
+def _slice_of(block: Block) -> DocumentSlice:
     return DocumentSlice(
-        text="\n\n".join(b.text.strip() for b in blocks),
-        kind=kind,
-        page=first.page,
+        text=block.text.strip(),
+        kind=block.kind,
+        page=block.page,
+        box=block.box,
+        section=block.section,
+        line_start=block.line_start,
+        line_end=block.line_end,
+    )
+
+
+def _merge(units: list[_Unit]) -> DocumentSlice:
+    first, last = units[0], units[-1]
+    text = first.text
+    box: Box | None = first.block.box
+    for prev, unit in itertools.pairwise(units):
+        if unit.origin == prev.origin:
+            text += unit.sep
+        else:
+            text += "\n\n"
+            if unit.block.box is not None:
+                box = unit.block.box if box is None else box.union(unit.block.box)
+        text += unit.text
+    single = all(u.origin == first.origin for u in units)
+    return DocumentSlice(
+        text=text,
+        kind=first.block.kind if single else SliceKind.PROSE,
+        page=first.block.page,
         box=box,
-        section=first.section,
-        line_start=first.line_start,
-        line_end=last.line_end,
+        section=first.block.section,
+        line_start=first.block.line_start,
+        line_end=last.block.line_end,
     )

@@ -11,10 +11,13 @@ from appliance.errors import ConfigError
 class IngestSettings:
     """How documents are cut into slices and which files are accepted."""
 
-    #: Target slice size for prose, in tokens (whitespace-separated words approximate tokens).
-    chunk_tokens: int = 400
-    #: Overlap between consecutive prose slices, in tokens.
-    overlap_tokens: int = 80
+    #: Largest slice, in the embedding model's own tokens (wordpieces for MiniLM), not counting
+    #: its special tokens; a value above what the model reads is lowered to it (254 for a
+    #: max_length of 256), so the vector channel sees every slice whole.
+    chunk_tokens: int = 254
+    #: Tokens of whole sentences repeated from the end of one prose slice at the start of the next
+    #: (at most half a slice).
+    overlap_tokens: int = 48
     #: Largest file accepted, in megabytes.
     max_file_mb: int = 256
     #: Debounce of the inbox watcher, in seconds.

@@ -21,13 +21,11 @@ class SignallingStore(IndexStore):
 
     version = 0
 
-    def _insert_slices(self, source_id, doc, vectors):  # type: ignore[no-untyped-def]
-        half = len(doc.slices) // 2
-        first = SourceDocument(doc.source, doc.namespace, doc.content_hash, doc.slices[:half])
-        rest = SourceDocument(doc.source, doc.namespace, doc.content_hash, doc.slices[half:])
-        super()._insert_slices(source_id, first, vectors[:half])
+    def _insert_slices(self, source_id, namespace, slices, vectors):  # type: ignore[no-untyped-def]
+        half = len(slices) // 2
+        super()._insert_slices(source_id, namespace, slices[:half], vectors[:half])
         print(f"midway {self.version}", flush=True)
-        super()._insert_slices(source_id, rest, vectors[half:])
+        super()._insert_slices(source_id, namespace, slices[half:], vectors[half:])
 
 
 def main() -> None:
