@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from appliance.errors import OpenClawError, public_name
 from appliance.index.slices import DocumentSlice, SourceDocument
+from appliance.index.tokens import passage_tokens
 from appliance.ingest import pdf
 from appliance.ingest.chunking import Block, pack
 from appliance.ingest.errors import IngestError
@@ -97,7 +98,12 @@ def build_document(
             title = first_heading(text)
         else:
             blocks = list(text_blocks(text))
-    slices = pack(blocks, target=config.ingest.chunk_tokens, overlap=config.ingest.overlap_tokens)
+    slices = pack(
+        blocks,
+        target=config.ingest.chunk_tokens,
+        overlap=config.ingest.overlap_tokens,
+        tokens=passage_tokens(config.index.embedding_model, config.paths.models_dir),
+    )
     if ocr_slices:
         slices = sorted([*slices, *ocr_slices], key=lambda s: s.page)
     if not slices:
