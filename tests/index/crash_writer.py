@@ -21,7 +21,7 @@ class SignallingStore(IndexStore):
 
     version = 0
 
-    def _insert_slices(self, source_id, namespace, slices, vectors):  # type: ignore[no-untyped-def]
+    def _insert_slices(self, source_id, namespace, slices, vectors):
         half = len(slices) // 2
         super()._insert_slices(source_id, namespace, slices[:half], vectors[:half])
         print(f"midway {self.version}", flush=True)

@@ -158,7 +158,7 @@ def test_target_above_the_model_is_lowered(tokens: PassageTokens) -> None:
 def test_no_scifact_slice_is_over_the_limit(tokens: PassageTokens) -> None:
     corpus = SHARED / "retrieval" / "scifact_beir" / "corpus.jsonl"
     lines = corpus.open(encoding="utf-8").readlines()[:300]
-    seen = []
+    seen: list[int] = []
     for line in lines:
         doc = json.loads(line)
         text = (doc.get("title", "") + "\n\n" + doc["text"]).strip()
