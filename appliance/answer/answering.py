@@ -29,6 +29,7 @@ from appliance.answer.context import HitLike, Source, build_sources
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
 from appliance.errors import AnswerError, public_name
+from appliance.index.slices import Box
 
 if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker
@@ -160,8 +161,13 @@ def clean_question(question: str, max_chars: int) -> tuple[str, bool]:
     return (cut[:space] if space > max_chars // 2 else cut), True
 
 
-def citation_for(src: Source, quote: str = "", number: int | None = None) -> Citation:
-    """The citation of a numbered source (renumbered when ``number`` is given)."""
+def citation_for(
+    src: Source, quote: str = "", number: int | None = None, box: Box | None = None
+) -> Citation:
+    """The citation of a numbered source (renumbered when ``number`` is given); ``box`` narrows
+    it to the quoted item (a dimension) inside the source's region."""
+    if box is None:
+        box = src.box
     return Citation(
         number=src.number if number is None else number,
         slice_ids=tuple(src.slice_ids),
@@ -169,7 +175,7 @@ def citation_for(src: Source, quote: str = "", number: int | None = None) -> Cit
         namespace=src.namespace,
         title=src.title,
         page=src.page,
-        box=src.box.to_list() if src.box else None,
+        box=box.to_list() if box else None,
         drawing_number=src.drawing_number,
         revision=src.revision,
         label=src.label(),
@@ -294,7 +300,7 @@ def extractive_answer(
         question=question,
         text=text,
         spoken=spoken,
-        citations=(citation_for(src, found.quote, number=1),),
+        citations=(citation_for(src, found.quote, number=1, box=found.box),),
         mode="extractive",
         namespaces=tuple(searched),
         fallback_reason=reason,

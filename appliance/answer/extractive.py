@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
 from appliance.errors import public_name
+from appliance.index.slices import Box
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
 _NUMERIC = re.compile(r"^[0-9]+(?:[.,][0-9]+)?$")
@@ -149,6 +150,8 @@ class Extract:
     field: str
     #: How well the quote matches the question (0..1, field answers score 1).
     score: float
+    #: Where the quoted item is on the page, when narrower than the source (a dimension's box).
+    box: Box | None = None
 
 
 def normalise(token: str) -> str:
@@ -378,6 +381,10 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
 
 def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     """A field answer when the question names a field, else the best qualifying line."""
+    from appliance.answer import dimensions  # imported here: it builds on this module
+
+    if dimensions.asks_dimension(question):
+        return dimensions.dimension_extract(question, sources)
     field, phrase = asked_field(question)
     if field:
         found = field_extract(question, field, phrase, sources)

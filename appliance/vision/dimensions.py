@@ -76,15 +76,13 @@ class Dimension:
             body = self.fit or self.tolerance
             return f"{head}{body}".strip()
         else:
-            number = _number_text(self.value)
+            number = self.tolerance if self.limits is not None else _number_text(self.value)
             body = {
                 DimensionKind.DIAMETER: f"⌀{number}",
                 DimensionKind.RADIUS: f"R{number}",
                 DimensionKind.ANGLE: f"{number}°",
                 DimensionKind.CHAMFER: f"{number} x 45°" if "45" in self.text else number,
             }.get(self.kind, number)
-            if self.limits is not None:
-                body = self.tolerance
             if self.fit:
                 body += f" {self.fit}"
             if self.tolerance and self.limits is None:
@@ -289,6 +287,15 @@ def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
             value = float(group.replace(" ", ""))
             if (
                 current is not None
+                and current.value is not None
+                and not current.deviations
+                and current.plus_minus is None
+                and current.limits is None
+                and -value >= current.value
+            ):
+                current.limits = (-value, current.value)  # "5.8-5.85": a range, not a deviation
+            elif (
+                current is not None
                 and current.kind is not DimensionKind.TOLERANCE
                 and (len(current.deviations or []) < 2 and current.plus_minus is None)
             ):
@@ -372,8 +379,11 @@ def _finish(draft: _Draft, text: str, box: Box | None) -> Dimension:
         tolerance = f"{_signed(upper)}/{_signed(lower)}"
     elif draft.limits is not None:
         high, low = draft.limits
-        tolerance = f"{high:.2f}/{low:.2f}"
-        upper, lower = 0.0, round(low - high, 6)
+        tolerance = f"{high:.2f}/{low:.2f}" if draft.value == high else f"{low:g}-{high:g}"
+        if draft.value == low:  # a range written low-high: the value is its lower end
+            upper, lower = round(high - low, 6), 0.0
+        else:
+            upper, lower = 0.0, round(low - high, 6)
     kind = draft.kind
     if kind is DimensionKind.LINEAR and draft.value is None:
         kind = DimensionKind.TOLERANCE

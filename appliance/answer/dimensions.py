@@ -1,0 +1,369 @@
+"""Questions over a drawing's dimensions, answered from its typed set with the dimension's own box.
+
+"What thread goes through the adapter plate?", "the largest diameter of the piston", "the overall
+length", "the tolerance on the 70.5 diameter", "which diameter has an H12 fit", "how many holes":
+each names a kind of dimension and how to pick one (largest, smallest, the one with a given value or
+fit, all of them). The answer is taken from the typed dimensions of the drawing the question is
+about (:attr:`Source.dimensions`, put there by the vision package), never from another drawing and
+never from a title-block field: "thread size" is not the sheet size. A source without a typed set (a
+PDF's text layer) is read line by line with the same parser; bare numbers there are not believed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from appliance.answer import extractive
+from appliance.answer.context import Source
+from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
+
+K = DimensionKind
+
+
+@dataclass(frozen=True)
+class _Intent:
+    """What a dimension question asks."""
+
+    #: What the answer is about: thread, diameter, radius, angle, chamfer, length, tolerance, fit,
+    #: holes, depth.
+    aspect: str
+    #: How to pick: ``max``, ``min`` or ``all``.
+    pick: str
+    #: Values the question names ("the 70.5 diameter").
+    values: tuple[float, ...]
+    #: A fit class the question names ("H12").
+    fit: str
+    #: Whether it asks how many.
+    count: bool
+    #: The question's words that say what is asked (left out when finding the drawing).
+    words: tuple[str, ...]
+
+
+_ASPECT_WORDS: tuple[tuple[str, str], ...] = (
+    ("tolerance class", "fit"),
+    ("fit class", "fit"),
+    ("iso 286", "fit"),
+    ("fit", "fit"),
+    ("passung", "fit"),
+    ("toleranced", "tolerance"),
+    ("tolerance", "tolerance"),
+    ("deviation", "tolerance"),
+    ("limits", "tolerance"),
+    ("thread", "thread"),
+    ("gewinde", "thread"),
+    ("gänga", "thread"),
+    ("tapped", "thread"),
+    ("tap size", "thread"),
+    ("chamfer", "chamfer"),
+    ("fase", "chamfer"),
+    ("bevel", "chamfer"),
+    ("radius", "radius"),
+    ("radii", "radius"),
+    ("fillet", "radius"),
+    ("rounding", "radius"),
+    ("angle", "angle"),
+    ("degrees", "angle"),
+    ("winkel", "angle"),
+    ("diameter", "diameter"),
+    ("durchmesser", "diameter"),
+    ("diam", "diameter"),
+    ("bore", "diameter"),
+    ("⌀", "diameter"),
+    ("how deep", "depth"),
+    ("depth", "depth"),
+    ("holes", "holes"),
+    ("hole", "diameter"),
+    ("overall length", "length"),
+    ("total length", "length"),
+    ("overall size", "length"),
+    ("overall width", "length"),
+    ("overall height", "length"),
+    ("length", "length"),
+    ("how long", "length"),
+    ("longest", "length"),
+    ("width", "length"),
+    ("how wide", "length"),
+    ("height", "length"),
+    ("how tall", "length"),
+    ("how high", "length"),
+    ("largest dimension", "length"),
+    ("biggest dimension", "length"),
+)
+#: Questions about the drawing's general rules, not one of its dimensions.
+_GENERAL = re.compile(
+    r"\bgeneral\b|\bstandard\b|\biso\s?2768\b|\bunless\b|\bnot (?:indicated|stated|specified)\b"
+)
+_MAX = re.compile(r"\b(?:largest|biggest|greatest|max(?:imum)?|outer|outside|external|overall)\b")
+_MIN = re.compile(r"\b(?:smallest|least|min(?:imum)?|inner|inside|internal|narrowest)\b")
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
+_VALUE = re.compile(r"(?<![\w.])[⌀øØr]?\s?(\d+(?:[.,]\d+)?)(?![\w.,]*[a-zA-Z])")
+_FIT = re.compile(r"(?<![A-Za-z])([A-Z]{1,2}\d{1,2}(?:/[a-z]{1,2}\d{1,2})?)(?![\w])")
+
+
+def asks_dimension(question: str) -> bool:
+    """Whether the question is about the drawing's dimensions (then only the set answers it)."""
+    return _intent(question) is not None
+
+
+def _intent(question: str) -> _Intent | None:
+    q = " " + question.lower().replace("ø", "⌀").replace("∅", "⌀") + " "
+    if _GENERAL.search(q):
+        return None
+    words: list[str] = []
+    aspect = ""
+    for phrase, name in _ASPECT_WORDS:
+        pattern = re.escape(phrase) if phrase == "⌀" else r"\b" + re.escape(phrase) + r"\w*"
+        if re.search(pattern, q):
+            aspect = aspect or name
+            words.append(phrase)
+    if not aspect:
+        return None
+    count = bool(_COUNT.search(q))
+    if count and aspect == "diameter" and "hole" in q:
+        aspect = "holes"
+    pick = "max" if _MAX.search(q) else "min" if _MIN.search(q) else "all"
+    values = tuple(float(v.replace(",", ".")) for v in _VALUE.findall(question))
+    fits = _FIT.findall(question)
+    return _Intent(aspect, pick, values, fits[0] if fits else "", count, tuple(words))
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A dimension and the source it was found in."""
+
+    dimension: Dimension
+    source: Source
+
+
+def dimension_extract(question: str, sources: Sequence[Source]) -> extractive.Extract | None:
+    """The answer to a dimension question from the typed set of the drawing it is about.
+
+    Falls back to the best quoted line (never a title-block field) when the set does not answer.
+    """
+    intent = _intent(question)
+    if intent is None:
+        return None
+    found = _subject_dimensions(question, intent, sources)
+    answer = _answer(intent, found) if found else None
+    return answer or extractive.line_extract(question, sources)
+
+
+def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source]) -> list[_Found]:
+    """The typed dimensions of the drawing the question names (best-ranked first)."""
+    asked = question.lower()
+    for word in intent.words:
+        asked = asked.replace(word, " ")
+    subject = extractive._subject_sources(asked, "", sources)
+    files = {(s.source, s.page) for s in subject}
+    out: list[_Found] = []
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        records = [_record(r) for r in src.dimensions] or _from_text(src.text)
+        out.extend(_Found(d, src) for d in records if d is not None)
+    if not out:
+        return []
+    # One drawing only: the best-ranked source's file and page.
+    first = out[0].source
+    return [f for f in out if (f.source.source, f.source.page) == (first.source, first.page)]
+
+
+def _record(data: object) -> Dimension | None:
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Dimension.from_json(data)
+    except ValueError:
+        return None
+
+
+#: Kinds a line of plain text is believed to be a dimension as (a bare number there is anything).
+_TEXT_KINDS = (K.THREAD, K.DIAMETER, K.RADIUS, K.ANGLE, K.CHAMFER)
+
+
+def _from_text(text: str) -> list[Dimension]:
+    out: list[Dimension] = []
+    for line in text.splitlines():
+        if len(line) > 40 or sum(ch.isdigit() for ch in line) == 0:
+            continue
+        out.extend(
+            d
+            for d in parse_dimensions(line)
+            if d.kind in _TEXT_KINDS or (d.value is not None and (d.tolerance or d.fit))
+        )
+    return out
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) < 1e-6
+
+
+def _answer(intent: _Intent, found: list[_Found]) -> extractive.Extract | None:
+    by_value = [f for f in found if f.dimension.value is not None]
+    if intent.values:
+        named = [
+            f for f in by_value if any(_same(f.dimension.value or 0, v) for v in intent.values)
+        ]
+    else:
+        named = []
+    handler = _HANDLERS.get(intent.aspect)
+    return handler(intent, found, named) if handler else None
+
+
+def _extract(item: _Found, quote: str, field: str) -> extractive.Extract:
+    return extractive.Extract(
+        item.source.number, quote, field, 1.0, box=item.dimension.box or item.source.box
+    )
+
+
+def _of_kind(found: list[_Found], *kinds: DimensionKind) -> list[_Found]:
+    return [f for f in found if f.dimension.kind in kinds]
+
+
+def _distinct(found: list[_Found]) -> list[_Found]:
+    seen: dict[str, _Found] = {}
+    for f in found:
+        seen.setdefault(f.dimension.spoken(), f)
+    return list(seen.values())
+
+
+def _picked(intent: _Intent, items: list[_Found], field: str) -> extractive.Extract | None:
+    """The largest, the smallest, the only one, or all of them listed (cited at the first)."""
+    items = [f for f in items if f.dimension.value is not None] or items
+    if not items:
+        return None
+    if intent.pick in ("max", "min") and all(f.dimension.value is not None for f in items):
+        best = (max if intent.pick == "max" else min)(items, key=lambda f: f.dimension.value or 0)
+        prefix = "largest" if intent.pick == "max" else "smallest"
+        return _extract(best, best.dimension.spoken(), f"{prefix} {field}")
+    distinct = _distinct(items)
+    if len(distinct) == 1:
+        return _extract(distinct[0], distinct[0].dimension.spoken(), field)
+    quote = ", ".join(f.dimension.spoken() for f in distinct)
+    return _extract(distinct[0], quote, _PLURAL.get(field, field + "s"))
+
+
+_PLURAL = {"radius": "radii", "thread size": "threads"}
+
+
+def _thread(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
+    threads = _of_kind(found, K.THREAD)
+    if not threads:
+        return None
+    if intent.count:
+        total = sum(f.dimension.count for f in threads)
+        listed = ", ".join(f.dimension.spoken() for f in _distinct(threads))
+        return _extract(threads[0], f"{total} ({listed})", "number of threads")
+    distinct = _distinct(threads)
+    quote = ", ".join(f.dimension.spoken() for f in distinct)
+    return _extract(distinct[0], quote, "thread size" if len(distinct) == 1 else "threads")
+
+
+def _diameter(
+    intent: _Intent, found: list[_Found], named: list[_Found]
+) -> extractive.Extract | None:
+    diameters = _of_kind(found, K.DIAMETER)
+    if intent.pick == "all" and len(_distinct(diameters)) > 1:
+        holes = [f for f in diameters if f.dimension.count > 1 or f.dimension.depth is not None]
+        if len(_distinct(holes)) == 1:
+            return _extract(holes[0], holes[0].dimension.spoken(), "hole diameter")
+        # "The diameter of the piston" is its outside: the largest.
+        return _picked(_Intent("diameter", "max", (), "", False, ()), diameters, "diameter")
+    return _picked(intent, diameters, "diameter")
+
+
+def _simple(kind: DimensionKind, field: str) -> Callable[..., extractive.Extract | None]:
+    def handle(
+        intent: _Intent, found: list[_Found], named: list[_Found]
+    ) -> extractive.Extract | None:
+        return _picked(intent, _of_kind(found, kind), field)
+
+    return handle
+
+
+def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
+    lengths = [f for f in _of_kind(found, K.LINEAR) if f.dimension.value is not None]
+    if not lengths:
+        return None
+    best = max(lengths, key=lambda f: f.dimension.value or 0)
+    words = " ".join(intent.words)
+    # Which way a dimension runs is not read, so the largest length answers all three.
+    tall = any(w in words for w in ("height", "tall", "high"))
+    name = "width" if "wid" in words else "height" if tall else "length"
+    return _extract(best, best.dimension.spoken(), f"overall {name}")
+
+
+def _tolerance(
+    intent: _Intent, found: list[_Found], named: list[_Found]
+) -> extractive.Extract | None:
+    candidates = [f for f in named if f.dimension.tolerance]
+    if not candidates and not intent.values:
+        toleranced = _distinct([f for f in found if f.dimension.tolerance and f.dimension.value])
+        if len(toleranced) == 1:
+            candidates = toleranced
+    if not candidates:
+        return None
+    item = candidates[0]
+    dim = item.dimension
+    return _extract(item, dim.tolerance, f"tolerance on {_feature(dim)}")
+
+
+def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
+    if intent.fit:
+        with_fit = [f for f in found if f.dimension.fit.lower() == intent.fit.lower()]
+        if with_fit:
+            return _extract(
+                with_fit[0], with_fit[0].dimension.spoken(), f"dimension with {intent.fit}"
+            )
+    fitted = [f for f in named if f.dimension.fit]
+    if fitted:
+        return _extract(
+            fitted[0], fitted[0].dimension.fit, f"fit of {_feature(fitted[0].dimension)}"
+        )
+    if intent.values:
+        return None
+    fitted = _distinct([f for f in found if f.dimension.fit])
+    if not fitted:
+        return None
+    quote = ", ".join(f.dimension.spoken() for f in fitted)
+    return _extract(fitted[0], quote, "fit" if len(fitted) == 1 else "fits")
+
+
+def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
+    holes = [f for f in _of_kind(found, K.DIAMETER, K.THREAD) if f.dimension.count > 1]
+    if not holes:
+        return None
+    distinct = _distinct(holes)
+    listed = ", ".join(f.dimension.spoken() for f in distinct)
+    total = sum(f.dimension.count for f in distinct)
+    return _extract(distinct[0], f"{total} ({listed})", "number of holes")
+
+
+def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
+    deep = [f for f in (named or found) if f.dimension.depth is not None]
+    if not deep:
+        return None
+    return _extract(deep[0], deep[0].dimension.spoken(), "depth")
+
+
+def _feature(dim: Dimension) -> str:
+    value = f"{dim.value:g}" if dim.value is not None else dim.text
+    return {K.DIAMETER: f"⌀{value}", K.RADIUS: f"R{value}", K.ANGLE: f"{value}°"}.get(
+        dim.kind, dim.thread or value
+    )
+
+
+_HANDLERS: dict[str, Callable[..., extractive.Extract | None]] = {
+    "thread": _thread,
+    "diameter": _diameter,
+    "radius": _simple(K.RADIUS, "radius"),
+    "angle": _simple(K.ANGLE, "angle"),
+    "chamfer": _simple(K.CHAMFER, "chamfer"),
+    "length": _length,
+    "tolerance": _tolerance,
+    "fit": _fit,
+    "holes": _holes,
+    "depth": _depth,
+}
