@@ -29,7 +29,7 @@ test_packages=(
   chromium chromium-driver
   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-ph festvox-suopuhe-lj
-  festvox-suopuhe-mv festvox-ru
+  festvox-suopuhe-mv festvox-ru fonts-wqy-microhei
 )
 
 install_debian_packages() {

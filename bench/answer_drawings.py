@@ -1,0 +1,1385 @@
+"""Drawings rendered for the answer evaluation set, with their ground truth and the questions about them.
+
+Twelve A4-landscape raster drawings (~200 dpi, greyscale PNG) in five title-block styles: ISO 7200
+(English), ANSI (inches and millimetres), German (DIN-like: Benennung, Werkstoff, Maßstab ...), Swedish
+(Benämning, Ritningsnummer, Ytbehandling, Vikt ...) and Chinese (图号, 名称, 材料 ...). Each has a part
+with dimensions of every kind, numbered notes, and some a hole table or a revision block. The label and
+its value sit in one of four layouts: value below the label in the same cell, label cell beside its value
+cell, label cell above its value cell, or "LABEL: value" on one line.
+
+Everything is drawn from the :data:`DRAWINGS` records, so the truth is exactly what was drawn; the
+questions (:func:`questions_for`) are generated from the same records and phrased the way a person at a
+bench asks, naming the drawing by number, title, English sense or file name. The images are written to a
+cache folder (bench/out/answer_drawings), never committed.
+
+    .venv/bin/python bench/answer_drawings.py [--out DIR] [--write-questions bench/data/answer_eval/rendered.toml]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.common import out_dir  # noqa: E402
+
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/"
+_CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+#: A4 landscape at ~200 dpi, as the demo drawings.
+PAGE = (2339, 1654)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One title-block cell: a label and the value drawn with it."""
+
+    #: What the field is, in English words used by the question templates ("material", "weight").
+    key: str
+    #: The label as drawn (in the drawing's language).
+    label: str
+    #: The value as drawn.
+    value: str
+    #: Further acceptable answer forms (English sense, decimal point for a decimal comma ...).
+    also: tuple[str, ...] = ()
+    #: Cells wide (of 2 per row).
+    span: int = 1
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One dimension drawn on the part."""
+
+    #: linear, diameter, radius, thread, angle, fit or tolerance.
+    kind: str
+    #: The text drawn.
+    text: str
+    #: Where it is drawn: length, width, bore, holes, corner, thickness, angle.
+    slot: str
+    #: The question, with ``{name}`` for the drawing's name.
+    ask: str
+    #: Acceptable answer forms.
+    expect: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Hole:
+    """One row of a hole table."""
+
+    #: Hole tag (A1, B2 ...).
+    tag: str
+    #: X position as drawn.
+    x: str
+    #: Y position as drawn.
+    y: str
+    #: Size or thread as drawn.
+    size: str
+
+
+@dataclass(frozen=True)
+class Rev:
+    """One row of a revision block."""
+
+    #: Revision letter.
+    rev: str
+    #: Change description as drawn.
+    text: str
+    #: Date as drawn.
+    date: str
+    #: Words of the description a right answer must contain (one of them).
+    gist: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One rendered drawing and everything it states."""
+
+    #: File name in the cache folder (also how a person may name it).
+    file_name: str
+    #: Title-block style: iso, ansi, de, se or zh.
+    style: str
+    #: tuning or heldout.
+    split: str
+    #: Drawing number as drawn.
+    number: str
+    #: Title as drawn.
+    title: str
+    #: What a person calls the part in English ("the bearing cover").
+    english: str
+    #: How labels sit against values: below, beside, stacked or inline.
+    layout: str
+    #: Title-block cells, in drawing order.
+    fields: tuple[Field, ...]
+    #: Dimensions on the part.
+    dims: tuple[Dim, ...]
+    #: Numbered notes.
+    notes: tuple[str, ...]
+    #: Hole table rows (empty: none drawn).
+    holes: tuple[Hole, ...] = ()
+    #: Revision block rows (empty: none drawn).
+    revisions: tuple[Rev, ...] = ()
+    #: Questions the drawing cannot answer although they name it (traps).
+    traps: tuple[str, ...] = ()
+    #: Note questions: (question with {name}, acceptable forms).
+    note_questions: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+
+
+_STYLE_WORDS = {
+    "iso": (
+        "NOTES",
+        "HOLE TABLE",
+        ("HOLE", "X", "Y", "SIZE"),
+        "REVISIONS",
+        ("REV", "DESCRIPTION", "DATE"),
+    ),
+    "ansi": (
+        "NOTES:",
+        "HOLE TABLE",
+        ("TAG", "X LOC", "Y LOC", "SIZE"),
+        "REVISIONS",
+        ("REV", "DESCRIPTION", "DATE"),
+    ),
+    "de": (
+        "Anmerkungen",
+        "Bohrungstabelle",
+        ("Pos.", "X", "Y", "Bohrung"),
+        "Änderungen",
+        ("Index", "Änderung", "Datum"),
+    ),
+    "se": (
+        "Anmärkningar",
+        "Håltabell",
+        ("Hål", "X", "Y", "Dimension"),
+        "Revision",
+        ("Rev.", "Ändringsbeskrivning", "Datum"),
+    ),
+    "zh": (
+        "技术要求",
+        "孔表",
+        ("孔号", "X", "Y", "尺寸"),
+        "更改记录",
+        ("标记", "更改内容", "日期"),
+    ),
+}
+
+DRAWINGS: tuple[Drawing, ...] = (
+    Drawing(
+        file_name="GB-4410-01.png",
+        style="iso",
+        split="tuning",
+        number="GB-4410-01",
+        title="GEARBOX COVER",
+        english="gearbox cover",
+        layout="below",
+        fields=(
+            Field("responsible department", "Responsible dept.", "DRIVES ENG."),
+            Field("technical reference", "Technical reference", "A. Novak"),
+            Field("document type", "Document type", "Detail drawing"),
+            Field("approver", "Approved by", "M. Ortiz"),
+            Field("creator", "Created by", "K. Lund"),
+            Field("document status", "Document status", "Released"),
+            Field("title", "Title, supplementary title", "GEARBOX COVER", span=2),
+            Field("number", "Identification number", "GB-4410-01"),
+            Field("revision", "Rev.", "B"),
+            Field("date", "Date of issue", "2025-11-03"),
+            Field("sheet", "Sheet", "1/2", ("1 of 2",)),
+            Field("material", "Material", "EN AC-43400", ("43400",)),
+            Field("mass", "Mass", "1.35 kg", ("1.35",)),
+            Field("scale", "Scale", "1:2"),
+            Field("format", "Format", "A3"),
+        ),
+        dims=(
+            Dim("linear", "240", "length", "What is the overall length of the {name}?", ("240",)),
+            Dim("linear", "180", "width", "How wide is the {name} overall?", ("180",)),
+            Dim(
+                "fit",
+                "Ø52 H7",
+                "bore",
+                "What fit does the centre bore of the {name} have?",
+                ("H7",),
+            ),
+            Dim(
+                "thread",
+                "6x M6x1",
+                "holes",
+                "Which thread do the fixing holes on {name} take?",
+                ("M6x1", "M6"),
+            ),
+            Dim("radius", "R8", "corner", "What corner radius is on {name}?", ("R8",)),
+            Dim(
+                "tolerance",
+                "12 ±0.1",
+                "thickness",
+                "What is the tolerance on the 12 mm thickness of {name}?",
+                ("±0.1", "0.1"),
+            ),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mK",
+            "SURFACE FINISH: Ra 1.6 on the sealing face",
+            "Remove all burrs and sharp edges",
+        ),
+        revisions=(
+            Rev("A", "First issue", "2025-06-10", ("First issue",)),
+            Rev("B", "Bore changed to Ø52 H7", "2025-11-03", ("Ø52 H7", "Ø52", "52")),
+        ),
+        traps=(
+            "What torque do the M6 screws of the {name} take?",
+            "What colour is the {name} painted?",
+        ),
+        note_questions=(
+            ("Which general tolerance standard applies to {name}?", ("ISO 2768-mK", "2768-mK")),
+            ("What roughness does the sealing face of {name} need?", ("Ra 1.6", "1.6")),
+        ),
+    ),
+    Drawing(
+        file_name="motor_mount_plate.png",
+        style="iso",
+        split="heldout",
+        number="MM-2207-3",
+        title="MOTOR MOUNT PLATE",
+        english="motor mount plate",
+        layout="beside",
+        fields=(
+            Field("title", "Title", "MOTOR MOUNT PLATE", span=2),
+            Field("number", "Identification number", "MM-2207-3"),
+            Field("revision", "Rev.", "C"),
+            Field("creator", "Created by", "S. Berg"),
+            Field("approver", "Approved by", "L. Chen"),
+            Field("document type", "Document type", "Part drawing"),
+            Field("document status", "Document status", "In review"),
+            Field("date", "Date of issue", "2026-02-17"),
+            Field("sheet", "Sheet", "1/1", ("1 of 1",)),
+            Field("material", "Material", "S355J2", ()),
+            Field("mass", "Mass", "2.9 kg", ("2.9",)),
+            Field("scale", "Scale", "1:5"),
+            Field("format", "Format", "A2"),
+        ),
+        dims=(
+            Dim("linear", "320", "length", "How long is the {name}?", ("320",)),
+            Dim("linear", "210", "width", "What is the width of the {name}?", ("210",)),
+            Dim(
+                "diameter",
+                "Ø68",
+                "bore",
+                "What diameter is the big centre hole in {name}?",
+                ("Ø68", "68"),
+            ),
+            Dim("radius", "R12", "corner", "What radius are the corners of {name}?", ("R12",)),
+            Dim(
+                "tolerance",
+                "15 ±0.2",
+                "thickness",
+                "What tolerance is on the plate thickness of the {name}?",
+                ("±0.2", "0.2"),
+            ),
+            Dim("angle", "45°", "angle", "What is the chamfer angle on the {name}?", ("45°", "45")),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mK",
+            "SURFACE FINISH: Ra 3.2",
+            "Paint RAL 7035 after machining",
+        ),
+        holes=(
+            Hole("A1", "25.0", "25.0", "Ø9 THRU"),
+            Hole("A2", "295.0", "25.0", "Ø9 THRU"),
+            Hole("B1", "110.0", "60.0", "M8x1.25"),
+            Hole("B2", "210.0", "60.0", "M8x1.25"),
+            Hole("C1", "160.0", "180.0", "Ø6 H7"),
+        ),
+        traps=(
+            "What torque do the M8 screws on the {name} take?",
+            "What is the hardness of the {name}?",
+        ),
+        note_questions=(
+            ("Which RAL colour is the {name} painted?", ("RAL 7035", "7035")),
+            ("What surface finish does {name} call for?", ("Ra 3.2", "3.2")),
+        ),
+    ),
+    Drawing(
+        file_name="HM-30518_revD.png",
+        style="ansi",
+        split="tuning",
+        number="HM-30518",
+        title="HYDRAULIC MANIFOLD BLOCK",
+        english="hydraulic manifold block",
+        layout="inline",
+        fields=(
+            Field("title", "TITLE", "HYDRAULIC MANIFOLD BLOCK", span=2),
+            Field("number", "DWG NO.", "HM-30518"),
+            Field("revision", "REV", "D"),
+            Field("size", "SIZE", "B"),
+            Field("scale", "SCALE", "1:1"),
+            Field("material", "MATERIAL", "AL 6061-T651", ("6061-T651",)),
+            Field("finish", "FINISH", "BLACK ANODIZE TYPE II", ("BLACK ANODIZE", "anodize")),
+            Field("weight", "WEIGHT", "0.82 LB", ("0.82",)),
+            Field("sheet", "SHEET", "1 OF 1", ("1 of 1",)),
+            Field("creator", "DRAWN", "R. KOWALSKI"),
+            Field("checker", "CHECKED", "J. PARK"),
+        ),
+        dims=(
+            Dim(
+                "linear",
+                "4.000",
+                "length",
+                "What is the overall length of the {name}?",
+                ("4.000", "4.0"),
+            ),
+            Dim("linear", "2.500", "width", "How wide is the {name}?", ("2.500", "2.5")),
+            Dim(
+                "fit",
+                "Ø.500 +.001/-.000",
+                "bore",
+                "What is the tolerance on the .500 bore of {name}?",
+                ("+.001", ".001"),
+            ),
+            Dim(
+                "thread",
+                "4X 1/4-20 UNC",
+                "holes",
+                "Which thread is used for the mounting holes of {name}?",
+                ("1/4-20 UNC", "1/4-20"),
+            ),
+            Dim("angle", "30°", "angle", "What angle is the chamfer on {name}?", ("30°", "30")),
+        ),
+        notes=(
+            "UNLESS OTHERWISE SPECIFIED DIMENSIONS ARE IN INCHES",
+            "TOLERANCES: .XX ±.01 .XXX ±.005 ANGLES ±0.5°",
+            "SURFACE FINISH: Ra 1.6 ON PORT FACES",
+            "PRESSURE TEST TO 3000 PSI",
+        ),
+        holes=(
+            Hole("P1", "0.750", "1.250", "7/16-20 UNF"),
+            Hole("P2", "2.000", "1.250", "7/16-20 UNF"),
+            Hole("T1", "3.250", "1.250", "9/16-18 UNF"),
+            Hole("D1", "0.375", "0.375", "Ø.201 THRU"),
+        ),
+        traps=(
+            "What seal material do the ports of the {name} use?",
+            "What is the maximum flow rate of the {name}?",
+        ),
+        note_questions=(
+            ("What pressure is the {name} tested to?", ("3000 PSI", "3000")),
+            ("What is the tolerance on three-place decimals on {name}?", ("±.005", ".005")),
+        ),
+    ),
+    Drawing(
+        file_name="idler_shaft.png",
+        style="ansi",
+        split="heldout",
+        number="IS-11902",
+        title="IDLER SHAFT",
+        english="idler shaft",
+        layout="below",
+        fields=(
+            Field("title", "TITLE", "IDLER SHAFT", span=2),
+            Field("number", "DWG NO.", "IS-11902"),
+            Field("revision", "REV", "C"),
+            Field("size", "SIZE", "A"),
+            Field("scale", "SCALE", "2:1"),
+            Field("material", "MATERIAL", "1045 STEEL", ("1045",)),
+            Field("finish", "FINISH", "ZINC PLATE", ("zinc",)),
+            Field("weight", "WEIGHT", "0.31 KG", ("0.31",)),
+            Field("sheet", "SHEET", "1 OF 1", ("1 of 1",)),
+            Field("creator", "DRAWN", "T. WILSON"),
+            Field("checker", "CHECKED", "A. GARCIA"),
+        ),
+        dims=(
+            Dim("linear", "158", "length", "What is the overall length of the {name}?", ("158",)),
+            Dim("fit", "Ø25 h6", "bore", "What fit is the bearing seat of the {name}?", ("h6",)),
+            Dim(
+                "thread",
+                "M10x1.5",
+                "holes",
+                "What thread is at the end of the {name}?",
+                ("M10x1.5", "M10"),
+            ),
+            Dim("radius", "R0.5", "corner", "What fillet radius is on the {name}?", ("R0.5",)),
+            Dim(
+                "tolerance",
+                "32 ±0.05",
+                "thickness",
+                "What is the tolerance on the 32 mm length of {name}?",
+                ("±0.05", "0.05"),
+            ),
+        ),
+        notes=(
+            "DIMENSIONS IN MILLIMETERS",
+            "SURFACE FINISH: Ra 0.8 ON BEARING SEATS",
+            "HARDEN AND TEMPER TO 28-32 HRC",
+        ),
+        revisions=(
+            Rev("A", "INITIAL RELEASE", "2024-01-22", ("INITIAL RELEASE",)),
+            Rev("B", "THREAD WAS M8, NOW M10x1.5", "2024-07-09", ("M10x1.5", "M10")),
+            Rev("C", "ADDED ZINC PLATE", "2025-03-30", ("ZINC",)),
+        ),
+        traps=(
+            "What is the maximum speed in rpm of the {name}?",
+            "Which bearing goes on the {name}?",
+        ),
+        note_questions=(
+            ("What hardness is the {name} tempered to?", ("28-32 HRC", "28-32")),
+            ("What roughness do the bearing seats of the {name} need?", ("Ra 0.8", "0.8")),
+        ),
+    ),
+    Drawing(
+        file_name="Lagerdeckel.png",
+        style="de",
+        split="tuning",
+        number="LD-1208-00",
+        title="Lagerdeckel",
+        english="bearing cover",
+        layout="below",
+        fields=(
+            Field("title", "Benennung", "Lagerdeckel", ("bearing cover",), span=2),
+            Field("number", "Zeichnungsnummer", "LD-1208-00"),
+            Field("revision", "Index", "B"),
+            Field("material", "Werkstoff", "S235JR"),
+            Field("scale", "Maßstab", "1:1"),
+            Field("surface", "Oberfläche", "verzinkt", ("zinc plated", "galvanised", "galvanized")),
+            Field("weight", "Gewicht", "0,45 kg", ("0.45 kg", "0,45", "0.45")),
+            Field("tolerance", "Allgemeintoleranz", "ISO 2768-mK", ("2768-mK",)),
+            Field("sheet", "Blatt", "1 von 1", ("1 of 1",)),
+            Field("format", "Format", "A3"),
+            Field("date", "Datum", "12.03.2025", ("2025-03-12",)),
+            Field("creator", "Gezeichnet", "H. Berger"),
+        ),
+        dims=(
+            Dim(
+                "diameter",
+                "Ø120",
+                "length",
+                "What is the outside diameter of the {name}?",
+                ("Ø120", "120"),
+            ),
+            Dim("fit", "Ø62 H8", "bore", "What fit is on the centre bore of the {name}?", ("H8",)),
+            Dim(
+                "thread",
+                "4x M6",
+                "holes",
+                "What size are the threaded holes in the {name}?",
+                ("M6",),
+            ),
+            Dim(
+                "tolerance",
+                "8 ±0,1",
+                "thickness",
+                "How thick is the {name} and to what tolerance?",
+                ("±0,1", "±0.1", "0,1", "0.1"),
+            ),
+            Dim("angle", "30°", "angle", "What chamfer angle does {name} have?", ("30°", "30")),
+        ),
+        notes=(
+            "Tolerierung ISO 8015",
+            "Kanten gebrochen 0,5x45°",
+            "Oberfläche Ra 3,2",
+        ),
+        traps=(
+            "Wer hat den {name} geprüft? Who checked it?",
+            "What seal goes into the {name}?",
+        ),
+        note_questions=(
+            ("What surface roughness does the {name} need?", ("Ra 3,2", "3,2", "Ra 3.2", "3.2")),
+            ("How much are the edges of the {name} broken?", ("0,5x45°", "0,5", "0.5")),
+        ),
+    ),
+    Drawing(
+        file_name="SP-4471_Spannpratze.png",
+        style="de",
+        split="heldout",
+        number="SP-4471",
+        title="Spannpratze",
+        english="clamping claw",
+        layout="beside",
+        fields=(
+            Field("title", "Benennung", "Spannpratze", ("clamping claw", "clamp"), span=2),
+            Field("number", "Zeichnungsnummer", "SP-4471"),
+            Field("revision", "Änderung", "A"),
+            Field("material", "Werkstoff", "42CrMo4"),
+            Field("scale", "Maßstab", "2:1"),
+            Field("surface", "Oberfläche", "brüniert", ("black oxide", "blackened", "bruniert")),
+            Field("weight", "Masse", "0,12 kg", ("0.12 kg", "0,12", "0.12")),
+            Field("tolerance", "Allgemeintoleranz", "ISO 2768-fH", ("2768-fH",)),
+            Field("sheet", "Blatt", "2 von 3", ("2 of 3",)),
+            Field("format", "Format", "A4"),
+            Field("creator", "Gezeichnet", "F. Wagner"),
+            Field("approver", "Geprüft", "U. Klein"),
+        ),
+        dims=(
+            Dim("linear", "85", "length", "How long is the {name}?", ("85",)),
+            Dim(
+                "diameter",
+                "Ø13",
+                "bore",
+                "What is the diameter of the slot hole in the {name}?",
+                ("Ø13", "13"),
+            ),
+            Dim("radius", "R6", "corner", "What radius has the nose of the {name}?", ("R6",)),
+            Dim(
+                "angle",
+                "15°",
+                "angle",
+                "What is the angle of the sloped face on {name}?",
+                ("15°", "15"),
+            ),
+        ),
+        notes=(
+            "Allgemeintoleranzen ISO 2768-fH",
+            "Härten 45+5 HRC",
+            "Entgraten",
+        ),
+        holes=(
+            Hole("1", "12,0", "10,0", "M8"),
+            Hole("2", "42,5", "10,0", "Ø13"),
+            Hole("3", "73,0", "10,0", "Ø6,6"),
+        ),
+        traps=(
+            "What clamping force does the {name} hold?",
+            "Who approved revision B of the {name}?",
+        ),
+        note_questions=(("To what hardness is the {name} hardened?", ("45+5 HRC", "45+5", "45")),),
+    ),
+    Drawing(
+        file_name="fuehrungsschiene.png",
+        style="de",
+        split="tuning",
+        number="FS-0930-2",
+        title="Führungsschiene",
+        english="guide rail",
+        layout="stacked",
+        fields=(
+            Field("title", "Benennung", "Führungsschiene", ("guide rail",), span=2),
+            Field("number", "Zeichnungsnummer", "FS-0930-2"),
+            Field("revision", "Index", "C"),
+            Field("material", "Werkstoff", "C45E"),
+            Field("scale", "Maßstab", "1:5"),
+            Field(
+                "surface",
+                "Oberfläche",
+                "gehärtet und geschliffen",
+                ("hardened and ground", "geschliffen"),
+            ),
+            Field("weight", "Gewicht", "3,8 kg", ("3.8 kg", "3,8", "3.8")),
+            Field("tolerance", "Allgemeintoleranz", "ISO 2768-mH", ("2768-mH",)),
+            Field("sheet", "Blatt", "1 von 1", ("1 of 1",)),
+            Field("format", "Format", "A2"),
+            Field("date", "Datum", "05.09.2025", ("2025-09-05",)),
+        ),
+        dims=(
+            Dim("linear", "600", "length", "What is the total length of the {name}?", ("600",)),
+            Dim("linear", "40", "width", "How wide is the {name}?", ("40",)),
+            Dim(
+                "thread",
+                "M5x0.8",
+                "holes",
+                "What thread is in the mounting holes of the {name}?",
+                ("M5x0.8", "M5"),
+            ),
+            Dim(
+                "tolerance",
+                "20 ±0,02",
+                "thickness",
+                "What is the tolerance on the 20 mm height of the {name}?",
+                ("±0,02", "±0.02", "0,02", "0.02"),
+            ),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mH",
+            "Laufflächen induktiv gehärtet 58 HRC",
+            "Geradheit 0,02 auf 600",
+        ),
+        revisions=(
+            Rev("A", "Erstausgabe", "10.01.2025", ("Erstausgabe", "first issue")),
+            Rev("B", "Bohrungen M5 statt M4", "02.06.2025", ("M5", "M4")),
+            Rev("C", "Länge 600 statt 580", "05.09.2025", ("600", "580")),
+        ),
+        traps=(
+            "What load rating does the {name} have?",
+            "Which carriage runs on the {name}?",
+        ),
+        note_questions=(
+            ("To what hardness are the running faces of the {name} hardened?", ("58 HRC", "58")),
+        ),
+    ),
+    Drawing(
+        file_name="distansbricka.png",
+        style="se",
+        split="heldout",
+        number="KMM-2024-017",
+        title="Distansbricka",
+        english="spacer washer",
+        layout="below",
+        fields=(
+            Field("title", "Benämning", "Distansbricka", ("spacer washer", "spacer"), span=2),
+            Field("number", "Ritningsnummer", "KMM-2024-017"),
+            Field("revision", "Rev.", "A"),
+            Field("material", "Material", "EN AW-6061-T6", ("6061-T6",)),
+            Field("scale", "Skala", "2:1"),
+            Field(
+                "surface",
+                "Ytbehandling",
+                "Anodiserad svart",
+                ("anodised", "anodized", "Anodiserad"),
+            ),
+            Field("weight", "Vikt", "6,2 g", ("6.2 g", "6,2", "6.2")),
+            Field("sheet", "Blad", "1/1", ("1 of 1",)),
+            Field("format", "Format", "A4"),
+            Field("course", "Kurs", "TMMV07"),
+            Field("creator", "Ritad av", "E. Holm"),
+        ),
+        dims=(
+            Dim(
+                "diameter",
+                "Ø30",
+                "length",
+                "What is the outer diameter of the {name}?",
+                ("Ø30", "30"),
+            ),
+            Dim(
+                "fit", "Ø10 H7", "bore", "What tolerance class is the hole of the {name}?", ("H7",)
+            ),
+            Dim(
+                "tolerance",
+                "5 ±0,05",
+                "thickness",
+                "What is the thickness tolerance of {name}?",
+                ("±0,05", "±0.05", "0,05", "0.05"),
+            ),
+            Dim("angle", "45°", "angle", "What angle is the chamfer of the {name}?", ("45°", "45")),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mK",
+            "Generell ytstruktur Ra 1,6",
+            "Skarpa kanter brytes",
+        ),
+        traps=(
+            "Who approved the {name}?",
+            "What torque is the {name} clamped with?",
+        ),
+        note_questions=(
+            ("Which general tolerance applies to the {name}?", ("ISO 2768-mK", "2768-mK")),
+            (
+                "What general surface roughness does the {name} have?",
+                ("Ra 1,6", "1,6", "Ra 1.6", "1.6"),
+            ),
+        ),
+    ),
+    Drawing(
+        file_name="HN-5520.png",
+        style="se",
+        split="tuning",
+        number="HN-5520",
+        title="Hjulnav",
+        english="wheel hub",
+        layout="beside",
+        fields=(
+            Field("title", "Benämning", "Hjulnav", ("wheel hub",), span=2),
+            Field("number", "Ritningsnummer", "HN-5520"),
+            Field("revision", "Rev.", "B"),
+            Field("material", "Material", "SS 2541"),
+            Field("scale", "Skala", "1:1"),
+            Field(
+                "surface", "Ytbehandling", "Förzinkad", ("zinc plated", "galvanised", "galvanized")
+            ),
+            Field("weight", "Vikt", "0,74 kg", ("0.74 kg", "0,74", "0.74")),
+            Field("sheet", "Blad", "1/2", ("1 of 2",)),
+            Field("format", "Format", "A3"),
+            Field("course", "Kurs/Projekt", "TMKT48"),
+            Field("date", "Datum", "2025-04-28"),
+        ),
+        dims=(
+            Dim(
+                "diameter",
+                "Ø110",
+                "length",
+                "What is the largest diameter of the {name}?",
+                ("Ø110", "110"),
+            ),
+            Dim(
+                "fit",
+                "Ø47 N7",
+                "bore",
+                "What fit does the bearing bore of the {name} have?",
+                ("N7",),
+            ),
+            Dim(
+                "thread",
+                "5x M12x1.5",
+                "holes",
+                "What thread are the wheel studs holes on the {name}?",
+                ("M12x1.5", "M12"),
+            ),
+            Dim("radius", "R3", "corner", "What is the fillet radius on the {name}?", ("R3",)),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mK",
+            "SURFACE FINISH: Ra 1.6 i lagerläget",
+            "Åtdragningsmoment hjulbultar 110 Nm",
+        ),
+        holes=(
+            Hole("H1", "0,0", "50,0", "M12x1.5"),
+            Hole("H2", "47,6", "15,5", "M12x1.5"),
+            Hole("H3", "29,4", "-40,5", "M12x1.5"),
+            Hole("H4", "-29,4", "-40,5", "M12x1.5"),
+            Hole("H5", "-47,6", "15,5", "M12x1.5"),
+        ),
+        traps=(
+            "Which bearing is pressed into the {name}?",
+            "Who approved the {name}?",
+        ),
+        note_questions=(("What torque do the wheel bolts of the {name} take?", ("110 Nm", "110")),),
+    ),
+    Drawing(
+        file_name="kedjespannare_KS-118-03.png",
+        style="se",
+        split="heldout",
+        number="KS-118-03",
+        title="Kedjespännare",
+        english="chain tensioner",
+        layout="stacked",
+        fields=(
+            Field("title", "Benämning", "Kedjespännare", ("chain tensioner",), span=2),
+            Field("number", "Ritningsnummer", "KS-118-03"),
+            Field("revision", "Rev.", "C"),
+            Field("material", "Material", "PA66-GF30"),
+            Field("scale", "Skala", "1:2"),
+            Field("surface", "Ytbehandling", "Obehandlad", ("untreated", "none")),
+            Field("weight", "Vikt", "85 g", ("85",)),
+            Field("sheet", "Blad", "1/1", ("1 of 1",)),
+            Field("format", "Format", "A3"),
+            Field("course", "Projekt", "FS-2025", ()),
+        ),
+        dims=(
+            Dim("linear", "140", "length", "What is the overall length of the {name}?", ("140",)),
+            Dim(
+                "diameter",
+                "Ø22",
+                "bore",
+                "What diameter is the pivot hole of the {name}?",
+                ("Ø22", "22"),
+            ),
+            Dim("radius", "R15", "corner", "What radius is on the end of the {name}?", ("R15",)),
+            Dim("angle", "20°", "angle", "What angle is the ramp of the {name}?", ("20°", "20")),
+        ),
+        notes=(
+            "Tolerance, if not indicated acc. to ISO 2768-mK",
+            "Formsprutad, släppvinkel 1°",
+            "Materialmärkning >PA66-GF30<",
+        ),
+        revisions=(
+            Rev("A", "Första utgåva", "2024-11-04", ("Första utgåva", "first issue")),
+            Rev("B", "Radie R15 ändrad", "2025-01-20", ("R15",)),
+            Rev("C", "Material PA66-GF30", "2025-03-02", ("PA66-GF30",)),
+        ),
+        traps=(
+            "What spring rate does the {name} need?",
+            "What colour is the {name}?",
+        ),
+        note_questions=(("What draft angle does the {name} have as moulded?", ("1°",)),),
+    ),
+    Drawing(
+        file_name="ZC-0215-01.png",
+        style="zh",
+        split="tuning",
+        number="ZC-0215-01",
+        title="轴承座",
+        english="bearing housing",
+        layout="beside",
+        fields=(
+            Field("title", "名称", "轴承座", ("bearing housing", "bearing seat"), span=2),
+            Field("number", "图号", "ZC-0215-01"),
+            Field("material", "材料", "HT200"),
+            Field("scale", "比例", "1:2"),
+            Field("weight", "重量", "2.6 kg", ("2.6",)),
+            Field("surface", "表面处理", "发黑", ("black oxide", "blackened", "blackening")),
+            Field("sheet", "张数", "共 2 张 第 1 张", ("第 1 张", "1 of 2")),
+            Field("creator", "设计", "王明"),
+            Field("date", "日期", "2025-07-15"),
+        ),
+        dims=(
+            Dim("linear", "160", "length", "What is the base length of the {name}?", ("160",)),
+            Dim("fit", "Ø72 K7", "bore", "What fit is the bearing bore of the {name}?", ("K7",)),
+            Dim("thread", "2x M10", "holes", "What thread are the holes in the {name}?", ("M10",)),
+            Dim("radius", "R5", "corner", "What radius is on the {name}'s corners?", ("R5",)),
+        ),
+        notes=(
+            "未注尺寸公差按 GB/T 1804-m",
+            "未注圆角 R3",
+            "SURFACE FINISH: Ra 3.2",
+        ),
+        traps=(
+            "Who checked the {name}?",
+            "What lubricant does the {name} use?",
+        ),
+        note_questions=(
+            (
+                "What standard governs the untoleranced dimensions of the {name}?",
+                ("GB/T 1804-m", "1804-m"),
+            ),
+        ),
+    ),
+    Drawing(
+        file_name="falanpan_FL-3306.png",
+        style="zh",
+        split="heldout",
+        number="FL-3306",
+        title="法兰盘",
+        english="flange",
+        layout="below",
+        fields=(
+            Field("title", "名称", "法兰盘", ("flange",), span=2),
+            Field("number", "图号", "FL-3306"),
+            Field("material", "材料", "Q235"),
+            Field("scale", "比例", "1:1"),
+            Field("weight", "重量", "1.1 kg", ("1.1",)),
+            Field("surface", "表面处理", "镀锌", ("zinc plated", "galvanised", "galvanized")),
+            Field("sheet", "张数", "共 1 张 第 1 张", ("第 1 张", "1 of 1")),
+            Field("creator", "设计", "李华"),
+            Field("date", "日期", "2026-01-08"),
+        ),
+        dims=(
+            Dim(
+                "diameter",
+                "Ø180",
+                "length",
+                "What is the outside diameter of the {name}?",
+                ("Ø180", "180"),
+            ),
+            Dim("fit", "Ø40 H7", "bore", "What fit is on the centre bore of the {name}?", ("H7",)),
+            Dim(
+                "tolerance",
+                "18 ±0.1",
+                "thickness",
+                "What is the thickness tolerance on the {name}?",
+                ("±0.1", "0.1"),
+            ),
+            Dim("angle", "30°", "angle", "What is the chamfer angle of the {name}?", ("30°", "30")),
+        ),
+        notes=(
+            "未注尺寸公差按 GB/T 1804-m",
+            "去毛刺",
+            "SURFACE FINISH: Ra 6.3",
+        ),
+        holes=(
+            Hole("1", "65.0", "0.0", "Ø14"),
+            Hole("2", "0.0", "65.0", "Ø14"),
+            Hole("3", "-65.0", "0.0", "Ø14"),
+            Hole("4", "0.0", "-65.0", "M12"),
+        ),
+        traps=(
+            "What pressure rating does the {name} have?",
+            "What gasket goes with the {name}?",
+        ),
+        note_questions=(("What surface finish does the {name} call for?", ("Ra 6.3", "6.3")),),
+    ),
+)
+
+
+# ------------------------------------------------------------------------------------ drawing
+
+
+def _font(size: int, style: str, bold: bool = False) -> ImageFont.FreeTypeFont:
+    if style == "zh":
+        return ImageFont.truetype(_CJK, size)
+    if style == "ansi":
+        name = "DejaVuSansMono-Bold.ttf" if bold else "DejaVuSansMono.ttf"
+    elif style == "de":
+        name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    else:
+        name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(_DEJAVU + name, size)
+
+
+def _label(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, style: str
+) -> None:
+    """Text on a white patch, so lines under it do not touch the glyphs."""
+    font = _font(size, style)
+    w = draw.textlength(text, font=font)
+    draw.rectangle([xy[0] - 4, xy[1] - 2, xy[0] + w + 4, xy[1] + size + 6], fill=255)
+    draw.text(xy, text, font=font, fill=0)
+
+
+def _dim_line(
+    draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], text: str, style: str
+) -> None:
+    draw.line([a, b], fill=0, width=2)
+    for x, y in (a, b):
+        draw.line([(x - 7, y - 7), (x + 7, y + 7)], fill=0, width=3)
+    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    font = _font(34, style)
+    w = draw.textlength(text, font=font)
+    _label(draw, (mid[0] - w / 2, mid[1] - 20), text, 34, style)
+
+
+def _part(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
+    """A plate in front view with a bore, four holes and a round corner, and a side view."""
+    x0, y0, x1, y1 = 300, 300, 1050, 800
+    draw.rounded_rectangle([x0, y0, x1, y1], radius=40, outline=0, width=6)
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    draw.ellipse([cx - 110, cy - 110, cx + 110, cy + 110], outline=0, width=5)
+    for hx, hy in ((x0 + 80, y0 + 80), (x1 - 80, y0 + 80), (x0 + 80, y1 - 80), (x1 - 80, y1 - 80)):
+        draw.ellipse([hx - 22, hy - 22, hx + 22, hy + 22], outline=0, width=4)
+    # Side view, with a chamfer at its top corner.
+    sx0, sx1 = 1180, 1260
+    draw.polygon(
+        [(sx0, y0), (sx1 - 25, y0), (sx1, y0 + 25), (sx1, y1), (sx0, y1)], outline=0, width=6
+    )
+    by_slot = {dim.slot: dim for dim in d.dims}
+    if "length" in by_slot:
+        draw.line([(x0, y1 + 20), (x0, y1 + 130)], fill=0, width=2)
+        draw.line([(x1, y1 + 20), (x1, y1 + 130)], fill=0, width=2)
+        _dim_line(draw, (x0, y1 + 110), (x1, y1 + 110), by_slot["length"].text, d.style)
+    if "width" in by_slot:
+        draw.line([(x0 - 20, y0), (x0 - 150, y0)], fill=0, width=2)
+        draw.line([(x0 - 20, y1), (x0 - 150, y1)], fill=0, width=2)
+        _dim_line(draw, (x0 - 120, y0), (x0 - 120, y1), by_slot["width"].text, d.style)
+    if "bore" in by_slot:
+        # Leader from the bore's rim down to its label inside the plate, under the bore.
+        font = _font(34, d.style)
+        w = draw.textlength(by_slot["bore"].text, font=font)
+        draw.line([(cx + 40, cy + 103), (cx + 70, cy + 150)], fill=0, width=2)
+        _label(draw, (cx - w / 2 + 60, cy + 152), by_slot["bore"].text, 34, d.style)
+    if "holes" in by_slot:
+        hx, hy = x1 - 80, y1 - 80
+        draw.line([(hx + 16, hy + 16), (hx + 140, hy + 140)], fill=0, width=2)
+        _label(draw, (hx + 145, hy + 120), by_slot["holes"].text, 34, d.style)
+    if "corner" in by_slot:
+        draw.line([(x0 + 12, y0 + 12), (x0 - 80, y0 - 90)], fill=0, width=2)
+        _label(draw, (x0 - 150, y0 - 140), by_slot["corner"].text, 34, d.style)
+    if "thickness" in by_slot:
+        draw.line([(sx0, y0 - 20), (sx0, y0 - 110)], fill=0, width=2)
+        draw.line([(sx1, y0 - 20), (sx1, y0 - 110)], fill=0, width=2)
+        draw.line([(sx0 - 60, y0 - 90), (sx1 + 60, y0 - 90)], fill=0, width=2)
+        _label(draw, (sx1 + 70, y0 - 112), by_slot["thickness"].text, 34, d.style)
+    if "angle" in by_slot:
+        draw.arc([sx1 - 70, y0 - 70, sx1 + 70, y0 + 70], 0, 90, fill=0, width=2)
+        _label(draw, (sx1 + 40, y0 + 50), by_slot["angle"].text, 34, d.style)
+
+
+def _notes(draw: ImageDraw.ImageDraw, d: Drawing, top: int) -> None:
+    header = _STYLE_WORDS[d.style][0]
+    draw.text((110, top), header, font=_font(32, d.style, bold=True), fill=0)
+    for i, note in enumerate(d.notes, start=1):
+        draw.text((110, top + 46 * i), f"{i}. {note}", font=_font(28, d.style), fill=0)
+
+
+def _table(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int],
+    caption: str,
+    header: tuple[str, ...],
+    rows: list[tuple[str, ...]],
+    widths: tuple[int, ...],
+    style: str,
+) -> None:
+    """A boxed table: caption row, header row, data rows."""
+    x, y = box
+    row_h = 46
+    total = sum(widths)
+    n = len(rows) + 2
+    draw.rectangle([x, y, x + total, y + n * row_h], outline=0, width=4)
+    draw.text((x + 12, y + 8), caption, font=_font(28, style, bold=True), fill=0)
+    for r, cells in enumerate([header, *rows], start=1):
+        top = y + r * row_h
+        draw.line([(x, top), (x + total, top)], fill=0, width=2)
+        left = x
+        for c, (text, w) in enumerate(zip(cells, widths, strict=True)):
+            if c:
+                draw.line([(left, top), (left, top + row_h)], fill=0, width=2)
+            draw.text((left + 10, top + 8), text, font=_font(26, style), fill=0)
+            left += w
+
+
+def _rows(fields: tuple[Field, ...]) -> list[list[Field]]:
+    """Fields packed into rows of two cells (a span-2 field fills a row)."""
+    rows: list[list[Field]] = []
+    current: list[Field] = []
+    for f in fields:
+        if sum(c.span for c in current) + f.span > 2:
+            rows.append(current)
+            current = []
+        current.append(f)
+    if current:
+        rows.append(current)
+    return rows
+
+
+def _title_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
+    """The title block in the bottom-right corner, its cells in the drawing's layout."""
+    rows = _rows(d.fields)
+    stacked = d.layout == "stacked"
+    row_h = {"below": 82, "beside": 56, "stacked": 44, "inline": 56}[d.layout]
+    heights = [row_h] * (len(rows) * (2 if stacked else 1))
+    x1, y1 = PAGE[0] - 60, PAGE[1] - 60
+    x0 = x1 - 1060
+    y0 = y1 - sum(heights)
+    draw.rectangle([x0, y0, x1, y1], outline=0, width=5)
+    label_size, value_size = (20, 32) if d.layout == "below" else (24, 28)
+    top = y0
+    half = (x1 - x0) // 2
+    for r, cells in enumerate(rows):
+        if r:
+            draw.line([(x0, top), (x1, top)], fill=0, width=3)
+        left = x0
+        for f in cells:
+            width = half * f.span
+            if left != x0:
+                draw.line(
+                    [(left, top), (left, top + row_h * (2 if stacked else 1))], fill=0, width=3
+                )
+            if d.layout == "below":
+                draw.text((left + 10, top + 6), f.label, font=_font(label_size, d.style), fill=0)
+                draw.text(
+                    (left + 20, top + 36), f.value, font=_font(value_size, d.style, True), fill=0
+                )
+            elif d.layout == "beside":
+                split = left + (215 if f.span == 1 else 250)
+                draw.line([(split, top), (split, top + row_h)], fill=0, width=2)
+                draw.text(
+                    (left + 8, top + 14), f.label, font=_font(label_size - 4, d.style), fill=0
+                )
+                draw.text(
+                    (split + 12, top + 12), f.value, font=_font(value_size, d.style, True), fill=0
+                )
+            elif d.layout == "stacked":
+                draw.line([(left, top + row_h), (left + width, top + row_h)], fill=0, width=2)
+                draw.text(
+                    (left + 10, top + 10), f.label, font=_font(label_size - 2, d.style), fill=0
+                )
+                draw.text(
+                    (left + 14, top + row_h + 6),
+                    f.value,
+                    font=_font(value_size, d.style, True),
+                    fill=0,
+                )
+            else:
+                draw.text(
+                    (left + 10, top + 12),
+                    f"{f.label}: {f.value}",
+                    font=_font(value_size, d.style),
+                    fill=0,
+                )
+            left += width
+        top += row_h * (2 if stacked else 1)
+
+
+def draw_drawing(d: Drawing) -> Image.Image:
+    """Render one drawing as a greyscale page."""
+    page = Image.new("L", PAGE, 255)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle([40, 40, PAGE[0] - 40, PAGE[1] - 40], outline=0, width=6)
+    _part(draw, d)
+    words = _STYLE_WORDS[d.style]
+    if d.holes:
+        _table(
+            draw,
+            (1620, 110),
+            words[1],
+            words[2],
+            [(h.tag, h.x, h.y, h.size) for h in d.holes],
+            (110, 140, 140, 250),
+            d.style,
+        )
+    if d.revisions:
+        _table(
+            draw,
+            (1500, 110),
+            words[3],
+            words[4],
+            [(r.rev, r.text, r.date) for r in d.revisions],
+            (90, 440, 230),
+            d.style,
+        )
+    _notes(draw, d, 1060)
+    _title_block(draw, d)
+    return page
+
+
+def write_drawings(folder: Path | None = None) -> list[Path]:
+    """Write every drawing as PNG into ``folder`` (default bench/out/answer_drawings); existing ones are kept."""
+    folder = folder or out_dir("answer_drawings")
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for d in DRAWINGS:
+        path = folder / d.file_name
+        if not path.exists():
+            draw_drawing(d).save(path, dpi=(200, 200))
+        paths.append(path)
+    return paths
+
+
+# ---------------------------------------------------------------------------------- questions
+
+_FIELD_ASKS: dict[str, tuple[str, ...]] = {
+    "material": (
+        "What material is the {name} made of?",
+        "Which material does {name} call for?",
+        "What's the {name} made from?",
+    ),
+    "scale": ("What scale is the {name} drawing?", "What is the scale of the {name} drawing?"),
+    "weight": ("How much does the {name} weigh?", "What weight is given for {name}?"),
+    "mass": ("What is the mass of the {name}?", "How heavy is the {name}?"),
+    "surface": (
+        "What surface treatment does the {name} get?",
+        "Which surface treatment is specified on {name}?",
+    ),
+    "finish": ("What finish does the {name} get?", "Which finish is called out on {name}?"),
+    "sheet": (
+        "Which sheet is the {name} drawing?",
+        "What sheet number does the {name} drawing show?",
+    ),
+    "format": (
+        "What paper format is the {name} drawing?",
+        "What sheet size is the {name} drawing on?",
+    ),
+    "size": ("What drawing size is the {name} drawing?", "What size letter is the {name} drawing?"),
+    "revision": (
+        "What revision is the {name} drawing at?",
+        "Which revision is the {name} drawing?",
+    ),
+    "date": ("What date is on the {name} drawing?", "When was the {name} drawing issued?"),
+    "tolerance": (
+        "Which general tolerance applies to the {name}?",
+        "What general tolerance class is {name} made to?",
+    ),
+    "creator": ("Who drew the {name} drawing?", "Who created the {name} drawing?"),
+    "approver": ("Who approved the {name} drawing?", "Who signed off the {name} drawing?"),
+    "checker": ("Who checked the {name} drawing?",),
+    "course": (
+        "What course or project code is on the {name} drawing?",
+        "Which project is the {name} drawing for?",
+    ),
+    "document type": ("What document type is the {name} drawing?",),
+    "document status": ("What is the document status of the {name} drawing?",),
+    "responsible department": ("Which department is responsible for the {name}?",),
+    "technical reference": ("Who is the technical reference for the {name} drawing?",),
+}
+#: Fields asked about only now and then (every drawing has them; the set would drown in them).
+_SOMETIMES = {"date", "creator", "checker", "technical reference", "responsible department"}
+
+
+def _pick(options: tuple[str, ...], key: str) -> str:
+    """A stable choice among ``options`` for ``key`` (the same every run)."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return options[digest[0] % len(options)]
+
+
+def _names(d: Drawing) -> list[tuple[str, str]]:
+    """Ways to name the drawing: (how, text). Number, title, English sense, file name.
+
+    A Chinese title is left out: a person asking in English names that part in English or by number.
+    """
+    names = [("number", d.number)]
+    if d.style != "zh":
+        names.append(("title", d.title.lower() if d.title.isupper() else d.title))
+    if d.english.lower() != d.title.lower():
+        names.append(("translation", d.english))
+    names.append(("file", d.file_name))
+    return names
+
+
+def _phrase(template: str, name: str, how: str) -> str:
+    """Put the drawing's name into a template.
+
+    ``{name} drawing`` speaks of the drawing ("drawing GB-4410-01", "the gearbox cover drawing"); a bare
+    ``{name}`` speaks of the part ("the part on drawing GB-4410-01", "the gearbox cover").
+    """
+    text = template.replace("the {name}", "{name}")
+    if how in ("number", "file"):
+        text = text.replace("{name} drawing", f"drawing {name}").replace(
+            "{name}", f"the part on drawing {name}"
+        )
+    else:
+        text = text.replace("{name}", f"the {name}")
+    return text[0].upper() + text[1:]
+
+
+def questions_for(d: Drawing) -> list[dict[str, object]]:
+    """The questions about one drawing, from its truth, each naming the drawing one of several ways."""
+    foreign = d.style in ("de", "se", "zh")
+    names = _names(d)
+    out: list[dict[str, object]] = []
+    turn = 0
+
+    def add(
+        qid: str, template: str, expect: tuple[str, ...], classes: list[str], avoid: str = ""
+    ) -> None:
+        nonlocal turn
+        choices = [n for n in names if n[0] != avoid]
+        how, name = choices[turn % len(choices)]
+        turn += 1
+        tags = list(classes)
+        if how != "number":
+            tags.append("naming")
+        out.append(
+            {
+                "id": f"{d.number.lower()}-{qid}",
+                "question": _phrase(template, name, how),
+                "expect": list(expect),
+                "source": d.file_name,
+                "drawing": d.file_name,
+                "classes": tags,
+                "answerable": True,
+            }
+        )
+
+    for f in d.fields:
+        if f.key in ("title", "number"):
+            continue
+        if f.key in _SOMETIMES and _pick(("ask", "skip"), d.number + f.key) == "skip":
+            continue
+        template = _pick(_FIELD_ASKS[f.key], d.number + f.key)
+        tags = ["field"] + (["field_foreign"] if foreign else [])
+        add(f.key.replace(" ", "-"), template, (f.value, *f.also), tags)
+    title = next(f for f in d.fields if f.key == "title")
+    number = next(f for f in d.fields if f.key == "number")
+    # The drawing number asked by title, and the title asked by number.
+    add(
+        "number",
+        "What is the drawing number of the {name} drawing?",
+        (number.value,),
+        ["field", *(["field_foreign"] if foreign else [])],
+        avoid="number",
+    )
+    out.append(
+        {
+            "id": f"{d.number.lower()}-title",
+            "question": f"What part is drawing {d.number}?",
+            "expect": [title.value, *title.also],
+            "source": d.file_name,
+            "drawing": d.file_name,
+            "classes": ["field", *(["field_foreign"] if foreign else [])],
+            "answerable": True,
+        }
+    )
+    for i, dim in enumerate(d.dims):
+        add(f"dim{i}-{dim.kind}", dim.ask, dim.expect, ["dimension"])
+    for i, (template, expect) in enumerate(d.note_questions):
+        add(f"note{i}", template, expect, ["note"])
+    if d.holes:
+        first, last = d.holes[0], d.holes[-1]
+        add(
+            "hole-size",
+            f"What size is hole {last.tag} in the hole table of the {{name}} drawing?",
+            (last.size,),
+            ["table"],
+        )
+        add(
+            "hole-x",
+            f"What is the X position of hole {first.tag} on the {{name}} drawing?",
+            (first.x,),
+            ["table"],
+        )
+    if d.revisions:
+        last_rev = d.revisions[-1]
+        first_rev = d.revisions[0]
+        add(
+            "rev-change",
+            f"What changed in revision {last_rev.rev} of the {{name}} drawing?",
+            last_rev.gist,
+            ["table"],
+        )
+        add(
+            "rev-date",
+            f"When was revision {first_rev.rev} of the {{name}} drawing made?",
+            (first_rev.date,),
+            ["table"],
+        )
+    for i, trap in enumerate(d.traps):
+        how, name = names[(turn + i) % len(names)]
+        out.append(
+            {
+                "id": f"{d.number.lower()}-trap{i}",
+                "question": _phrase(trap, name, how),
+                "expect": [],
+                "source": "",
+                "drawing": d.file_name,
+                "classes": ["unanswerable"],
+                "answerable": False,
+            }
+        )
+    return out
+
+
+def drawn_text(d: Drawing) -> str:
+    """Every piece of text drawn on the page, one per line."""
+    words = _STYLE_WORDS[d.style]
+    lines = [f"{f.label} {f.value}" for f in d.fields]
+    lines += [dim.text for dim in d.dims] + list(d.notes)
+    lines += [" ".join(h.__dict__.values()) for h in d.holes]
+    lines += [" ".join(r.__dict__[k] for k in ("rev", "text", "date")) for r in d.revisions]
+    lines += [words[0], words[1], words[3]]
+    return "\n".join(lines)
+
+
+def check_truth() -> list[str]:
+    """Questions none of whose expected forms was drawn (should be none)."""
+    from bench.answer_eval_set import matches
+
+    problems = []
+    for d in DRAWINGS:
+        text = drawn_text(d)
+        for q in questions_for(d):
+            expect = q["expect"]
+            assert isinstance(expect, list)
+            if q["answerable"] and not any(matches(text, e) for e in expect):
+                problems.append(f"{q['id']}: none of {expect} is drawn")
+    return problems
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+def questions_toml() -> str:
+    """Every rendered drawing's questions and split as TOML (the file bench/data/answer_eval/rendered.toml)."""
+    lines = [
+        "# Generated by bench/answer_drawings.py --write-questions from the drawings' truth (what was drawn).",
+        "# Do not edit by hand: change the Drawing records and regenerate.",
+        "",
+        "[drawings]",
+    ]
+    for d in DRAWINGS:
+        lines.append(f'"{d.file_name}" = {{ split = "{d.split}", style = "rendered-{d.style}" }}')
+    for d in DRAWINGS:
+        lines.append("")
+        lines.append(f"# ---- {d.file_name}: {d.title} ({d.english}), {d.style}, {d.split}")
+        for q in questions_for(d):
+            lines.append("[[question]]")
+            for key in ("id", "question", "expect", "source", "drawing", "classes", "answerable"):
+                lines.append(f"{key} = {_toml_value(q[key])}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--out", type=Path, help="folder for the PNGs (default bench/out/answer_drawings)"
+    )
+    parser.add_argument("--write-questions", type=Path, help="write the questions TOML here")
+    args = parser.parse_args()
+    problems = check_truth()
+    for line in problems:
+        print(f"  truth check: {line}")
+    paths = write_drawings(args.out)
+    print(f"{len(paths)} drawings in {paths[0].parent}")
+    if args.write_questions:
+        args.write_questions.parent.mkdir(parents=True, exist_ok=True)
+        args.write_questions.write_text(questions_toml(), encoding="utf-8")
+        print(f"questions written to {args.write_questions}")
+
+
+if __name__ == "__main__":
+    main()
