@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from appliance.errors import ConfigError
+from appliance.errors import ConfigError, ModelError
 
 #: How the model is asked to answer (see docs/answer.md, "Making the model cite"):
 #: ``free`` the role's prompt alone; ``grammar`` plus a GBNF grammar forcing a sentence and ``[n]``;
@@ -47,8 +48,11 @@ class AnswerSettings:
     #: other, and on cores shared with other work (speech recognition runs beside it) two threads
     #: measured many times slower than one (bench/answer_worker.py). Raise it on dedicated cores.
     threads: int = 1
-    #: Address-space limit of the worker in MiB (RLIMIT_AS); must hold the model plus its context.
-    memory_limit_mb: int = 2048
+    #: Address-space limit of the worker in MiB (RLIMIT_AS); 0 sizes it from the model file (see
+    #: :meth:`memory_limit_for`). It must hold the mapped model, the copy llama.cpp repacks for its CPU
+    #: kernels, the context and the interpreter: measured peaks were 0.52 GiB (SmolLM2-135M), 1.3 GiB
+    #: (Qwen2.5-Coder-0.5B) and 2.5 GiB (Qwen2.5-Coder-1.5B) at 2048 tokens of context.
+    memory_limit_mb: int = 0
     #: CPU seconds one request may use inside the worker (RLIMIT_CPU soft limit, raised per request).
     cpu_per_request_s: int = 120
     #: CPU seconds over the worker's whole life (RLIMIT_CPU hard limit); it is restarted after that.
@@ -80,6 +84,17 @@ class AnswerSettings:
     #: Said at once when the model is asked, so the bench knows it was heard ("" = say nothing).
     acknowledgement: str = "Checking the drawings."
 
+    def memory_limit_for(self, model_bytes: int) -> int:
+        """The worker's address-space limit in MiB for a GGUF file of ``model_bytes``.
+
+        The configured value when set; else twice the file (mapped once, and up to once more as the
+        repacked copy) plus 1 GiB for context, buffers and Python, about 0.6 GiB above the measured
+        peaks. A hostile file asking for more than that still meets the limit.
+        """
+        if self.memory_limit_mb:
+            return self.memory_limit_mb
+        return 2 * -(-model_bytes // (1024 * 1024)) + 1024
+
     def validate(self) -> None:
         """Check ranges that the types alone cannot express."""
         if not _ROLE_NAME.match(self.role):
@@ -103,8 +118,8 @@ class AnswerSettings:
             raise ConfigError("answer.temperature: must be between 0 and 2")
         if self.threads < 1:
             raise ConfigError("answer.threads: must be >= 1")
-        if self.memory_limit_mb < 256:
-            raise ConfigError("answer.memory_limit_mb: must be at least 256")
+        if self.memory_limit_mb and self.memory_limit_mb < 256:
+            raise ConfigError("answer.memory_limit_mb: must be 0 (sized from the model) or >= 256")
         if self.cpu_per_request_s < 1 or self.cpu_lifetime_s < self.cpu_per_request_s:
             raise ConfigError("answer.cpu_per_request_s: must be >= 1 and <= answer.cpu_lifetime_s")
         if self.restart_backoff_s <= 0 or self.restart_backoff_max_s < self.restart_backoff_s:
@@ -123,3 +138,20 @@ class AnswerSettings:
             raise ConfigError("answer.fast_path_min_score: must be between 0 and 1")
         if len(self.acknowledgement) > 80:
             raise ConfigError("answer.acknowledgement: at most 80 characters (it is said at once)")
+
+
+def worker_memory_limit_mb(settings: AnswerSettings, manifest_path: Path | None = None) -> int:
+    """The worker's address-space limit in MiB for the configured model (see ``memory_limit_for``).
+
+    Sized from the manifest's size of the model's GGUF file, so no model file is read for it. An
+    unknown model or a broken manifest gets 2048 MiB: the worker then reports the problem itself.
+    """
+    if settings.memory_limit_mb or not settings.llm_model:
+        return settings.memory_limit_mb or 2048
+    from appliance.models.manifest import load_manifest
+
+    try:
+        size = load_manifest(manifest_path).get(settings.llm_model).file("gguf").size
+    except (ModelError, ConfigError):
+        return 2048
+    return settings.memory_limit_for(size)

@@ -36,7 +36,7 @@ from appliance.answer.errors import (
     WorkerUnavailable,
 )
 from appliance.answer.protocol import ProtocolViolation
-from appliance.answer.settings import AnswerSettings
+from appliance.answer.settings import AnswerSettings, worker_memory_limit_mb
 from appliance.errors import ModelError
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,11 @@ class WorkerStatus:
     warmup_s: float = 0.0
     #: Context window of the loaded model.
     n_ctx: int = 0
+    #: Address-space limit the worker runs under, in MiB (0 before the first start).
+    memory_limit_mb: int = 0
+    #: Tokens in the model's KV cache after the warm-up: the fixed prompt prefix (system turn, worked
+    #: example) the first question reuses, the warm-up's own short question and its reply.
+    warm_tokens: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -103,6 +108,8 @@ class WorkerStatus:
             "load_s": self.load_s,
             "warmup_s": self.warmup_s,
             "n_ctx": self.n_ctx,
+            "memory_limit_mb": self.memory_limit_mb,
+            "warm_tokens": self.warm_tokens,
         }
 
 
@@ -116,6 +123,9 @@ class GenerationStats:
     prompt_tokens: int
     #: ``stop``, ``length`` or ``cancelled``.
     finish: str
+    #: Prompt tokens the model computed for this request; the rest of the prompt was already in its
+    #: KV cache (the fixed prefix, and whatever else the previous prompt shared with this one).
+    prompt_evaluated: int = 0
 
 
 def scrubbed_environment(threads: int) -> dict[str, str]:
@@ -128,6 +138,13 @@ def scrubbed_environment(threads: int) -> dict[str, str]:
         "MALLOC_ARENA_MAX": "2",
         "OMP_NUM_THREADS": str(threads),
     }
+
+
+def fixed_prompt_turns(settings: AnswerSettings) -> list[dict[str, str]]:
+    """The turns every prompt of this format and role begins with (all but the question's turn)."""
+    from appliance.answer.prompts import format_messages
+
+    return [dict(t) for t in format_messages(settings.llm_format, settings.role, "", [])[:-1]]
 
 
 def describe_exit(returncode: int | None) -> str:
@@ -154,6 +171,11 @@ class AnswerWorker:
     :meth:`close`. ``async for text in worker.generate(messages, max_tokens=...)`` streams an answer;
     one request runs at a time. ``command`` replaces the worker's command line (tests start a worker
     entry of their own that installs the same sandbox and then misbehaves on purpose).
+
+    ``warm_messages`` are the chat turns every prompt begins with; the worker evaluates them while it
+    warms up, so the first question finds them in the KV cache (llama.cpp reuses the longest common
+    token prefix of the previous evaluation, so later questions keep them too). By default they are
+    the fixed turns of ``settings.llm_format`` and ``settings.role``, as answering builds them.
     """
 
     def __init__(
@@ -164,8 +186,12 @@ class AnswerWorker:
         manifest_path: Path | None = None,
         command: Sequence[str] | None = None,
         on_state: Callable[[WorkerStatus], None] | None = None,
+        warm_messages: Sequence[dict[str, str]] | None = None,
     ) -> None:
         self.settings = settings
+        self.warm_messages = (
+            fixed_prompt_turns(settings) if warm_messages is None else list(warm_messages)
+        )
         self.models_dir = models_dir
         self.manifest_path = manifest_path
         self.command = tuple(command or WORKER_COMMAND)
@@ -270,6 +296,8 @@ class AnswerWorker:
         self._status = replace(self._status, pid=proc.pid)
         self._spawn(self._read_frames(proc))
         self._spawn(self._drain_stderr(proc))
+        limit_mb = worker_memory_limit_mb(self.settings, self.manifest_path)
+        self._status = replace(self._status, memory_limit_mb=limit_mb)
         start = {
             "type": "start",
             "model": self.settings.llm_model,
@@ -277,7 +305,8 @@ class AnswerWorker:
             "manifest": str(self.manifest_path) if self.manifest_path else None,
             "context_tokens": self.settings.context_tokens,
             "threads": self.settings.threads,
-            "memory_limit_mb": self.settings.memory_limit_mb,
+            "memory_limit_mb": limit_mb,
+            "warm_messages": self.warm_messages,
             "cpu_per_request_s": self.settings.cpu_per_request_s,
             "cpu_lifetime_s": self.settings.cpu_lifetime_s,
             "parent_pid": os.getpid(),
@@ -304,6 +333,7 @@ class AnswerWorker:
                 load_s=float(message.get("load_s", 0.0)),
                 warmup_s=float(message.get("warmup_s", 0.0)),
                 n_ctx=int(message.get("n_ctx", 0)),
+                warm_tokens=int(message.get("warm_tokens", 0)),
             )
             self._spawn(self._watch_exit(proc))
             return
@@ -510,6 +540,7 @@ class AnswerWorker:
                             tokens=int(message.get("tokens", 0)),
                             prompt_tokens=int(message.get("prompt_tokens", 0)),
                             finish=str(message.get("finish", "stop")),
+                            prompt_evaluated=int(message.get("prompt_evaluated", 0)),
                         )
                         self._backoff = self.settings.restart_backoff_s
                         return

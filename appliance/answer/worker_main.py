@@ -9,7 +9,8 @@ of events is the security argument, so it is spelled out in :func:`boot`:
 2. read the ``start`` message, enter the loading sandbox (no new privileges, memory and CPU limits, no
    network, no exec, no ptrace);
 3. verify the model file against the manifest's size and sha256 and only then load it;
-4. run one warm-up generation so every lazy allocation and thread start has happened;
+4. run one warm-up generation so every lazy allocation and thread start has happened; it begins with the
+   fixed turns every prompt begins with (``warm_messages``), which then stay in the KV cache;
 5. lock down with the allow-list filter, then report ``ready``.
 
 After that the worker serves ``generate`` requests one at a time, streaming tokens, until ``shutdown``
@@ -35,6 +36,7 @@ from llama_cpp import Llama, LlamaGrammar
 
 from appliance.answer import protocol, sandbox
 from appliance.answer.protocol import ProtocolViolation
+from appliance.answer.settings import AnswerSettings, worker_memory_limit_mb
 from appliance.errors import ModelError
 from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
@@ -44,7 +46,10 @@ EXIT_FATAL = 3
 #: Exit status when the request pipe's framing is broken beyond recovery.
 EXIT_PROTOCOL = 4
 
-_WARMUP_MESSAGES: list[Any] = [{"role": "user", "content": "Say OK."}]
+#: The turn the warm-up asks after the fixed prefix (its answer is discarded).
+_WARMUP_TURN = {"role": "user", "content": "Say OK."}
+#: Most fixed turns a start message may carry (a system turn and a worked example need three).
+_MAX_WARM_TURNS = 8
 
 
 class Channel:
@@ -114,10 +119,36 @@ def _fatal(channel: Channel, code: str, message: str) -> NoReturn:
 
 
 def _limits(start: dict[str, Any]) -> sandbox.SandboxLimits:
+    limit_mb = int(start.get("memory_limit_mb") or 0)
+    if not limit_mb:  # not given: sized from the manifest's file size, as the parent would
+        manifest = start.get("manifest")
+        limit_mb = worker_memory_limit_mb(
+            AnswerSettings(llm_model=str(start.get("model", ""))),
+            Path(manifest) if manifest else None,
+        )
     return sandbox.SandboxLimits(
-        address_space_bytes=int(start.get("memory_limit_mb", 2048)) * 1024 * 1024,
+        address_space_bytes=limit_mb * 1024 * 1024,
         cpu_lifetime_s=int(start.get("cpu_lifetime_s", 86400)),
     )
+
+
+def warm_messages(start: dict[str, Any]) -> list[Any]:
+    """The warm-up's chat turns: the start message's fixed prefix, checked, then one short question."""
+    turns = start.get("warm_messages") or []
+    if (
+        not isinstance(turns, list)
+        or len(turns) > _MAX_WARM_TURNS
+        or not all(
+            isinstance(t, dict)
+            and t.get("role") in protocol.CHAT_ROLES
+            and isinstance(t.get("content"), str)
+            for t in turns
+        )
+    ):
+        raise ProtocolViolation(
+            "bad_field", f"'warm_messages' must be up to {_MAX_WARM_TURNS} chat turns"
+        )
+    return [{"role": t["role"], "content": t["content"]} for t in turns] + [dict(_WARMUP_TURN)]
 
 
 def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
@@ -133,6 +164,10 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
         sys.exit(0)
     if start.get("type") != "start":
         _fatal(channel, "protocol_expected_start", "the first message must be 'start'")
+    try:
+        warmup = warm_messages(start)
+    except ProtocolViolation as err:
+        _fatal(channel, "protocol_" + err.code, err.message)
     sandbox.die_with_parent(int(start.get("parent_pid") or os.getppid()))
     # 2. The loading sandbox goes on before the model file is touched.
     sandbox.enter_loading_sandbox(_limits(start))
@@ -165,9 +200,10 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
             f"llama.cpp could not load the model ({err.__class__.__name__})",
         )
     load_s = time.perf_counter() - t1
-    # 4. Warm-up: lazy allocations, thread pools, the chat template's compilation.
+    # 4. Warm-up: lazy allocations, thread pools, the chat template's compilation, and the fixed
+    #    prompt prefix into the KV cache (the next request reuses the longest common token prefix).
     t2 = time.perf_counter()
-    for _chunk in llm.create_chat_completion(messages=_WARMUP_MESSAGES, max_tokens=4, stream=True):
+    for _chunk in llm.create_chat_completion(messages=warmup, max_tokens=4, stream=True):
         pass
     warmup_s = time.perf_counter() - t2
     # 5. Lock down, then announce. Descriptors the loader opened itself (llama-cpp-python keeps
@@ -195,6 +231,7 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
             "load_s": round(load_s, 4),
             "verify_s": round(verify_s, 4),
             "warmup_s": round(warmup_s, 4),
+            "warm_tokens": int(llm.n_tokens),
             "pid": os.getpid(),
         }
     )
@@ -204,6 +241,12 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
 def _prompt_tokens(model: LoadedModel, messages: list[dict[str, str]]) -> int:
     text = "\n".join(m["content"] for m in messages)
     return len(model.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+
+def _prompt_tokens_evaluated(model: LoadedModel) -> int:
+    """Prompt tokens llama.cpp has computed so far (its own counter; tokens found in the KV cache
+    are not computed again, so the difference over a request shows what the cache saved)."""
+    return int(llama_cpp.llama_perf_context(model.llm._ctx.ctx).n_p_eval)
 
 
 def compile_grammar(model: LoadedModel, text: str) -> LlamaGrammar | None:
@@ -252,6 +295,7 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
                 }
             )
             return
+    evaluated_before = _prompt_tokens_evaluated(model)
     stream = model.llm.create_chat_completion(
         messages=request["messages"],
         max_tokens=request["max_tokens"],
@@ -294,6 +338,7 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
             "id": request_id,
             "tokens": tokens,
             "prompt_tokens": prompt_tokens,
+            "prompt_evaluated": _prompt_tokens_evaluated(model) - evaluated_before,
             "finish": finish,
         }
     )

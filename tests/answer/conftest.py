@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -9,11 +10,16 @@ from pathlib import Path
 import pytest
 
 from appliance.answer.settings import AnswerSettings
+from appliance.config import load_config
 from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
 
 HERE = Path(__file__).resolve().parent
 FAULT_WORKER = HERE / "fault_worker.py"
+#: The model the worker tests load: the small development model, or the one named like the service's
+#: own setting (``OPENCLAW_ANSWER__LLM_MODEL=qwen2.5-coder-1.5b-instruct-q4_k_m``), so the same tests
+#: check the sandbox with every candidate answer model.
+TEST_MODEL = os.environ.get("OPENCLAW_ANSWER__LLM_MODEL") or "smollm2-135m-instruct-q4_1"
 
 
 def fault_command(*args: str) -> list[str]:
@@ -37,6 +43,7 @@ def answer_settings() -> AnswerSettings:
     """
     return replace(
         AnswerSettings(),
+        llm_model=TEST_MODEL,
         threads=1,
         context_tokens=1024,
         context_budget_tokens=300,
@@ -50,7 +57,10 @@ def answer_settings() -> AnswerSettings:
 
 @pytest.fixture
 def models_dir(tmp_path: Path) -> Path:
-    """An empty models folder: the model is then found in its PyPI carrier."""
+    """An empty models folder: the model is then found in its PyPI carrier. A model joined from
+    pieces lives in the configured models folder instead (``openclaw models install`` put it there)."""
+    if load_manifest().get(TEST_MODEL).in_parts:
+        return load_config().paths.models_dir
     path = tmp_path / "models"
     path.mkdir()
     return path

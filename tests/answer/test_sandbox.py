@@ -19,7 +19,7 @@ import pytest
 
 from appliance.answer import protocol
 from appliance.answer.worker import AnswerWorker, WorkerState, scrubbed_environment
-from tests.answer.conftest import fault_command
+from tests.answer.conftest import TEST_MODEL, fault_command
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +41,7 @@ def run_probe(
     assert proc.stdin is not None and proc.stdout is not None
     start = {
         "type": "start",
-        "model": "smollm2-135m-instruct-q4_1",
+        "model": TEST_MODEL,
         "models_dir": str(models_dir),
         "context_tokens": 512,
         "threads": 1,
@@ -114,7 +114,8 @@ async def test_running_worker_is_confined(answer_settings: Any, models_dir: Path
         }
         limits = Path(f"/proc/{pid}/limits").read_text()
         address = next(line for line in limits.splitlines() if line.startswith("Max address space"))
-        assert str(answer_settings.memory_limit_mb * 1024 * 1024) in address
+        assert worker.status.memory_limit_mb >= 256
+        assert str(worker.status.memory_limit_mb * 1024 * 1024) in address
         assert Path(f"/proc/{pid}/cwd").resolve() == Path("/")
         # And it still answers under all of that.
         pieces = [

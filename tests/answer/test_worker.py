@@ -1,5 +1,6 @@
-"""The supervised worker with the real SmolLM2 model: streaming, states, broken models, crashes, hangs,
-malformed messages and over-long prompts."""
+"""The supervised worker with a real model (SmolLM2, or the one OPENCLAW_ANSWER__LLM_MODEL names):
+streaming, states, the warm prompt prefix, broken models, crashes, hangs, malformed messages and
+over-long prompts."""
 
 from __future__ import annotations
 
@@ -24,10 +25,17 @@ from appliance.answer.errors import (
     WorkerTimeout,
     WorkerUnavailable,
 )
-from appliance.answer.settings import AnswerSettings
-from appliance.answer.worker import WORKER_COMMAND, AnswerWorker, WorkerState, scrubbed_environment
+from appliance.answer.settings import AnswerSettings, worker_memory_limit_mb
+from appliance.answer.worker import (
+    WORKER_COMMAND,
+    AnswerWorker,
+    WorkerState,
+    fixed_prompt_turns,
+    scrubbed_environment,
+)
 from appliance.errors import ModelError
-from tests.answer.conftest import fault_command
+from appliance.models.manifest import load_manifest
+from tests.answer.conftest import TEST_MODEL, fault_command
 
 pytestmark = pytest.mark.slow
 
@@ -244,7 +252,7 @@ def _raw_worker(models_dir: Path) -> subprocess.Popen[bytes]:
     assert proc.stdin is not None
     start = {
         "type": "start",
-        "model": "smollm2-135m-instruct-q4_1",
+        "model": TEST_MODEL,
         "models_dir": str(models_dir),
         "context_tokens": 512,
         "threads": 1,
@@ -400,3 +408,48 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state not in ("Z", "X")
+
+
+async def test_the_fixed_prompt_prefix_stays_in_the_kv_cache(
+    answer_settings: AnswerSettings, models_dir: Path
+) -> None:
+    """The warm-up evaluates the turns every prompt begins with, so a question computes only its own
+    part; a prompt that starts differently has to compute its whole length."""
+    fixed = fixed_prompt_turns(answer_settings)
+    question = {
+        "role": "user",
+        "content": "Sources:\n[1] drawing A-1\nScale: 1:2\n\nQuestion: scale?",
+    }
+    async with AnswerWorker(answer_settings, models_dir=models_dir) as worker:
+        assert worker.status.warm_tokens > 0
+        await collect(worker, [*fixed, question], max_tokens=2)
+        warm = worker.last_stats
+        other = {"role": "system", "content": "Reply in French. " + fixed[0]["content"]}
+        await collect(worker, [other, *fixed[1:], question], max_tokens=2)
+        cold = worker.last_stats
+    assert warm is not None and cold is not None
+    assert 0 < warm.prompt_evaluated < cold.prompt_evaluated
+
+
+async def test_malformed_warm_messages_are_refused(
+    answer_settings: AnswerSettings, models_dir: Path
+) -> None:
+    worker = AnswerWorker(
+        answer_settings, models_dir=models_dir, warm_messages=[{"role": "root", "content": "x"}]
+    )
+    try:
+        with pytest.raises(WorkerUnavailable) as err:
+            await worker.start()
+        assert err.value.code == "protocol_bad_field"
+    finally:
+        await worker.close()
+
+
+def test_memory_limit_is_sized_from_the_model_file(tmp_path: Path) -> None:
+    settings = AnswerSettings()
+    assert settings.memory_limit_for(1_117_320_768) == 2 * 1066 + 1024
+    assert replace(settings, memory_limit_mb=4000).memory_limit_for(10**9) == 4000
+    smol = load_manifest().get("smollm2-135m-instruct-q4_1").file("gguf").size
+    assert worker_memory_limit_mb(settings) == settings.memory_limit_for(smol)
+    # An unknown model gets a fixed limit; the worker reports the unknown name itself.
+    assert worker_memory_limit_mb(replace(settings, llm_model="nope")) == 2048
