@@ -9,6 +9,7 @@ import click
 
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.errors import InputError, public_name
+from appliance.ingest.names import display_name, display_path
 
 if TYPE_CHECKING:
     from appliance.index.store import IndexStore
@@ -111,6 +112,8 @@ def get_command(app: AppContext, source: str, namespace: str, from_line: int, li
     """
     from appliance.index.reader import source_lines
 
+    # Sources are stored under the display form of their path (see appliance.ingest.names).
+    source = display_name(source)
     with _open(app) as store:
         text_lines, origin = source_lines(store, namespace, source)
     if from_line < 1 or lines < 1:
@@ -150,7 +153,7 @@ def sources_command(app: AppContext, namespace: str | None, as_json: bool) -> No
 @pass_app
 def forget_command(app: AppContext, source: str, namespace: str) -> None:
     """Remove a source and every trace of it (slices, vectors, keyword rows)."""
-    candidates = [source, str(Path(source).resolve())]
+    candidates = [display_name(source), display_path(Path(source).resolve())]
     with _open(app) as store:
         removed = any(store.delete_source(namespace, c) for c in dict.fromkeys(candidates))
     if not removed:
@@ -158,7 +161,7 @@ def forget_command(app: AppContext, source: str, namespace: str) -> None:
             f"{public_name(source)} is not indexed in namespace {namespace}",
             code="source_not_found",
         )
-    click.echo(f"forgot {source}")
+    click.echo(f"forgot {display_name(source)}")
 
 
 @click.command("stats")

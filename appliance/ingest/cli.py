@@ -8,6 +8,7 @@ import click
 
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.errors import ExitCode
+from appliance.ingest.names import display_name
 
 
 @click.command("index")
@@ -31,7 +32,7 @@ def index_command(
 
     def progress(name: str, done: int, total: int) -> None:
         if not as_json and total > 1:
-            click.echo(f"\r  {name}: {done}/{total}", nl=False, err=True)
+            click.echo(f"\r  {display_name(name)}: {done}/{total}", nl=False, err=True)
 
     results, failures = [], []
     with IndexStore.open(app.config) as store:
@@ -46,7 +47,14 @@ def index_command(
             {
                 "indexed": [vars(r) for r in results if not r.skipped],
                 "skipped": [r.source for r in results if r.skipped],
-                "failed": [{"file": name, **err.to_dict()} for name, err in failures],
+                "failed": [
+                    {
+                        "file": display_name(name),
+                        "code": err.code,
+                        "message": display_name(err.message),
+                    }
+                    for name, err in failures
+                ],
             }
         )
     else:
@@ -55,7 +63,9 @@ def index_command(
             state = "unchanged" if r.skipped else f"{r.slices} slices"
             click.echo(f"{'skipped' if r.skipped else 'indexed'}  {r.source}  ({state})")
         for name, err in failures:
-            click.echo(f"failed   {name}  [{err.code}] {err.message}", err=True)
+            click.echo(
+                f"failed   {display_name(name)}  [{err.code}] {display_name(err.message)}", err=True
+            )
         indexed = sum(1 for r in results if not r.skipped)
         click.echo(f"{indexed} indexed, {len(results) - indexed} unchanged, {len(failures)} failed")
     if failures:

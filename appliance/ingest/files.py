@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.ingest.errors import IngestError
+from appliance.ingest.names import display_name, is_printable
 
 #: Suffix -> media type of every file kind the appliance indexes.
 MEDIA_TYPES = {
@@ -108,3 +112,38 @@ def decode_text(path: Path, data: bytes) -> str:
             code="text_not_utf8",
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _printable_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if is_printable(value) else display_name(value)
+    if isinstance(value, dict):
+        return {_printable_value(k): _printable_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_printable_value(v) for v in value)
+    return value
+
+
+def _printable_slice(piece: DocumentSlice) -> DocumentSlice:
+    if is_printable(piece.section) and all(
+        is_printable(v) for v in piece.extra.values() if isinstance(v, str)
+    ):
+        return piece
+    return dataclasses.replace(
+        piece, section=display_name(piece.section), extra=_printable_value(piece.extra)
+    )
+
+
+def printable_document(doc: SourceDocument) -> SourceDocument:
+    """The document with every name taken from a file name in its display form.
+
+    A file name that is not UTF-8 reaches Python as a string with surrogate escapes, which SQLite,
+    JSON and the terminal all refuse; the index stores the visible ``\\xNN`` form instead.
+    """
+    return dataclasses.replace(
+        doc,
+        source=display_name(doc.source),
+        title=display_name(doc.title),
+        extra=_printable_value(doc.extra),
+        slices=tuple(_printable_slice(s) for s in doc.slices),
+    )

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 
 #: Resolution at which pages without a text layer are rendered for OCR.
 OCR_DPI = 300
+#: Lowest resolution a large page may be rendered at before it is refused: below this Tesseract
+#: misses the small print of a drawing, so a smaller render would only index noise.
+MIN_OCR_DPI = 150
+#: Most pixels one rendered page may have (3 bytes each: 64 Mpx = 192 MB), whatever
+#: ``vision.max_image_pixels`` allows: an A0 sheet at 150 dpi is 35 Mpx.
+MAX_PAGE_PIXELS = 64_000_000
 #: A page whose text layer has fewer characters than this is treated as a scan.
 MIN_TEXT_CHARS = 20
 
@@ -81,14 +87,14 @@ def pdf_pages(
             if sum(len(b.text) for b in blocks) >= MIN_TEXT_CHARS:
                 yield index + 1, blocks
             else:
-                yield index + 1, _ocr_page(page, index + 1, config)
+                yield index + 1, _ocr_page(page, index + 1, config, path)
             if progress is not None:
                 progress(index + 1, total)
     finally:
         doc.close()
 
 
-def _ocr_page(page: pymupdf.Page, page_no: int, config: Config) -> list[DocumentSlice]:
+def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> list[DocumentSlice]:
     """Render a page without a text layer and hand it to the vision package's OCR."""
     import numpy as np
 
@@ -96,16 +102,55 @@ def _ocr_page(page: pymupdf.Page, page_no: int, config: Config) -> list[Document
         vision = importlib.import_module("appliance.vision.ingest")
     except ModuleNotFoundError:
         return []  # a build without the vision package indexes text-layer pages only
-    scale = OCR_DPI / 72.0
-    pix = page.get_pixmap(
-        matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False
-    )
-    image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+    max_pixels = min(MAX_PAGE_PIXELS, config.vision.max_image_pixels)
+    scale = render_scale(page.rect.width, page.rect.height, max_pixels, path=path, page_no=page_no)
+    try:
+        pix = page.get_pixmap(
+            matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False
+        )
+        image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+    except MemoryError:
+        raise _too_large(path, page_no, page.rect.width, page.rect.height, max_pixels) from None
+    except (pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError) as err:
+        raise IngestError(
+            path, f"page {page_no} cannot be rendered ({scrub(str(err), path)})", code="pdf_corrupt"
+        ) from None
     del pix
     slices: list[DocumentSlice] = vision.ocr_page_image(
         image, page=page_no, config=config, scale=scale
     )
     return slices
+
+
+def render_scale(
+    width_pt: float, height_pt: float, max_pixels: int, *, path: Path, page_no: int
+) -> float:
+    """The zoom at which a page is rendered: OCR_DPI, lowered to fit ``max_pixels``.
+
+    The size is checked from the page's own dimensions before a single pixel is allocated; a page
+    too large even at MIN_OCR_DPI is refused with ``page_too_large``.
+    """
+    if not (width_pt > 0 and height_pt > 0):
+        raise IngestError(path, f"page {page_no} has no area", code="pdf_corrupt")
+    scale = OCR_DPI / 72.0
+    pixels = width_pt * scale * height_pt * scale
+    if pixels > max_pixels:
+        scale *= (max_pixels / pixels) ** 0.5
+    if scale < MIN_OCR_DPI / 72.0:
+        raise _too_large(path, page_no, width_pt, height_pt, max_pixels)
+    return scale
+
+
+def _too_large(
+    path: Path, page_no: int, width_pt: float, height_pt: float, max_pixels: int
+) -> IngestError:
+    mm = 25.4 / 72.0
+    return IngestError(
+        path,
+        f"page {page_no} is {width_pt * mm:.0f} x {height_pt * mm:.0f} mm; rendered for OCR at "
+        f"{MIN_OCR_DPI} dpi it would be over the limit of {max_pixels // 1_000_000} Mpx",
+        code="page_too_large",
+    )
 
 
 def pdf_title(path: Path) -> str:

@@ -15,8 +15,15 @@ from appliance.index.tokens import passage_tokens
 from appliance.ingest import pdf
 from appliance.ingest.chunking import Block, pack
 from appliance.ingest.errors import IngestError
-from appliance.ingest.files import InputFile, decode_text, media_type_of, open_input
+from appliance.ingest.files import (
+    InputFile,
+    decode_text,
+    media_type_of,
+    open_input,
+    printable_document,
+)
 from appliance.ingest.markdown import first_heading, markdown_blocks, text_blocks
+from appliance.ingest.names import display_name
 
 if TYPE_CHECKING:
     from appliance.config import Config
@@ -155,9 +162,9 @@ def ingest_path(
             doc = build_document(
                 file, namespace=namespace, config=config, source=ident, progress=progress
             )
-            report.results.append(store.replace_source(doc, force=force))
+            report.results.append(store.replace_source(printable_document(doc), force=force))
         except OpenClawError as err:
-            report.failures.append((public_name(file), err))
+            report.failures.append((display_name(public_name(file)), err))
         if progress is not None:
             progress(public_name(file), len(report.results) + len(report.failures), len(files))
     return report

@@ -19,6 +19,7 @@ from typing import Any
 
 from appliance.errors import public_name
 from appliance.events import Event, EventBus, EventType
+from appliance.ingest.names import display_name
 from appliance.service.ports import Library, Progress
 from appliance.service.supervisor import public_error
 
@@ -47,8 +48,8 @@ class IndexJob:
         if self.action == "capture":
             return "camera capture"
         if self.source:
-            return self.source
-        return public_name(self.path) if self.path else ""
+            return display_name(self.source)
+        return display_name(public_name(self.path)) if self.path else ""
 
 
 def _mark_retrieved(future: asyncio.Future[str]) -> None:
@@ -131,7 +132,7 @@ class IndexQueue:
 
     async def _handle(self, job: IndexJob, loop: asyncio.AbstractEventLoop) -> None:
         def progress(fraction: float, message: str) -> None:
-            data = self._job_data(job, progress=round(fraction, 3), message=message)
+            data = self._job_data(job, progress=round(fraction, 3), message=display_name(message))
             self.bus.publish_threadsafe(Event(EventType.INDEX_PROGRESS, data))
 
         self.bus.publish(Event(EventType.INDEX_PROGRESS, self._job_data(job, progress=0.0)))
@@ -143,6 +144,7 @@ class IndexQueue:
             raise
         except Exception as err:  # one bad file must not stop the queue
             code, message = public_error(err)
+            message = display_name(message)
             log.warning("index job failed", extra={"job": job.job, "code": code})
             self.bus.publish(
                 Event(EventType.INDEX_FAILED, self._job_data(job, code=code, message=message))
@@ -150,7 +152,9 @@ class IndexQueue:
             if job.done and not job.done.done():
                 job.done.set_exception(err)
             return
-        self.bus.publish(Event(EventType.INDEX_DONE, self._job_data(job, message=summary)))
+        self.bus.publish(
+            Event(EventType.INDEX_DONE, self._job_data(job, message=display_name(summary)))
+        )
         if job.done and not job.done.done():
             job.done.set_result(summary)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from appliance.errors import InputError, public_name
+from appliance.ingest.names import display_name
 from appliance.service.ports import Progress, SourceRecord
 
 if TYPE_CHECKING:
@@ -46,20 +47,32 @@ class IndexLibrary:
         self.store = store or IndexStore.open(config)
 
     def source_id(self, path: Path, namespace: str) -> str:
-        """Path relative to the data directory; files elsewhere are refused."""
+        """Path relative to the data directory, in its display form; files elsewhere are refused.
+
+        A name that is not UTF-8 gets its display form (``note\\xff.md``), which is what the index,
+        the status page and the logs can hold.
+        """
+        path = Path(path)
         try:
-            return Path(path).resolve().relative_to(self.data_dir.resolve()).as_posix()
+            resolved = path.resolve()
+        except (RuntimeError, OSError):
+            # A symbolic link loop: name it by its folder; opening it fails later with a coded error.
+            resolved = path.parent.resolve() / path.name
+        try:
+            rel = resolved.relative_to(self.data_dir.resolve()).as_posix()
         except ValueError:
             raise InputError(
-                f"{public_name(path)} is outside the data directory", code="path_outside_store"
+                f"{display_name(public_name(path))} is outside the data directory",
+                code="path_outside_store",
             ) from None
+        return display_name(rel)
 
     def index_file(self, path: Path, namespace: str, progress: Progress) -> str:
         """Index one file through the ingest pipeline; raise its error when it fails."""
         from appliance.ingest.pipeline import ingest_path
 
         def step(name: str, done: int, total: int) -> None:
-            progress(done / total if total else 0.0, name)
+            progress(done / total if total else 0.0, display_name(name))
 
         report = ingest_path(
             self.store,
@@ -73,14 +86,14 @@ class IndexLibrary:
             raise report.failures[0][1]
         result = report.results[0]
         if result.skipped:
-            return f"{public_name(path)} unchanged"
+            return f"{display_name(public_name(path))} unchanged"
         info = next(
             (s for s in self.store.list_sources(namespace) if s.source == result.source), None
         )
         if info is not None and info.drawing_number:
             rev = f" revision {info.revision}" if info.revision else ""
             return f"indexed drawing {info.drawing_number}{rev}"
-        return f"indexed {public_name(path)} ({result.slices} slices)"
+        return f"indexed {display_name(public_name(path))} ({result.slices} slices)"
 
     def index_capture(self, namespace: str, progress: Progress) -> str:
         """Capture from the configured camera, gate strictly, OCR, index; the sentence to speak.

@@ -55,7 +55,14 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info and record.exc_info[0] is not None:
             out["exc_type"] = record.exc_info[0].__name__
             out["traceback"] = self.formatException(record.exc_info)
-        return redact(json.dumps(out, ensure_ascii=False, default=str))
+        line = json.dumps(out, ensure_ascii=False, default=str)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            # A file name that is not UTF-8 (surrogate escapes): escape it, or journald and any
+            # UTF-8 reader of the log would choke on the line.
+            line = json.dumps(out, ensure_ascii=True, default=str)
+        return redact(line)
 
 
 def setup_logging(level: int = logging.INFO) -> None:

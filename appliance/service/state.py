@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from appliance.events import Event, EventBus, EventType
+from appliance.ingest.names import display_name
 from appliance.service.latency import LatencyBook
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ class LiveState:
         if kind in ACTIVITY_BY_EVENT:
             self.activity = ACTIVITY_BY_EVENT[kind]
         if kind in (EventType.TRANSCRIPT_PARTIAL, EventType.TRANSCRIPT_FINAL):
-            self.transcript = str(data.get("text", ""))
+            self.transcript = display_name(str(data.get("text", "")))
         elif kind == EventType.ANSWER_READY and "record" in data:
             self.add_question(dict(data["record"]))
             return
@@ -174,8 +175,8 @@ class LiveState:
         elif kind == EventType.CAPTURE_REJECTED:
             self.counters["captures_rejected"] += 1
             self.last_error = {
-                "code": str(data.get("code", "")),
-                "message": str(data.get("reason", "")),
+                "code": display_name(str(data.get("code", ""))),
+                "message": display_name(str(data.get("reason", ""))),
             }
         elif kind == EventType.MEMORY_NOTED:
             self.counters["memory_notes"] += 1
@@ -186,8 +187,8 @@ class LiveState:
         elif kind == EventType.ERROR:
             self.counters["errors"] += 1
             self.last_error = {
-                "code": str(data.get("code", "")),
-                "message": str(data.get("message", "")),
+                "code": display_name(str(data.get("code", ""))),
+                "message": display_name(str(data.get("message", ""))),
             }
         self._bump()
 
@@ -206,14 +207,16 @@ class LiveState:
             self.components[name] = {**self.components[name], "detail": detail}
 
     def _apply_job(self, kind: EventType, data: dict[str, Any]) -> None:
-        job_id = str(data.get("job", ""))
+        # Names come from file names, which may be any bytes: only their display form is kept, so the
+        # snapshot always serialises (one stray name must not take the page down).
+        job_id = display_name(str(data.get("job", "")))
         job = self._jobs.setdefault(
             job_id,
             {
                 "job": job_id,
-                "source": data.get("source", ""),
-                "namespace": data.get("namespace", ""),
-                "action": data.get("action", "index"),
+                "source": display_name(str(data.get("source", ""))),
+                "namespace": display_name(str(data.get("namespace", ""))),
+                "action": display_name(str(data.get("action", "index"))),
                 "state": "queued",
                 "progress": 0.0,
                 "message": "",
@@ -223,17 +226,21 @@ class LiveState:
         if kind == EventType.INDEX_PROGRESS:
             job["state"] = "running"
             job["progress"] = float(data.get("progress", job["progress"]))
-            job["message"] = str(data.get("message", ""))
+            job["message"] = display_name(str(data.get("message", "")))
         elif kind == EventType.INDEX_DONE:
             job["state"] = "done"
             job["progress"] = 1.0
-            job["message"] = str(data.get("message", ""))
+            job["message"] = display_name(str(data.get("message", "")))
             self.counters["indexed"] += 1
         elif kind == EventType.INDEX_FAILED:
             job["state"] = "failed"
-            job["message"] = str(data.get("message", ""))
-            job["code"] = str(data.get("code", ""))
-            self.counters["index_failed"] += 1
+            job["message"] = display_name(str(data.get("message", "")))
+            job["code"] = display_name(str(data.get("code", "")))
+            if data.get("recorded"):
+                # A failure remembered from an earlier run: shown, not counted again.
+                job["recorded"] = True
+            else:
+                self.counters["index_failed"] += 1
         finished = [k for k, j in self._jobs.items() if j["state"] in ("done", "failed")]
         for old in finished[: max(0, len(finished) - self.keep_jobs)]:
             del self._jobs[old]

@@ -31,6 +31,22 @@ MEDIA_TYPES = {
     "WEBP": "image/webp",
 }
 
+#: Most memory one decode may take: the decoded pixels in their own mode plus the RGB copy. The pixel
+#: limit alone lets a 16-bit or CMYK image cost twice what an RGB one of the same size does.
+MAX_DECODE_BYTES = 768 * 1024 * 1024
+#: Bytes per pixel of Pillow modes (anything not listed counts as 4).
+_MODE_BYTES = {
+    "1": 1,
+    "L": 1,
+    "P": 1,
+    "LA": 2,
+    "PA": 2,
+    "I;16": 2,
+    "I;16B": 2,
+    "I;16L": 2,
+    "RGB": 3,
+}
+
 # Truncated files must fail, not decode half a page of grey silently.
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
@@ -80,6 +96,12 @@ def decode_image(data: bytes, *, name: str, max_pixels: int) -> tuple[np.ndarray
         width, height = image.size
         if width * height > max_pixels:
             raise _too_large(name, (width, height), max_pixels)
+        if width * height * (_MODE_BYTES.get(image.mode, 4) + 3) > MAX_DECODE_BYTES:
+            raise ImageInputError(
+                f"{name}: {width}x{height} pixels in mode {image.mode} would take over "
+                f"{MAX_DECODE_BYTES >> 20} MB to decode",
+                code="image_too_large",
+            )
         if width < 16 or height < 16:
             raise ImageInputError(
                 f"{name}: {width}x{height} pixels is too small to hold a page",

@@ -64,8 +64,24 @@ class RequestRejected(InputError):
         self.status = status
 
 
+def json_bytes(data: Any) -> bytes:
+    """JSON as UTF-8; strings that are not valid Unicode (undecodable file names) are escaped."""
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, ensure_ascii=True, default=str).encode("ascii")
+
+
+class SafeJSONResponse(JSONResponse):
+    """A JSON response that never fails to serialise a name (see :func:`json_bytes`)."""
+
+    def render(self, content: Any) -> bytes:
+        return json_bytes(content)
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    return SafeJSONResponse({"code": code, "message": message}, status_code=status)
 
 
 class SecurityHeaders:
@@ -137,7 +153,7 @@ class StatusPage:
         """The state as JSON, serialised once per version however many clients ask."""
         version, data = self._snapshot_cache
         if version != self.state.version or not data:
-            data = json.dumps(self.state.snapshot(), ensure_ascii=False, default=str).encode()
+            data = json_bytes(self.state.snapshot())
             self._snapshot_cache = (self.state.version, data)
         return data
 
@@ -188,7 +204,7 @@ class StatusPage:
         return Response(self.snapshot_bytes(), media_type="application/json")
 
     async def api_sources(self, request: Request) -> Response:
-        return JSONResponse(await self.control.sources())
+        return SafeJSONResponse(await self.control.sources())
 
     async def events(self, request: Request) -> Response:
         if self.streams >= self.settings.max_streams:
@@ -224,7 +240,7 @@ class StatusPage:
 
     async def healthz(self, request: Request) -> Response:
         ok, failing = self.control.healthy()
-        return JSONResponse(
+        return SafeJSONResponse(
             {"status": "ok" if ok else "degraded", "failing": failing},
             status_code=200 if ok else 503,
         )
@@ -232,7 +248,7 @@ class StatusPage:
     # -- admin routes ----------------------------------------------------------------------------
     async def admin_check(self, request: Request) -> Response:
         self._require_admin(request)
-        return JSONResponse({"ok": True})
+        return SafeJSONResponse({"ok": True})
 
     async def upload(self, request: Request) -> Response:
         self._require_admin(request)
@@ -260,13 +276,13 @@ class StatusPage:
         if size == 0:
             raise RequestRejected("the upload is empty", code="upload_empty")
         result = await self.control.upload(namespace, filename, b"".join(chunks))
-        return JSONResponse(result, status_code=202)
+        return SafeJSONResponse(result, status_code=202)
 
     async def reindex(self, request: Request) -> Response:
         self._require_admin(request)
         data = await self._json_body(request)
         namespace = self._str_field(data, "namespace", required=False)
-        return JSONResponse(await self.control.reindex(namespace), status_code=202)
+        return SafeJSONResponse(await self.control.reindex(namespace), status_code=202)
 
     async def forget(self, request: Request) -> Response:
         self._require_admin(request)
@@ -274,7 +290,7 @@ class StatusPage:
         namespace = self._str_field(data, "namespace")
         source = self._str_field(data, "source")
         assert namespace is not None and source is not None
-        return JSONResponse(await self.control.forget(namespace, source))
+        return SafeJSONResponse(await self.control.forget(namespace, source))
 
     async def room(self, request: Request) -> Response:
         self._require_admin(request)
@@ -282,14 +298,14 @@ class StatusPage:
         room = data.get("room")
         if room is not None and (not isinstance(room, str) or not room or len(room) > 100):
             raise RequestRejected("field 'room' must be a room name or null", code="field_invalid")
-        return JSONResponse(await self.control.set_room(room))
+        return SafeJSONResponse(await self.control.set_room(room))
 
     async def restart(self, request: Request) -> Response:
         self._require_admin(request)
         data = await self._json_body(request)
         component = self._str_field(data, "component")
         assert component is not None
-        return JSONResponse(await self.control.restart(component))
+        return SafeJSONResponse(await self.control.restart(component))
 
     # -- errors ----------------------------------------------------------------------------------
     async def on_openclaw_error(self, request: Request, exc: Exception) -> Response:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from pathlib import Path
 
 from appliance.config import Config
@@ -106,3 +108,82 @@ async def test_files_outside_namespaces_and_temporary_files_are_ignored(
     (inbox / "global" / "notes.docx").write_bytes(b"PK")
     watcher = InboxWatcher(queue, [inbox], debounce_s=0.3)
     assert await watcher.reconcile() == 0
+
+
+async def _next_event(events: asyncio.Queue[Event], kind: EventType, source: str) -> Event:
+    while True:
+        event = await asyncio.wait_for(events.get(), 60)
+        if event.type == kind and event.data["source"] == source:
+            return event
+
+
+async def test_a_name_that_is_not_utf8_is_indexed_under_its_display_form(
+    config: Config, queue: IndexQueue
+) -> None:
+    from appliance.service.state import LiveState
+    from appliance.web.app import json_bytes
+
+    inbox = config.paths.data_dir / "inbox"
+    (inbox / "shop").mkdir(parents=True)
+    state = LiveState()
+    events = queue.bus.subscribe_queue()
+    seen = queue.bus.subscribe_queue()
+    watcher = InboxWatcher(queue, [inbox], debounce_s=0.3)
+    task = asyncio.create_task(watcher.run())
+    await asyncio.wait_for(watcher.reconciled.wait(), 60)
+    await asyncio.sleep(0.5)
+
+    # watchfiles cannot report this name and stops; the watcher rescans and keeps watching.
+    raw = os.fsencode(inbox / "shop") + b"/bracket\xff.md"
+    with open(raw, "wb") as fh:
+        fh.write(b"# Bracket\n\nThe M8 bolts on the bracket take 25 N m.\n")
+    done = await _job_end(events, "bracket\\xff.md")
+    assert done.type == EventType.INDEX_DONE, done.data
+    assert "inbox/shop/bracket\\xff.md" in await _sources(queue, "shop")
+    assert not task.done()
+
+    later = inbox / "shop" / "later.md"
+    later.write_text("# Later\n\nThe vice jaws are 150 mm wide.\n", encoding="utf-8")
+    assert (await _job_end(events, "later.md")).type == EventType.INDEX_DONE
+
+    while not seen.empty():
+        state.apply(seen.get_nowait())
+    snapshot = json.loads(json_bytes(state.snapshot()))
+    assert any(j["source"] == "bracket\\xff.md" for j in snapshot["jobs"])
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_failed_file_is_not_retried_at_start_until_it_changes(
+    config: Config, queue: IndexQueue
+) -> None:
+    inbox = config.paths.data_dir / "inbox"
+    (inbox / "lab").mkdir(parents=True)
+    broken = inbox / "lab" / "scan.md"
+    broken.write_bytes(b"# Scan\n\x00\x01\x02 binary, not a note\n")
+    events = queue.bus.subscribe_queue()
+
+    first = InboxWatcher(queue, [inbox], debounce_s=0.3)
+    assert await first.reconcile() == 1
+    failed = await _job_end(events, "scan.md")
+    assert failed.type == EventType.INDEX_FAILED and failed.data["code"] == "binary_as_text"
+    await queue.drained()
+    while first._pending:
+        await asyncio.sleep(0.05)
+    record = config.paths.data_dir / "index-failures.json"
+    assert "inbox/lab/scan.md" in json.loads(record.read_text())["failures"]
+
+    # A restart: the record is read again, the file is shown as failed and not queued.
+    second = InboxWatcher(queue, [inbox], debounce_s=0.3)
+    assert await second.reconcile() == 0
+    shown = await _next_event(events, EventType.INDEX_FAILED, "inbox/lab/scan.md")
+    assert shown.data["recorded"] and shown.data["code"] == failed.data["code"]
+
+    # Changed (here: fixed), it is tried again, indexed, and the record is cleared.
+    broken.write_text("# Scan\n\nThe scan table is 600 mm deep.\n", encoding="utf-8")
+    third = InboxWatcher(queue, [inbox], debounce_s=0.3)
+    assert await third.reconcile() == 1
+    assert (await _job_end(events, "scan.md")).type == EventType.INDEX_DONE
+    while third._pending:
+        await asyncio.sleep(0.05)
+    assert "inbox/lab/scan.md" not in json.loads(record.read_text())["failures"]
