@@ -300,3 +300,23 @@ def test_the_real_carriers_join_to_the_published_file(tmp_path: Path) -> None:
     assert path.stat().st_size == 491_400_064
     assert sha256_file(path) == spec.file("gguf").sha256
     assert path.read_bytes()[:4] == b"GGUF"
+
+
+def test_the_pi_fetches_a_file_in_pieces_whole_from_its_url(tmp_path: Path) -> None:
+    """On the Pi no carrier is installed: `openclaw models fetch` downloads the published file."""
+    published = tmp_path / "published.gguf"
+    published.write_bytes(WHOLE)
+    absent = ModelPart("absent-part1==1.0", "absent_part1_xyz", "data/part01.bin", 1, "0" * 64)
+    f = ModelFile(
+        "gguf",
+        "model.gguf",
+        len(WHOLE),
+        hashlib.sha256(WHOLE).hexdigest(),
+        url=published.as_uri(),
+        parts=(absent,),
+    )
+    spec = ModelSpec("pi", "llm", "Apache-2.0", "test", (f,))
+    models = tmp_path / "models"
+    fetch_model(spec, models, echo=lambda _: None)
+    assert locate(spec, "gguf", models).read_bytes() == WHOLE
+    assert leftovers(models) == ["model.gguf"]

@@ -26,10 +26,13 @@ install -m 0644 "$SRC/image-build/files/openclaw.toml" /etc/openclaw/openclaw.to
 # Models: fetched from the manifest's published URLs and checked against its sha256 values.
 export OPENCLAW_CONFIG=/etc/openclaw/openclaw.toml
 # The Piper voice speaks the answers (audio.tts_engine = "auto" falls back to espeak-ng without it).
+# Both Qwen2.5-Coder answer models ship (1.6 GB): the appliance is offline, so answer.llm_model can be
+# switched between them on the board (docs/decisions/0012-answer-model.md) without a download.
 "$VENV/bin/openclaw" models fetch all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
-	piper-en-us-joe-medium
+	piper-en-us-joe-medium qwen2.5-coder-0.5b-instruct-q4_k_m qwen2.5-coder-1.5b-instruct-q4_k_m
 "$VENV/bin/openclaw" models verify all-minilm-l6-v2-int8 smollm2-135m-instruct-q4_1 vosk-model-small-en-us \
-	speech-embedding kws-open-claw kws-open-claw-contrast piper-en-us-joe-medium
+	speech-embedding kws-open-claw kws-open-claw-contrast piper-en-us-joe-medium \
+	qwen2.5-coder-0.5b-instruct-q4_k_m qwen2.5-coder-1.5b-instruct-q4_k_m
 chown -R openclaw:openclaw /var/lib/openclaw
 
 install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
