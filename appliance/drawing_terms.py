@@ -87,7 +87,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "零件号",
     ),
     "material": ("material", "matl", "werkstoff", "materialbezeichnung", "材料", "材质"),
-    "scale": ("scale", "skala", "maßstab", "massstab", "比例"),
+    "scale": ("drawing scale", "scale", "skala", "maßstab", "massstab", "比例"),
     "weight": ("weight", "mass", "vikt", "massa", "gewicht", "masse", "重量", "质量"),
     "surface_treatment": (
         "surface treatment",
@@ -105,8 +105,14 @@ LABELS: dict[str, tuple[str, ...]] = {
         "表面处理",
     ),
     "roughness": (
+        "general surface finish",
         "surface roughness",
         "surface finish",
+        "surface quality",
+        "generell ytstruktur",
+        "ytstruktur",
+        "oberflächengüte",
+        "oberflaechenguete",
         "roughness",
         "ytjämnhet",
         "ytjamnhet",
@@ -156,6 +162,7 @@ LABELS: dict[str, tuple[str, ...]] = {
     "drawn_by": (
         "drawn by",
         "drawn",
+        "created by",
         "designed by",
         "designer",
         "author",
@@ -175,6 +182,11 @@ LABELS: dict[str, tuple[str, ...]] = {
     "checked_by": (
         "checked by",
         "checked",
+        "reviewed by",
+        "rev. by",
+        "gransk. av",
+        "gransk av",
+        "chk'd",
         "chkd",
         "granskad av",
         "granskad",
@@ -185,7 +197,19 @@ LABELS: dict[str, tuple[str, ...]] = {
         "审核",
         "校对",
     ),
-    "approved_by": ("approved by", "approved", "godkänd", "freigegeben", "freigabe", "批准"),
+    "approved_by": (
+        "approved by",
+        "approved",
+        "appr. by",
+        "appr by",
+        "appv'd",
+        "godk. av",
+        "godk av",
+        "godkänd",
+        "freigegeben",
+        "freigabe",
+        "批准",
+    ),
     "project": (
         "project number",
         "project no",
@@ -759,6 +783,11 @@ def _label_at(folded: str, start: int) -> tuple[str, int] | None:
             continue
         return name, end
     return None
+
+
+def strip_connective(text: str) -> str:
+    """A value without the words that join it to its label ("acc. to ISO 2768-mK" -> "ISO 2768-mK")."""
+    return _CONNECTIVE.sub("", text.strip(), count=1).strip()
 
 
 def split_label(text: str) -> LabelMatch | None:

@@ -31,6 +31,8 @@ from bench.vision_common import drawings, load_rgb
 from bench.vision_degrade import photo_path
 
 #: Drawing -> the fields its title block shows (read by eye); fields not listed are empty there.
+#: Weight, surface treatment, roughness and general tolerance were added when the reader learnt
+#: them (only LIU0010 and Adapterplatte state any); `--classic` scores the first eight fields only.
 EXPECTED: dict[str, dict[str, str]] = {
     "Adapterplatte": {
         "title": "Stahl Adapterplatte",
@@ -38,6 +40,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "scale": "1:2",
         "sheet": "1 VON 1",
         "size": "A3",
+        "general_tolerance": "LINEAR: +0.1/-0.1",
     },
     "BM_part": {"drawing_number": "BM-B-112", "scale": "1:1", "size": "A3"},
     "Candle_holder": {
@@ -66,6 +69,10 @@ EXPECTED: dict[str, dict[str, str]] = {
         "sheet": "1/1",
         "size": "A4",
         "date": "2021-10-15",
+        "weight": "18.19 g",
+        "surface_treatment": "Anodiserad 15-20µm Kulör: Natur",
+        "roughness": "Ra 3,2",
+        "general_tolerance": "ISO 2768-mK",
     },
     "example_dwg": {
         "drawing_number": "QM230307FBSC04_tri01_dwg1",
@@ -76,6 +83,10 @@ EXPECTED: dict[str, dict[str, str]] = {
     },
     "halter": {"drawing_number": "Halter1", "scale": "1:1", "sheet": "1 OF 1", "size": "A4"},
 }
+
+
+#: The fields the bench scored first (its figures before the reader learnt more are on these).
+CLASSIC = ("drawing_number", "title", "revision", "material", "scale", "sheet", "size", "date")
 
 
 def fold(text: str) -> str:
@@ -107,6 +118,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drawings", type=int, default=None, help="first N drawings only")
     parser.add_argument("--skip-photos", action="store_true", help="clean drawings only")
+    parser.add_argument(
+        "--classic",
+        action="store_true",
+        help="score only the eight fields read before weight, treatment, roughness and tolerance",
+    )
     args = parser.parse_args()
     settings = VisionSettings()
     kinds = ["clean"] if args.skip_photos else ["clean", "photo"]
@@ -115,6 +131,8 @@ def main() -> None:
     print("== title-block fields against the drawings read by eye")
     for seed, drawing in enumerate(drawings(args.drawings)):
         expected = EXPECTED[drawing.name]
+        if args.classic:
+            expected = {k: v for k, v in expected.items() if k in CLASSIC}
         expected_total += len(expected)
         clean_image = load_rgb(drawing.image)
         for kind in kinds:
@@ -130,6 +148,8 @@ def main() -> None:
                 fields = {}
                 print(f"  {drawing.name} {kind}: refused ({err.code})")
             elapsed = time.perf_counter() - start
+            if args.classic:
+                fields = {k: v for k, v in fields.items() if k in CLASSIC}
             outcome = score(expected, fields)
             for key, names in outcome.items():
                 totals[kind][key] += len(names)

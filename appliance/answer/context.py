@@ -103,6 +103,8 @@ class Source:
     #: Typed dimensions of the merged slices (JSON records of :class:`appliance.vision.dimensions.Dimension`,
     #: each with its own box), without repeats.
     dimensions: list[dict[str, Any]] = field(default_factory=list)
+    #: Where each field's value is written (field name -> box in source coordinates), when known.
+    field_boxes: dict[str, Box] = field(default_factory=dict)
     #: Whether the text was cut to fit the budget.
     truncated: bool = False
     _ords: list[int] = field(default_factory=list, repr=False)
@@ -136,6 +138,19 @@ def _fields(extra: dict[str, Any]) -> dict[str, str]:
     if isinstance(field_name, str) and isinstance(extra.get("value"), str):
         out[field_name.lower()] = str(extra["value"])
     return out
+
+
+def _add_field_boxes(src: Source, extra: dict[str, Any]) -> None:
+    """The boxes of the slice's field values (the vision package puts them in
+    ``extra["field_boxes"]`` as ``[x0, y0, x1, y1]``); a field keeps the first box met."""
+    boxes = extra.get("field_boxes")
+    if not isinstance(boxes, dict):
+        return
+    for name, value in boxes.items():
+        if str(name).lower() in src.field_boxes or not isinstance(value, list | tuple):
+            continue
+        if len(value) == 4 and all(isinstance(v, int | float) for v in value):
+            src.field_boxes[str(name).lower()] = Box(*(float(v) for v in value))
 
 
 def _add_dimensions(src: Source, extra: dict[str, Any]) -> None:
@@ -191,6 +206,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                     {k: v for k, v in _fields(hit.extra).items() if k not in src.fields}
                 )
                 _add_dimensions(src, hit.extra)
+                _add_field_boxes(src, hit.extra)
                 break
         else:
             if len(groups) >= max_sources:
@@ -214,6 +230,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                 )
             )
             _add_dimensions(groups[-1], hit.extra)
+            _add_field_boxes(groups[-1], hit.extra)
             texts.append({hit.ord: hit.text})
     remaining = int(budget_tokens * CHARS_PER_TOKEN)
     out: list[Source] = []

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from appliance.drawing_terms import FIELD_NAMES, english
 from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 from appliance.vision.ocr import OcrLine, OcrPage
@@ -92,7 +93,15 @@ def title_block_text(fields: dict[str, str]) -> str:
         "size": "Size",
         "date": "Date",
     }
-    return "\n".join(f"{names[k]}: {fields[k]}" for k in FIELDS if fields.get(k))
+    lines = []
+    for k in FIELDS:
+        if fields.get(k):
+            # A value in Swedish, German or Chinese is followed by its English sense, which is
+            # what a question asks with ("Anodiserad 15-20µm (anodised)").
+            sense = english(fields[k])
+            gloss = f" ({sense})" if sense and sense.lower() != fields[k].lower() else ""
+            lines.append(f"{names.get(k) or FIELD_NAMES[k].capitalize()}: {fields[k]}{gloss}")
+    return "\n".join(lines)
 
 
 def _inside(line: OcrLine, box: Box) -> bool:
@@ -165,6 +174,11 @@ def build_slices(
             body = body + "\n" + "\n".join(extra_lines)
         text = f"Title block.\n{summary}\n{body}".strip() if summary else f"Title block.\n{body}"
         extra: dict[str, object] = {"title_block": dict(fields)}
+        if title_block.boxes:
+            # Where each value is written, so a field answer can point at its own cell.
+            extra["field_boxes"] = {
+                k: _rounded(to_source(b)).to_list() for k, b in title_block.boxes.items()
+            }
         if title_block.lines:
             extra.update(_extra(title_block.lines, low_confidence))
             extra.pop("low_confidence", None)  # the parsed fields are the claim, not each word

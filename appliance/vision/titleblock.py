@@ -18,6 +18,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from appliance.drawing_terms import LABELS, split_label, strip_connective
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.ocr import (
@@ -37,33 +38,29 @@ PSM_BLOCK = 6
 
 log = logging.getLogger(__name__)
 
-#: Field name -> labels that introduce it (English, German, Swedish templates), lower case.
-FIELD_LABELS: dict[str, tuple[str, ...]] = {
-    "drawing_number": (
-        "drawing number",
-        "drawing no",
-        "dwg no",
-        "dwg. no",
-        "drg no",
-        "drg. no",
-        "part number",
-        "part no",
-        "document number",
-        "zeichnungsnr",
-        "zeichnungsnummer",
-        "zeichnungs-nr",
-        "ritningsnummer",
-    ),
-    "title": ("title", "benennung", "bezeichnung", "description", "benämning"),
-    "revision": ("revision", "rev", "änderung", "aenderung", "index"),
-    "material": ("material", "werkstoff"),
-    "scale": ("drawing scale", "scale", "massstab", "maßstab", "skala"),
-    "sheet": ("sheet", "blatt", "sida"),
-    "size": ("sheet size", "size", "format", "blattgröße"),
-    "date": ("date", "datum"),
-}
 #: Every field a title block can give, in display order.
-FIELDS = tuple(FIELD_LABELS)
+FIELDS = (
+    "drawing_number",
+    "title",
+    "revision",
+    "material",
+    "scale",
+    "sheet",
+    "size",
+    "date",
+    "weight",
+    "surface_treatment",
+    "roughness",
+    "general_tolerance",
+    "project",
+    "quantity",
+    "drawn_by",
+    "checked_by",
+    "approved_by",
+)
+#: Field name -> labels that introduce it, lower case, in English, Swedish, German and Chinese
+#: (the glossary's labels).
+FIELD_LABELS: dict[str, tuple[str, ...]] = {name: LABELS[name] for name in FIELDS}
 _LABELS = sorted(
     ((label, name) for name, labels in FIELD_LABELS.items() for label in labels),
     key=lambda item: -len(item[0]),
@@ -98,6 +95,8 @@ class TitleBlock:
     box: Box
     #: Field name -> value ("" fields are left out).
     fields: dict[str, str] = field(default_factory=dict)
+    #: Field name -> where its value is written (page coordinates), for fields read with boxes.
+    boxes: dict[str, Box] = field(default_factory=dict)
     #: The OCR lines inside it, page coordinates.
     lines: list[OcrLine] = field(default_factory=list)
     #: Problems met while reading it (a degraded but usable result).
@@ -136,8 +135,12 @@ def find_cells(gray: np.ndarray, min_line: int) -> list[Cell]:
     return cells
 
 
-def locate(gray: np.ndarray) -> Box | None:
-    """The title block's box: the cluster of table cells nearest the bottom-right corner."""
+def locate(gray: np.ndarray, *, whole_rows: bool = False) -> Box | None:
+    """The title block's box: the cluster of table cells nearest the bottom-right corner.
+
+    With ``whole_rows``, the cluster also takes the cells its rows continue into on the left of the
+    page's right 70 % (a narrow page's block reaches there: LiU0010's tolerance and author cells).
+    """
     height, width = gray.shape
     factor = min(1.0, 1600 / max(height, width))
     small = (
@@ -148,6 +151,7 @@ def locate(gray: np.ndarray) -> Box | None:
     sh, sw = small.shape
     page_area = sh * sw
     candidates = []
+    side: list[Box] = []
     for cell in find_cells(small, max(20, sw // 40)):
         b = cell.box
         w, h = b.x1 - b.x0, b.y1 - b.y0
@@ -157,7 +161,11 @@ def locate(gray: np.ndarray) -> Box | None:
             continue  # the zone strip between the outer and inner border
         if h > 0.15 * sh:
             continue  # views and frames, not table rows
-        if (b.y0 + b.y1) / 2 < 0.55 * sh or (b.x0 + b.x1) / 2 < 0.3 * sw:
+        if (b.y0 + b.y1) / 2 < 0.55 * sh:
+            continue
+        if (b.x0 + b.x1) / 2 < 0.3 * sw:
+            if (b.x0 + b.x1) / 2 >= 0.05 * sw:
+                side.append(b)
             continue
         candidates.append(b)
     if len(candidates) < 3:
@@ -180,6 +188,16 @@ def locate(gray: np.ndarray) -> Box | None:
     box = cluster[0]
     for b in cluster[1:]:
         box = box.union(b)
+    grown = whole_rows
+    while grown:
+        grown = False
+        for b in list(side):
+            within = b.y0 >= box.y0 - gap and b.y1 <= box.y1 + gap
+            if within and any(_near(b, c, gap) for c in cluster):
+                cluster.append(b)
+                side.remove(b)
+                box = box.union(b)
+                grown = True
     return Box(box.x0 / factor, box.y0 / factor, box.x1 / factor, box.y1 / factor)
 
 
@@ -192,7 +210,7 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
 
     OCR failures of this separate pass degrade to a title block without fields (with a warning).
     """
-    box = locate(gray)
+    box = locate(gray, whole_rows=True)
     if box is None:
         return None
     height, width = gray.shape
@@ -235,7 +253,24 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
     ]
     by_cells = cell_fields(per_cell)
     block.fields = choose_fields(found, by_cells, *_second_looks(gray, found, by_cells, settings))
+    block.boxes = field_boxes(block.fields, by_cells, found)
     return block
+
+
+def field_boxes(fields: dict[str, str], *readings: dict[str, FieldReading]) -> dict[str, Box]:
+    """Where each chosen value is written: the union of the words of a reading that gave it, or,
+    when only a pass without word boxes gave it, of any reading of that field (the same place)."""
+    boxes: dict[str, Box] = {}
+    for name, value in fields.items():
+        options = [r[name] for r in readings if name in r and r[name].words]
+        same = [o for o in options if o.value == value]
+        chosen = (same or options)[:1]
+        if chosen:
+            box = chosen[0].words[0].box
+            for word in chosen[0].words[1:]:
+                box = box.union(word.box)
+            boxes[name] = box
+    return boxes
 
 
 def _outermost(cells: list[Cell]) -> list[Cell]:
@@ -268,6 +303,19 @@ _VALID: dict[str, re.Pattern[str]] = {
     "sheet": re.compile(r"\d+(?:\s*(?:of|von|av|/)\s*\d+)?", re.IGNORECASE),
     "size": re.compile(r"A[0-4]"),
     "date": _DATE,
+    # A weight, a roughness, a tolerance class or standard, a quantity: a number in it.
+    "weight": re.compile(
+        r"(?:approx\.?\s*|ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?\s*(?:mg|g|kg|t|lbs?|oz)\b.*", re.IGNORECASE
+    ),
+    "roughness": re.compile(r".*\d.*"),
+    "general_tolerance": re.compile(r".*\d.*"),
+    "quantity": re.compile(r"\d+(?:\s*\w+)?"),
+    # Words: a treatment, a code, a name.
+    "surface_treatment": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "project": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
+    "drawn_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "checked_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "approved_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
 }
 
 
@@ -603,18 +651,18 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             label_cells.add(i)
         for k, (pos, name, width) in enumerate(labels):
             end = labels[k + 1][0] if k + 1 < len(labels) else len(tokens)
-            start = pos + width
-            while start < end and tokens[start].startswith("/"):
-                start += 1  # the second language of a bilingual label ("/ritningsnummer")
-            value = " ".join(tokens[start:end])
+            start = _value_start(tokens, pos, width, end, name)
+            label_words = [w for _, w in pairs[pos : pos + width]]
+            value_pairs = _value_rows(label_words, pairs[start:end])
+            value = " ".join(t for t, _ in value_pairs)
             if value.strip(" .:;|-_—"):
                 if name not in fields:
-                    used = tuple(dict.fromkeys(w for _, w in pairs[start:end]))
+                    used = tuple(dict.fromkeys(w for _, w in value_pairs))
                     fields[name] = FieldReading(
                         _clean_value(name, value), min(w.conf for w in used), used
                     )
-            elif len(labels) == 1 and len(tokens) == width:
-                height = max(w.box.y1 - w.box.y0 for w in words)
+            elif len(labels) == 1:
+                height = max(w.box.y1 - w.box.y0 for w in label_words)
                 pending.append((i, name, height))
     for i, name, label_height in pending:
         if name in fields:
@@ -622,7 +670,10 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         box = per_cell[i][0].box
         if box.y1 - box.y0 > 3.5 * label_height:
             continue  # a big cell holding only its label: the field is empty on this drawing
-        below = _below(i, per_cell, label_cells)
+        # A person's name is written beside its label in its row ("DRAWN" | name | date); under
+        # the label is the next row's label.
+        below = [] if name in _PERSON_FIELDS else _below(i, per_cell, label_cells)
+        below = below or _right_of(i, label_height, per_cell, label_cells)
         if below:
             value = " ".join(w.raw_text for w in below)
             fields[name] = FieldReading(
@@ -632,7 +683,8 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         for _, words in per_cell:
             match = _DATE.search(" ".join(w.raw_text for w in words))
             if match:
-                fields["date"] = FieldReading(match.group(1), min(w.conf for w in words))
+                dated = tuple(w for w in words if _DATE.search(w.raw_text)) or tuple(words)
+                fields["date"] = FieldReading(match.group(1), min(w.conf for w in words), dated)
                 break
     if "size" not in fields:
         for _, words in per_cell:
@@ -641,6 +693,70 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
                 fields["size"] = FieldReading(text, min(w.conf for w in words), tuple(words))
                 break
     return {k: v for k, v in fields.items() if v.value}
+
+
+_PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by")
+
+
+def _value_start(tokens: list[str], pos: int, width: int, end: int, name: str) -> int:
+    """Where a label's value begins among a cell's tokens: after the label, its second language
+    ("/ritningsnummer", "by/Godk. av") and the words joining it to the value ("acc. to")."""
+    start = pos + width
+    while start < end and tokens[start].startswith("/"):
+        start += 1  # the second language of a bilingual label ("/ritningsnummer")
+    found = split_label(" ".join(tokens[pos:end]))
+    if found is not None and found.field == name:
+        # The glossary knows the label's other spellings: what it leaves is the value.
+        start = max(start, end - len(found.rest.split()))
+    return start
+
+
+def _value_rows(
+    label: list[OcrWord], pairs: list[tuple[str, OcrWord]]
+) -> list[tuple[str, OcrWord]]:
+    """A value printed bigger than its label: only its rows. The label's own rows (a second
+    language, "generella toleranser där ej annat anges enligt") are the label's size."""
+    if not label or not pairs:
+        return pairs
+    label_height = max(w.box.y1 - w.box.y0 for w in label)
+    rows: list[list[tuple[str, OcrWord]]] = []
+    for pair in pairs:
+        word = pair[1]
+        centre = (word.box.y0 + word.box.y1) / 2
+        if rows:
+            last = rows[-1][-1][1]
+            if abs(centre - (last.box.y0 + last.box.y1) / 2) < 0.5 * (last.box.y1 - last.box.y0):
+                rows[-1].append(pair)
+                continue
+        rows.append([pair])
+    heights = [max(w.box.y1 - w.box.y0 for _, w in row) for row in rows]
+    big = [row for row, h in zip(rows, heights, strict=True) if h >= 1.3 * label_height]
+    if not big or len(big) == len(rows):
+        return pairs
+    return [pair for row in big for pair in row]
+
+
+def _right_of(
+    i: int,
+    label_height: float,
+    per_cell: list[tuple[Cell, list[OcrWord]]],
+    label_cells: set[int],
+) -> list[OcrWord]:
+    """Text of the unlabelled cell touching cell ``i`` on its right in the same row, when cell ``i``
+    is a label's cell only ("DRAWN BY" | name): no taller than two lines of the label."""
+    box = per_cell[i][0].box
+    if box.y1 - box.y0 > 2.2 * label_height:
+        return []  # room for a value under the label: the value belongs there, not beside
+    for j, (cell, words) in enumerate(per_cell):
+        c = cell.box
+        shared = min(c.y1, box.y1) - max(c.y0, box.y0)
+        if (
+            j != i
+            and 0 <= c.x0 - box.x1 <= max(12.0, 0.02 * (box.x1 - box.x0))
+            and shared > 0.7 * min(c.y1 - c.y0, box.y1 - box.y0)
+        ):
+            return [] if j in label_cells else words
+    return []
 
 
 def _below(
@@ -704,7 +820,12 @@ def _clean_value(name: str, value: str) -> str:
         # A sheet is counted in digits: a stroke standing alone ("1 OF |") is a sans-serif 1.
         value = re.sub(r"(?<!\S)[|Il\]](?!\S)", "1", value)
         value = re.sub(r"(\d)\s*(of|von|av)\s*(?=\d)", r"\1 \2 ", value, flags=re.IGNORECASE)
-    value = re.sub(r"\s+", " ", value).strip(" |[]{}_—-:;,.")
+    value = re.sub(r"\s+", " ", value).strip()
+    # A sub-label left without its value ("LINEAR: +0.1/-0.1 WINKEL:"): not part of the value.
+    value = re.sub(r"(?<=\S)(?:\s+[^\W\d_]+:)+$", "", value) or value
+    value = value.strip(" |[]{}_—-:;,.")
+    value = re.sub(r"^/\s*", "", value)  # the slash between a label's two languages
+    value = strip_connective(value) or value
     if name in ("drawing_number", "title"):
         # A name wrapped after its underscore ("Weird_Gripper_Cam_" over "Adapter") is one word.
         value = re.sub(r"_ (?=\w)", "_", value)

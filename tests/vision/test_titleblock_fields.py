@@ -1,0 +1,152 @@
+"""Title-block fields read by cell geometry: labels in four languages, the value after its label,
+beside it or under it, and the box each value is written in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from appliance.index.slices import Box
+from appliance.vision.ocr import OcrWord
+from appliance.vision.page import correct_page
+from appliance.vision.settings import VisionSettings
+from appliance.vision.slicing import title_block_text
+from appliance.vision.titleblock import (
+    Cell,
+    FieldReading,
+    cell_fields,
+    choose_fields,
+    field_boxes,
+    read_title_block,
+    valid_value,
+)
+
+
+def _row(y: float, height: float, *texts: str, x: float = 10) -> list[OcrWord]:
+    """Words side by side on one line at ``y``, ``height`` pixels tall."""
+    return [
+        OcrWord(text=t, raw_text=t, conf=90.0, box=Box(x + 90 * i, y, x + 80 + 90 * i, y + height))
+        for i, t in enumerate(texts)
+    ]
+
+
+def test_value_printed_bigger_under_a_bilingual_label() -> None:
+    """LiU0010's weight cell: "Weight /vikt" in small print, "18.19 g" under it, bigger."""
+    cell = Cell(Box(0, 0, 400, 100))
+    words = _row(5, 12, "Weight", "/vikt") + _row(40, 22, "18.19", "g")
+    fields = cell_fields([(cell, words)])
+    assert fields["weight"].value == "18.19 g"
+    assert [w.text for w in fields["weight"].words] == ["18.19", "g"]
+
+
+def test_label_in_two_lines_and_two_languages_leaves_only_the_value() -> None:
+    """The tolerance note's label runs over two small rows (English, Swedish); the standard is the
+    big row under them."""
+    cell = Cell(Box(0, 0, 1200, 120))
+    words = (
+        _row(5, 12, "Tolerance,", "if", "not", "indicated", "acc.", "to", "/")
+        + _row(22, 12, "generella", "toleranser", "där", "ej", "annat", "anges", "enligt")
+        + _row(50, 24, "ISO", "2768-mK")
+    )
+    fields = cell_fields([(cell, words)])
+    assert fields["general_tolerance"].value == "ISO 2768-mK"
+
+
+def test_swedish_and_german_labels_name_the_new_fields() -> None:
+    cells = [
+        (
+            Cell(Box(0, 0, 600, 100)),
+            _row(5, 12, "Surface", "treatment", "/Ytbehandling")
+            + _row(40, 22, "Anodiserad", "15-20µm"),
+        ),
+        (Cell(Box(0, 100, 600, 200)), _row(105, 12, "Oberflächengüte:", "Ra", "1,6")),
+        (Cell(Box(0, 200, 600, 300)), _row(205, 12, "Projekt:", "TMPS34")),
+    ]
+    fields = cell_fields(cells)
+    assert fields["surface_treatment"].value == "Anodiserad 15-20µm"
+    assert fields["roughness"].value == "Ra 1,6"
+    assert fields["project"].value == "TMPS34"
+
+
+def test_an_empty_bilingual_label_gives_no_value() -> None:
+    """ "Appr. by/Godk. av" with nothing under it: "av" is the label's Swedish end, not a name."""
+    cell = Cell(Box(0, 0, 400, 100))
+    fields = cell_fields([(cell, _row(5, 12, "Appr.", "by/Godk.", "av"))])
+    assert "approved_by" not in fields
+
+
+def test_a_sub_label_without_its_value_is_not_part_of_the_value() -> None:
+    cell = Cell(Box(0, 0, 1000, 60))
+    fields = cell_fields([(cell, _row(5, 12, "TOLERANZEN:", "LINEAR:", "+0.1/-0.1", "WINKEL:"))])
+    assert fields["general_tolerance"].value == "LINEAR: +0.1/-0.1"
+
+
+def test_a_name_beside_its_label_but_never_the_next_rows_label() -> None:
+    """A signature table: "DRAWN BY" | name. Under "DRAWN BY" is "CHECKED BY", not a value."""
+    drawn = Cell(Box(0, 0, 200, 20))
+    name = Cell(Box(202, 0, 400, 20))
+    checked = Cell(Box(0, 22, 200, 42))
+    blank = Cell(Box(202, 22, 400, 42))
+    fields = cell_fields(
+        [
+            (drawn, _row(4, 12, "DRAWN", "BY")),
+            (name, _row(4, 12, "A.Berg", x=210)),
+            (checked, _row(26, 12, "CHECKED", "BY")),
+            (blank, []),
+        ]
+    )
+    assert fields["drawn_by"].value == "A.Berg"
+    assert "checked_by" not in fields
+
+
+def test_a_weight_needs_a_unit_and_a_roughness_a_number() -> None:
+    assert valid_value("weight", "18.19 g")
+    assert valid_value("weight", "1,2 kg")
+    assert not valid_value("weight", "3")  # a zone number of the frame under an empty cell
+    assert valid_value("roughness", "Ra 3,2")
+    assert not valid_value("roughness", "V")  # the surface symbol alone
+    chosen = choose_fields({"weight": FieldReading("3", 90.0)})
+    assert "weight" not in chosen
+
+
+def test_field_boxes_are_the_value_words() -> None:
+    words = _row(40, 22, "18.19", "g")
+    reading = {"weight": FieldReading("18.19 g", 90.0, tuple(words))}
+    no_boxes = {"weight": FieldReading("18.19 g", 95.0)}
+    boxes = field_boxes({"weight": "18.19 g"}, no_boxes, reading)
+    assert boxes["weight"] == Box(10, 40, 180, 62)
+    # A value chosen from a pass without boxes is placed where another reading of it was.
+    other = {"weight": FieldReading("18.18 g", 90.0, tuple(words))}
+    assert field_boxes({"weight": "18.19 g"}, other)["weight"] == Box(10, 40, 180, 62)
+    assert field_boxes({"weight": "18.19 g"}, no_boxes) == {}
+
+
+def test_summary_gives_the_english_sense_of_a_foreign_value() -> None:
+    text = title_block_text(
+        {"title": "Ljushållare HT2022", "surface_treatment": "Anodiserad", "material": "PLA"}
+    )
+    assert "Title: Ljushållare HT2022 (candle holder HT2022)" in text
+    assert "Surface treatment: Anodiserad (anodised)" in text
+    assert "Material: PLA\n" in text + "\n"
+
+
+@pytest.mark.slow
+def test_liu0010_weight_treatment_roughness_and_tolerance(drawings: Path) -> None:
+    """LiU0010's bilingual (English/Swedish) block: the fields beyond the classic eight, each with
+    the box it is written in, inside the block."""
+    image = cv2.imread(str(drawings / "LIU0010.jpg"))
+    assert image is not None
+    gray = correct_page(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)).gray
+    block = read_title_block(gray, VisionSettings())
+    assert block is not None
+    assert block.fields["weight"] == "18.19 g"
+    assert block.fields["roughness"] == "Ra 3,2"
+    assert block.fields["general_tolerance"] == "ISO 2768-mK"
+    assert block.fields["surface_treatment"].startswith("Anodiserad 15-20")
+    assert "approved_by" not in block.fields  # the "Appr. by" box is empty
+    assert set(block.boxes) == set(block.fields)
+    for box in block.boxes.values():
+        assert block.box.x0 <= box.x0 < box.x1 <= block.box.x1
+        assert block.box.y0 <= box.y0 < box.y1 <= block.box.y1
