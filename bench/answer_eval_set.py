@@ -92,9 +92,14 @@ _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
 def normalise(text: str) -> str:
-    """NFKC, one diameter sign, one multiplication sign, single spaces."""
+    """NFKC, one diameter sign, one multiplication sign, no accents, single spaces.
+
+    Accents go because OCR drops them ("Förzinkad" is read "Forzinkad") and a listener hears the same
+    word either way; Ø is kept (it is a letter, not an accented O, to NFD).
+    """
     text = unicodedata.normalize("NFKC", text).replace("⌀", "Ø").replace("×", "x")
-    return re.sub(r"\s+", " ", text).strip()
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
 
 
 def matches(text: str, expected: str) -> bool:

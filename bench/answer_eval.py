@@ -1,0 +1,399 @@
+"""Answers on the project's own evaluation set: right with the right citation, abstention, latency.
+
+The set (bench/data/answer_eval/, docs/decisions/0016) asks about 25 drawings: the 10 shared ones
+(7 raster, 3 SolidWorks PDFs), the 3 demo drawings (appliance/service/samples.py) and 12 rendered ones
+(bench/answer_drawings.py). All of them are indexed with the real pipeline (ingest_path: page
+correction, Tesseract, title-block cells for images; the text layer for PDFs) into one fresh index per
+condition, then every question of the chosen split is asked through ``stream_answer``.
+
+Conditions:
+  clean  the files themselves
+  photo  camera-like 12 MP shots (bench/vision_degrade.camera_like) of every raster and rendered
+         drawing and of the 300-dpi renders of the PDFs, indexed under the original file name
+
+Modes: extractive (no model) and llm (the configured model in the sandboxed worker; skipped with the
+reason when the worker does not start).
+
+Scores: right = an expected form appears in the answer's claim (the quoted line of an extractive
+answer, the text without citation markers of a model answer) AND the first citation is the expected
+file; abstained = declined. Tables: class x split per condition and mode, then style x split;
+p50/p95 seconds from the question to the first event (the first sentence, or the abstention).
+
+--spoken: each question is spoken by one of the espeak-ng test voices (bench/audio_common.VOICES),
+transcribed by whisper tiny.en (appliance.audio.engines.whisper), then answered from the transcript:
+right-question rate (every content word of the question heard), right-with-citation rate on the
+transcripts, and the end-of-question -> first-sentence-ready latency (transcription + retrieval +
+answer up to its first sentence), p50/p95.
+
+    .venv/bin/python bench/answer_eval.py [--split tuning|heldout|all] [--condition clean,photo]
+        [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken] [--limit N] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from appliance.answer.answering import Answer, stream_answer  # noqa: E402
+from appliance.answer.verify import strip_citations  # noqa: E402
+from appliance.config import Config, load_config  # noqa: E402
+from appliance.errors import public_name  # noqa: E402
+from appliance.index.store import IndexStore  # noqa: E402
+from appliance.ingest.pipeline import ingest_path  # noqa: E402
+from appliance.service.samples import write_samples  # noqa: E402
+from bench.answer_drawings import write_drawings  # noqa: E402
+from bench.answer_eval_set import (  # noqa: E402
+    CLASSES,
+    SPLITS,
+    Question,
+    load_set,
+    matches,
+    question_heard,
+)
+from bench.common import SHARED_DATA, out_dir, percentile  # noqa: E402
+
+DRAWINGS = SHARED_DATA / "drawings-edocr2"
+
+
+@dataclass
+class Result:
+    """One question answered once."""
+
+    #: The question.
+    question: Question
+    #: The final answer.
+    answer: Answer
+    #: Expected form in the claim and the expected file cited first (answerable questions).
+    right: bool
+    #: Seconds from the call to the first event (first sentence or abstention).
+    first_s: float
+    #: What the recogniser heard (spoken runs; "" otherwise).
+    heard: str = ""
+    #: Seconds the transcription took (spoken runs).
+    transcribe_s: float = 0.0
+
+
+# ------------------------------------------------------------------------------------ files
+
+
+def clean_files() -> list[tuple[Path, str]]:
+    """(file to index, source name) for every drawing of the set, as it is."""
+    samples = DRAWINGS / "test_samples"
+    files = sorted(samples.glob("*.jpg")) + sorted(samples.glob("*.png"))
+    files += sorted(DRAWINGS.glob("*.PDF"))
+    files += write_samples(out_dir("answer_eval") / "demo")
+    files += write_drawings()
+    return [(f, f.name) for f in files]
+
+
+def photo_files() -> list[tuple[Path, str]]:
+    """(camera-like photo, original file name) for every drawing; PDFs through their 300-dpi render."""
+    import cv2
+
+    from bench.vision_degrade import camera_like
+
+    folder = out_dir("answer_eval") / "photo"
+    out = []
+    for path, name in clean_files():
+        page_file = path
+        if path.suffix.lower() == ".pdf":
+            page_file = DRAWINGS / "derived_pdf_textlayer" / f"{path.stem}.300dpi.png"
+        photo = folder / f"{name}.camera.jpg"
+        if not photo.exists():
+            image = cv2.imread(str(page_file), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SystemExit(f"cannot read {page_file}")
+            page = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+            shot = camera_like(page, seed=zlib.crc32(name.encode()))
+            cv2.imwrite(
+                str(photo), cv2.cvtColor(shot, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95]
+            )
+        out.append((photo, name))
+    return out
+
+
+# ------------------------------------------------------------------------------------ index
+
+
+def open_config(root: Path, ocr_languages: str | None) -> Config:
+    """The configuration of one condition's index under ``root`` (models from var/models)."""
+    root.mkdir(parents=True, exist_ok=True)
+    cfg = root / "openclaw.toml"
+    text = f'[paths]\ndata_dir = "{root / "data"}"\nmodels_dir = "{REPO / "var" / "models"}"\n'
+    if ocr_languages:
+        text += f'[vision]\nocr_languages = "{ocr_languages}"\n'
+    cfg.write_text(text, encoding="utf-8")
+    config = load_config(cfg, environ={})
+    return replace(config, answer=replace(config.answer, timeout_s=900.0, start_timeout_s=900.0))
+
+
+def build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: bool) -> None:
+    """Index every file not yet indexed (a list in ``indexed.json`` lets a long build resume)."""
+    done_file = root / "indexed.json"
+    done: list[str] = json.loads(done_file.read_text()) if done_file.exists() else []
+    todo = [(p, n) for p, n in files if n not in done]
+    if not todo:
+        print(f"  reusing the index in {root} ({len(done)} drawings)")
+        return
+    t0 = time.perf_counter()
+    with IndexStore.open(config) as store:
+        for path, name in todo:
+            t1 = time.perf_counter()
+            report = ingest_path(store, path, "global", config=config, source=name)
+            for failed, err in report.failures:
+                print(f"  index failure {failed}: {err}")
+            done.append(name)
+            done_file.write_text(json.dumps(done))
+            if log:
+                print(f"  indexed {name} in {time.perf_counter() - t1:.1f} s", flush=True)
+    print(f"  indexed {len(todo)} drawings in {time.perf_counter() - t0:.0f} s")
+
+
+# ------------------------------------------------------------------------------------ asking
+
+
+def claim(answer: Answer) -> str:
+    """What the answer asserts, without the label of its source."""
+    if answer.mode == "extractive" and answer.citations:
+        return answer.citations[0].quote
+    if answer.mode == "llm":
+        return strip_citations(answer.text)
+    return ""
+
+
+def score(q: Question, answer: Answer) -> bool:
+    """Right with the right citation (answerable) or declined (unanswerable)."""
+    if not q.answerable:
+        return answer.mode == "abstained"
+    if answer.mode == "abstained" or not answer.citations:
+        return False
+    cited = public_name(answer.citations[0].source) == q.source
+    return cited and any(matches(claim(answer), e) for e in q.expect)
+
+
+async def ask(
+    text: str, store: IndexStore, config: Config, worker: object, mode: str
+) -> tuple[Answer, float]:
+    """One answer and the seconds to its first event."""
+    t0 = time.perf_counter()
+    first: float | None = None
+    final: Answer | None = None
+    async for event in stream_answer(
+        text,
+        store=store,
+        config=config,
+        worker=worker,  # type: ignore[arg-type]
+        extractive_only=(mode == "extractive"),
+    ):
+        if first is None:
+            first = time.perf_counter() - t0
+        if event.answer is not None:
+            final = event.answer
+    assert final is not None and first is not None
+    return final, first
+
+
+async def start_worker(config: Config) -> object | None:
+    """The configured model's worker, or None (with the reason printed) when it does not start."""
+    from appliance.answer.worker import AnswerWorker
+
+    worker = AnswerWorker(config.answer, models_dir=config.paths.models_dir)
+    try:
+        await worker.start()
+    except Exception as err:  # the reason is printed; the extractive figures still stand
+        print(f"  llm: the worker did not start ({type(err).__name__}: {err})")
+        await worker.close()
+        return None
+    return worker
+
+
+async def run(
+    mode: str, config: Config, questions: list[Question], spoken: bool, verbose: bool
+) -> list[Result]:
+    worker = await start_worker(config) if mode.startswith("llm") else None
+    if mode.startswith("llm") and worker is None:
+        return []
+    recogniser = None
+    if spoken:
+        from appliance.audio.engines.whisper import WhisperRecogniser
+
+        recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", config.paths.models_dir)
+    results = []
+    try:
+        with IndexStore.open(config) as store:
+            for i, q in enumerate(questions):
+                heard, transcribe_s = "", 0.0
+                text = q.text
+                if recogniser is not None:
+                    heard, transcribe_s = hear(recogniser, q.text, i)
+                    text = heard
+                answer, first_s = await ask(text, store, config, worker, mode)
+                r = Result(q, answer, score(q, answer), first_s + transcribe_s, heard, transcribe_s)
+                results.append(r)
+                if verbose:
+                    print_line(r)
+    finally:
+        if worker is not None:
+            await worker.close()  # type: ignore[attr-defined]
+    return results
+
+
+def hear(recogniser: object, text: str, i: int) -> tuple[str, float]:
+    """Speak ``text`` with the i-th test voice and transcribe it; (transcript, seconds)."""
+    from bench.audio_common import RATES, VOICES, synth
+
+    audio = synth(text, VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
+    t0 = time.perf_counter()
+    transcript = recogniser.transcribe(audio)  # type: ignore[attr-defined]
+    return transcript.text.strip(), time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------------------------ report
+
+
+def print_line(r: Result) -> None:
+    a = r.answer
+    q = r.question
+    flag = ("RIGHT" if r.right else "wrong") if q.answerable else ("ok" if r.right else "ANSWERED")
+    cite = public_name(a.citations[0].source) if a.citations else "-"
+    heard = f" heard={r.heard!r}" if r.heard else ""
+    print(
+        f"  {q.qid:28} {q.split[:4]} {a.mode:10} {flag:8} cite={cite:26} {r.first_s:5.2f}s"
+        f" | {claim(a)[:70]!r}{heard}",
+        flush=True,
+    )
+
+
+def _cell(results: Iterable[Result]) -> str:
+    rows = list(results)
+    if not rows:
+        return f"{'-':>13}"
+    right = sum(r.right for r in rows)
+    return f"{right:>4}/{len(rows):<4}{100 * right / len(rows):4.0f}%"
+
+
+def report(label: str, results: list[Result], splits: list[str]) -> None:
+    print(
+        f"\n== {label}: right with the right citation (answerable); correct abstentions (unanswerable)"
+    )
+    print(f"  {'class':18}" + "".join(f"{s:>16}" for s in splits))
+    answerable = [r for r in results if r.question.answerable]
+    print(
+        f"  {'ALL answerable':18}"
+        + "".join(f"   {_cell(r for r in answerable if r.question.split == s)}" for s in splits)
+    )
+    for c in CLASSES:
+        print(
+            f"  {c:18}"
+            + "".join(
+                f"   {_cell(r for r in results if c in r.question.classes and r.question.split == s)}"
+                for s in splits
+            )
+        )
+    print(f"  {'-- by style (answerable)':18}")
+    for style in sorted({r.question.style for r in answerable}):
+        print(
+            f"  {style:18}"
+            + "".join(
+                f"   {_cell(r for r in answerable if r.question.style == style and r.question.split == s)}"
+                for s in splits
+            )
+        )
+    declined = [r for r in answerable if r.answer.mode == "abstained"]
+    print(f"  answerable but declined: {len(declined)}/{len(answerable)}")
+    times = [r.first_s for r in results]
+    if times:
+        print(
+            f"  seconds to the first sentence: p50 {percentile(times, 50):.2f}, "
+            f"p95 {percentile(times, 95):.2f} (n={len(times)})"
+        )
+
+
+def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
+    print(f"\n== {label}, spoken (espeak-ng test voices -> whisper tiny.en -> answer)")
+    for s in splits:
+        rows = [r for r in results if r.question.split == s]
+        if not rows:
+            continue
+        heard = sum(question_heard(r.question.text, r.heard) for r in rows)
+        answerable = [r for r in rows if r.question.answerable]
+        right = sum(r.right for r in answerable)
+        unanswerable = [r for r in rows if not r.question.answerable]
+        print(
+            f"  {s}: right question (every content word heard) {heard}/{len(rows)} = "
+            f"{100 * heard / len(rows):.0f}%; right with citation {right}/{len(answerable)} = "
+            f"{100 * right / max(1, len(answerable)):.0f}%; correct abstentions "
+            f"{sum(r.right for r in unanswerable)}/{len(unanswerable)}"
+        )
+    latency = [r.first_s for r in results]
+    transcribe = [r.transcribe_s for r in results]
+    print(
+        f"  end of question -> first sentence ready: p50 {percentile(latency, 50):.2f} s, "
+        f"p95 {percentile(latency, 95):.2f} s (transcription alone p50 "
+        f"{percentile(transcribe, 50):.2f} s, p95 {percentile(transcribe, 95):.2f} s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="tuning", choices=["tuning", "heldout", "all"])
+    parser.add_argument(
+        "--condition", default="clean", help="clean, photo or both (comma-separated)"
+    )
+    parser.add_argument("--modes", default="extractive", help="extractive, llm (comma-separated)")
+    parser.add_argument(
+        "--index-dir",
+        type=Path,
+        default=out_dir("answer_eval") / "index",
+        help="one index per condition under this folder, built once and reused",
+    )
+    parser.add_argument(
+        "--ocr-languages", help="vision.ocr_languages for the index (default: the configured)"
+    )
+    parser.add_argument(
+        "--spoken", action="store_true", help="ask by voice through whisper tiny.en"
+    )
+    parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    splits = list(SPLITS) if args.split == "all" else [args.split]
+    questions = [q for q in load_set() if q.split in splits]
+    if args.limit:
+        questions = questions[: args.limit]
+    print(
+        f"questions: {len(questions)} ({sum(q.answerable for q in questions)} answerable) in "
+        f"{', '.join(splits)}"
+    )
+    for condition in args.condition.split(","):
+        if condition not in ("clean", "photo"):
+            parser.error(f"unknown condition {condition!r}")
+        suffix = f"-{args.ocr_languages.replace('+', '_')}" if args.ocr_languages else ""
+        root = args.index_dir / f"{condition}{suffix}"
+        config = open_config(root, args.ocr_languages)
+        print(f"\n# condition {condition}: index in {root}")
+        files = clean_files() if condition == "clean" else photo_files()
+        build_index(config, root, files, args.verbose)
+        for mode in args.modes.split(","):
+            results = asyncio.run(run(mode, config, questions, args.spoken, args.verbose))
+            if not results:
+                continue
+            label = f"{condition} / {mode}" + (
+                f" / model {config.answer.llm_model}" if mode == "llm" else ""
+            )
+            report(label, results, splits)
+            if args.spoken:
+                report_spoken(label, results, splits)
+
+
+if __name__ == "__main__":
+    main()
