@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import re
+import shutil
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -393,23 +394,18 @@ class Appliance:
             )
         return self.inbox_root / namespace / name
 
-    async def upload(self, namespace: str, filename: str, data: bytes) -> dict[str, Any]:
-        """Store an upload in the inbox (atomically) and queue it for indexing."""
+    async def upload(self, namespace: str, filename: str, staged: Path) -> dict[str, Any]:
+        """Move a staged upload into the inbox (atomically) and queue it for indexing."""
         target = self._inbox_file(namespace, filename)
-        _check_magic(target.suffix.lower(), data, filename)
+        with staged.open("rb") as fh:
+            head = fh.read(8192)
+        _check_magic(target.suffix.lower(), head, filename)
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f".{target.name}.part")
-
-        def write() -> None:
-            with partial.open("wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            partial.replace(target)
-
-        await asyncio.to_thread(write)
+        size = staged.stat().st_size
+        # Same file system (both under the data directory): the file appears in the inbox whole.
+        await asyncio.to_thread(shutil.move, staged, target)
         job = self.queue.submit("index", namespace, path=target)
-        return {"job": job.job, "namespace": namespace, "file": target.name, "bytes": len(data)}
+        return {"job": job.job, "namespace": namespace, "file": target.name, "bytes": size}
 
     async def reindex(self, namespace: str | None) -> dict[str, Any]:
         """Queue every inbox file of a namespace (or all) for indexing again."""

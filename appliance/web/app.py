@@ -9,9 +9,13 @@ served, and only after the resolved path is checked to be inside it. Errors are 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import re
+import secrets
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,9 +30,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from appliance.errors import InputError, OpenClawError
+from appliance.ingest.names import is_printable
 from appliance.service.state import LiveState
 from appliance.web.auth import token_matches
 from appliance.web.base import ApplianceControl
+from appliance.web.guards import HostAllowList, JsonTooDeep, TrustedHosts, parse_json
 from appliance.web.metrics import StateCollector
 from appliance.web.settings import WebSettings
 
@@ -51,6 +57,17 @@ _SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
+#: What the API's answers say to caches: they hold transcripts, so no copy is kept anywhere.
+_NO_STORE = (b"cache-control", b"no-store")
+#: Free space an upload must leave on the data directory's disk (the index must still be writable).
+UPLOAD_DISK_RESERVE = 256 * 1024 * 1024
+#: Upload bytes collected before each write to the staging file.
+_UPLOAD_WRITE_BYTES = 1 << 20
+
+
+def _sync(fh: Any) -> None:
+    fh.flush()
+    os.fsync(fh.fileno())
 
 
 class RequestRejected(InputError):
@@ -95,10 +112,15 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        api = str(scope.get("path", "")).startswith("/api/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + _SECURITY_HEADERS
+                headers = list(message.get("headers", [])) + _SECURITY_HEADERS
+                if api:
+                    headers = [h for h in headers if h[0].lower() != b"cache-control"]
+                    headers.append(_NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -140,6 +162,10 @@ class StatusPage:
         self.control = control
         self.settings = settings
         self.artifacts_root = data_dir / "artifacts"
+        #: Uploads are streamed into this folder, then moved into the inbox.
+        self.uploads_dir = data_dir / "uploads"
+        #: The Host names this page answers.
+        self.hosts = HostAllowList(settings.allowed_hosts, settings.host)
         self._token = token
         self.registry = registry or CollectorRegistry()
         self.registry.register(StateCollector(state))
@@ -180,8 +206,10 @@ class StatusPage:
         if not body:
             return {}
         try:
-            data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            data = parse_json(body)
+        except JsonTooDeep as err:
+            raise RequestRejected(f"the body is {err}", code="json_too_deep") from None
+        except ValueError:  # also invalid UTF-8 and integers too long to convert
             raise RequestRejected("the body is not valid JSON", code="json_invalid") from None
         if not isinstance(data, dict):
             raise RequestRejected("the body must be a JSON object", code="json_invalid")
@@ -192,7 +220,7 @@ class StatusPage:
         value = data.get(key)
         if value is None and not required:
             return None
-        if not isinstance(value, str) or not value or len(value) > 500:
+        if not isinstance(value, str) or not value or len(value) > 500 or not is_printable(value):
             raise RequestRejected(f"field {key!r} must be a non-empty string", code="field_invalid")
         return value
 
@@ -255,28 +283,61 @@ class StatusPage:
         namespace = request.query_params.get("namespace", "global")
         filename = request.query_params.get("filename", "")
         limit = self.settings.max_upload_mb * 1024 * 1024
+        too_large = RequestRejected(
+            f"upload larger than {self.settings.max_upload_mb} MB",
+            code="upload_too_large",
+            status=413,
+        )
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
+            raise too_large
+        self.uploads_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if shutil.disk_usage(self.uploads_dir).free < int(length or 0) + UPLOAD_DISK_RESERVE:
             raise RequestRejected(
-                f"upload larger than {self.settings.max_upload_mb} MB",
-                code="upload_too_large",
-                status=413,
+                "not enough free space on the appliance for this upload",
+                code="disk_full",
+                status=507,
             )
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise RequestRejected(
-                    f"upload larger than {self.settings.max_upload_mb} MB",
-                    code="upload_too_large",
-                    status=413,
-                )
-            chunks.append(chunk)
-        if size == 0:
-            raise RequestRejected("the upload is empty", code="upload_empty")
-        result = await self.control.upload(namespace, filename, b"".join(chunks))
+        staged = self.uploads_dir / f"{secrets.token_hex(8)}.part"
+        try:
+            size = await self._stream_to(staged, request, limit, too_large)
+            if size == 0:
+                raise RequestRejected("the upload is empty", code="upload_empty")
+            result = await self.control.upload(namespace, filename, staged)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                staged.unlink()  # still here when the upload was refused
         return SafeJSONResponse(result, status_code=202)
+
+    @staticmethod
+    async def _stream_to(
+        staged: Path, request: Request, limit: int, too_large: RequestRejected
+    ) -> int:
+        """Write the request body to ``staged`` as it arrives (never whole in memory); its size."""
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            size = 0
+            pending: list[bytes] = []
+            buffered = 0
+            try:
+                async for chunk in request.stream():
+                    size += len(chunk)
+                    if size > limit:
+                        raise too_large
+                    pending.append(chunk)
+                    buffered += len(chunk)
+                    if buffered >= _UPLOAD_WRITE_BYTES:
+                        await asyncio.to_thread(fh.write, b"".join(pending))
+                        pending, buffered = [], 0
+                await asyncio.to_thread(fh.write, b"".join(pending))
+                await asyncio.to_thread(_sync, fh)
+            except OSError as err:
+                raise RequestRejected(
+                    f"the upload cannot be stored ({os.strerror(err.errno or 0)})",
+                    code="disk_full",
+                    status=507,
+                ) from None
+        return size
 
     async def reindex(self, request: Request) -> Response:
         self._require_admin(request)
@@ -296,7 +357,9 @@ class StatusPage:
         self._require_admin(request)
         data = await self._json_body(request)
         room = data.get("room")
-        if room is not None and (not isinstance(room, str) or not room or len(room) > 100):
+        if room is not None and (
+            not isinstance(room, str) or not room or len(room) > 100 or not is_printable(room)
+        ):
             raise RequestRejected("field 'room' must be a room name or null", code="field_invalid")
         return SafeJSONResponse(await self.control.set_room(room))
 
@@ -349,4 +412,6 @@ class StatusPage:
             },
         )
         app.add_middleware(SecurityHeaders)
+        # Outermost: a request for someone else's name is refused before anything else runs.
+        app.add_middleware(TrustedHosts, hosts=self.hosts)
         return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 
@@ -14,8 +15,12 @@ class ApplianceControl(Protocol):
     async def sources(self) -> dict[str, list[dict[str, Any]]]:
         """Indexed sources by namespace."""
 
-    async def upload(self, namespace: str, filename: str, data: bytes) -> dict[str, Any]:
-        """Store an uploaded drawing or document in the namespace's inbox and index it."""
+    async def upload(self, namespace: str, filename: str, staged: Path) -> dict[str, Any]:
+        """Move an uploaded file into the namespace's inbox and index it.
+
+        ``staged`` is the complete upload, written under the data directory (same file system as the
+        inbox); it is moved, not copied, or left for the caller to delete when refused.
+        """
 
     async def reindex(self, namespace: str | None) -> dict[str, Any]:
         """Re-index every inbox file (of one namespace or all)."""

@@ -45,6 +45,8 @@ class WebServer:
             self.page.build(),
             log_config=None,
             access_log=False,
+            # No "server: uvicorn" banner: nothing tells a scanner which software answers.
+            server_header=False,
             lifespan="off",
             timeout_graceful_shutdown=3,
             backlog=1024,
