@@ -372,15 +372,45 @@ def keyword_channel(
     trigrams = ranked(
         store, TRIGRAMS, trigram_phrases(query), namespaces, k, budget_rows=budget_rows
     )
-    if not trigrams.rows:
-        return words.rows
-    if not words.rows:
-        return trigrams.rows
+    return merge_lists(words.rows, trigrams.rows, k, rrf_k)
+
+
+def merge_lists(
+    words: list[tuple[int, float]], trigrams: list[tuple[int, float]], k: int, rrf_k: int
+) -> list[tuple[int, float]]:
+    """The word and trigram lists merged by reciprocal rank; each row keeps its best raw score."""
+    if not trigrams or not words:
+        return words or trigrams
     merged: dict[int, float] = {}
     raw: dict[int, float] = {}
-    for hits in (words.rows, trigrams.rows):
+    for hits in (words, trigrams):
         for rank, (sid, score) in enumerate(hits, 1):
             merged[sid] = merged.get(sid, 0.0) + 1.0 / (rrf_k + rank)
             raw[sid] = max(raw.get(sid, 0.0), score)
     order = sorted(merged, key=lambda s: -merged[s])[:k]
     return [(sid, raw[sid]) for sid in order]
+
+
+def _run_within(
+    store: IndexStore, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
+) -> list[tuple[int, float]]:
+    if not phrases or not ids:
+        return []
+    match = f"{table.text_columns} : (" + " OR ".join(phrases) + ")"
+    rows = store.db.execute(
+        f"SELECT rowid, bm25({table.name}, {table.weights}) AS rank FROM {table.name}"
+        f" WHERE {table.name} MATCH ? AND rowid IN ({','.join('?' * len(ids))})"
+        f" ORDER BY rank, rowid LIMIT ?",
+        (match, *ids, k),
+    ).fetchall()
+    return [(int(r[0]), -float(r[1])) for r in rows]
+
+
+def keyword_channel_within(
+    store: IndexStore, query: str, slice_ids: Sequence[int], k: int, rrf_k: int
+) -> list[tuple[int, float]]:
+    """The keyword channel over a given set of slices (a named drawing's): the same BM25 scores
+    as over the whole index, word and trigram lists merged by reciprocal rank."""
+    words = _run_within(store, WORDS, words_phrases(query), slice_ids, k)
+    trigrams = _run_within(store, TRIGRAMS, trigram_phrases(query), slice_ids, k)
+    return merge_lists(words, trigrams, k, rrf_k)

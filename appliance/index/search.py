@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from appliance.index.keyword import keyword_channel
+from appliance.index.keyword import keyword_channel, keyword_channel_within
 from appliance.index.matrix import NamespaceMatrix
 from appliance.index.settings import IndexSettings
 from appliance.index.store import (
@@ -56,6 +56,8 @@ class Hit(StoredSlice):
     recency: float = 0.0
     #: One line on why the hit ranked where it did.
     why: str = ""
+    #: True when the hit is a slice of a source the question names, ranked ahead of the rest.
+    focused: bool = False
 
     @property
     def slice_id(self) -> int:
@@ -78,6 +80,7 @@ class Hit(StoredSlice):
             "drawing_number": self.drawing_number,
             "revision": self.revision,
             "superseded": self.superseded,
+            "focused": self.focused,
             "text": self.text,
         }
         if explain:
@@ -119,6 +122,10 @@ class SearchOptions:
     #: Rows the keyword channel may score for a query's rare words before the common words only
     #: re-rank them (0: score every matching row).
     keyword_budget_rows: int = 4000
+    #: Source row ids the question names (:mod:`appliance.index.identity`): their slices are
+    #: ranked among themselves by the same channels and fusion and come first; the rest of the
+    #: search follows. Empty: an ordinary search.
+    focus_sources: tuple[int, ...] = ()
 
     @classmethod
     def from_settings(cls, s: IndexSettings, **overrides: Any) -> SearchOptions:
@@ -288,13 +295,71 @@ def search(
     include_global: bool = True,
     explain: bool = False,
 ) -> list[Hit]:
-    """The best slices for a query in the given namespaces (plus ``global``), best first."""
+    """The best slices for a query in the given namespaces (plus ``global``), best first.
+
+    With ``options.focus_sources`` the named sources' slices come first, ranked among
+    themselves, then the ordinary ranking without them.
+    """
     opts = options or SearchOptions()
     query = query.strip()
     if not query:
         return []
     spaces = scope(namespaces, include_global=include_global)
     vec, kw = _run_channels(store, query, spaces, opts)
+    ranked = _fuse(store, vec, kw, opts)
+    if opts.focus_sources:
+        first = _fuse(store, *_focus_channels(store, query, spaces, opts), opts, focused=True)
+        named = {f.slice_id for f in first}
+        ranked = first + [r for r in ranked if r.slice_id not in named]
+    ranked = ranked[: opts.max_results]
+    slices = _load(store, [r.slice_id for r in ranked])
+    hits: list[Hit] = []
+    for r in ranked:
+        sl = slices.get(r.slice_id)
+        if sl is None:  # deleted between the channels and this read
+            continue
+        why = _why(r.vector, r.keyword)
+        hits.append(
+            Hit(
+                **vars(sl),
+                score=r.fused,
+                vector=r.vector,
+                keyword=r.keyword,
+                recency=r.recency,
+                why=f"named drawing, {why}" if r.focused else why,
+                focused=r.focused,
+            )
+        )
+    return hits
+
+
+@dataclass(frozen=True)
+class _Fused:
+    """A candidate's fused score and its channel places."""
+
+    #: Fused score, 0..1.
+    fused: float
+    #: Slice id.
+    slice_id: int
+    #: Recency term included in ``fused``.
+    recency: float
+    #: Vector channel place.
+    vector: ChannelScore
+    #: Keyword channel place.
+    keyword: ChannelScore
+    #: From the focused (named sources) ranking.
+    focused: bool
+
+
+def _fuse(
+    store: IndexStore,
+    vec: list[tuple[int, float]],
+    kw: list[tuple[int, float]],
+    opts: SearchOptions,
+    *,
+    focused: bool = False,
+) -> list[_Fused]:
+    """The channels' candidates fused into one ranking, best first (ties by slice id)."""
     vec_scores = {sid: ChannelScore(rank, sim, sim) for rank, (sid, sim) in enumerate(vec, 1)}
     top_kw = kw[0][1] if kw else 1.0
     kw_scores = {
@@ -304,7 +369,7 @@ def search(
     candidates = set(vec_scores) | set(kw_scores)
     n_channels = len(opts.channels)
     now = time.time()
-    scored: list[tuple[float, int, float]] = []  # (fused, slice id, recency)
+    scored: list[_Fused] = []
     # Fusion needs only each candidate's revision state and age; the full rows (text, JSON
     # metadata) are read for the hits returned, not for all 100 candidates.
     for sid, mtime, superseded in _fusion_facts(store, candidates):
@@ -327,19 +392,78 @@ def search(
             fused = (fused + recency) / (1 + opts.recency_weight)
         if fused < opts.min_score:
             continue
-        scored.append((fused, sid, recency))
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    scored = scored[: opts.max_results]
-    slices = _load(store, [sid for _, sid, _ in scored])
-    hits: list[Hit] = []
-    for fused, sid, recency in scored:
-        sl = slices.get(sid)
-        if sl is None:  # deleted between the channels and this read
+        scored.append(_Fused(fused, sid, recency, v, w, focused))
+    scored.sort(key=lambda x: (-x.fused, x.slice_id))
+    return scored
+
+
+def _focus_channels(
+    store: IndexStore, query: str, spaces: Sequence[str], opts: SearchOptions
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """(vector hits, keyword hits) among the slices of the focused sources only.
+
+    A drawing has tens of slices, so every one of them is scored exactly: cosine similarity from
+    the in-memory vectors (or the stored ones), BM25 with the whole index's statistics.
+    """
+    ids = focus_slice_ids(store, opts.focus_sources)
+    if not ids:
+        return [], []
+    k = opts.candidates
+    vec: list[tuple[int, float]] = []
+    if "vector" in opts.channels:
+        vec = _similarities(store, store.embedder.embed_query(query), ids, spaces)[:k]
+    kw: list[tuple[int, float]] = []
+    if "keyword" in opts.channels:
+        kw = keyword_channel_within(store, query, ids, k, opts.rrf_k)
+    return vec, kw
+
+
+def focus_slice_ids(store: IndexStore, source_ids: Sequence[int]) -> list[int]:
+    """Every slice id of the given sources."""
+    if not source_ids:
+        return []
+    rows = store.db.execute(
+        f"SELECT id FROM slices WHERE source_id IN ({_placeholders(len(source_ids))})",
+        list(source_ids),
+    ).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def _similarities(
+    store: IndexStore, query: np.ndarray, ids: list[int], spaces: Sequence[str]
+) -> list[tuple[int, float]]:
+    """(slice id, cosine similarity clipped to 0..1) of the given slices, best first."""
+    wanted = np.asarray(ids, dtype=np.int64)
+    found: list[tuple[int, float]] = []
+    missing = set(ids)
+    for ns in spaces:
+        matrix = store.vectors.matrix(ns)
+        if matrix is None or not missing:
             continue
-        v = vec_scores.get(sid, ChannelScore())
-        w = kw_scores.get(sid, ChannelScore())
-        hits.append(
-            Hit(**vars(sl), score=fused, vector=v, keyword=w, recency=recency, why=_why(v, w))
-        )
-    hits.sort(key=lambda h: (-h.score, h.id))
-    return hits[: opts.max_results]
+        rows = np.flatnonzero(np.isin(matrix.ids, wanted))
+        sims = np.clip(matrix.vectors[rows] @ query, 0.0, 1.0)
+        for sid, sim in zip(matrix.ids[rows], sims, strict=True):
+            found.append((int(sid), float(sim)))
+            missing.discard(int(sid))
+    if missing:
+        found.extend(_stored_similarities(store, sorted(missing), query))
+    found.sort(key=lambda x: (-x[1], x[0]))
+    return found
+
+
+def _stored_similarities(
+    store: IndexStore, ids: list[int], query: np.ndarray
+) -> list[tuple[int, float]]:
+    """Exact similarities of slices whose namespace is not in memory, from the stored vectors."""
+    if store.codec.rescored:
+        return _rescore(store, ids, query)
+    rows = store.db.execute(
+        f"SELECT slice_id, embedding FROM slice_vectors"
+        f" WHERE slice_id IN ({_placeholders(len(ids))})",
+        ids,
+    ).fetchall()
+    if not rows:
+        return []
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    sims = np.clip(matrix @ query, 0.0, 1.0)
+    return [(int(r[0]), float(x)) for r, x in zip(rows, sims, strict=True)]

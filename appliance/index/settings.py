@@ -54,6 +54,9 @@ class IndexSettings:
     #: words; the common words then only re-rank those rows (exact whenever the BM25 bound proves
     #: it). 0 scores every matching row.
     keyword_budget_rows: int = 4000
+    #: A question that names a drawing (number, title, file name, or their English sense)
+    #: searches that drawing's slices first (appliance.index.identity).
+    focus_named: bool = True
 
     def validate(self) -> None:
         """Check ranges that the types alone cannot express."""

@@ -167,6 +167,7 @@ class IndexStore:
         vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
         keyword_cache_mb: int = DEFAULT_KEYWORD_CACHE_MB,
     ) -> None:
+        from appliance.index.identity import NameCache
         from appliance.index.keyword import KeywordStats
         from appliance.index.matrix import VectorCache
         from appliance.index.postings import PhraseCache
@@ -188,6 +189,8 @@ class IndexStore:
         self.keyword_stats = KeywordStats(self)
         #: In-memory BM25 shares of the phrases searched recently (the keyword channel's fast path).
         self.phrases = PhraseCache(self, max_bytes=keyword_cache_mb * 1_000_000)
+        #: The sources' names (drawing number, title, file name) that questions name drawings by.
+        self.names = NameCache(self)
 
     # -- opening ---------------------------------------------------------------------------------
 

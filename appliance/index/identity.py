@@ -1,0 +1,422 @@
+"""Which indexed drawings a question names: by number, title, file name, or a translation of them.
+
+A person names a drawing the way it reads to them: "drawing 2022001", "LIU0010", "the candle
+holder" for a title block that says "Ljushållare", "the adapter plate" for ``Adapterplatte.jpg``.
+Each source has names: its drawing number and title (the sources table and the title-block fields
+kept in its metadata) and its file name. Every name is broken into *terms*: words folded (case,
+accents, ``ß``), English plurals made singular, camel case and ``_`` split, and German or Swedish
+compounds given their English sense from the drawing glossary (:mod:`appliance.drawing_terms`), so
+"Adapterplatte" is also "adapter plate". Identifiers (a term with a digit) are compared without
+their punctuation: "LiU-0010", "liu 0010" and "LIU0010" are one.
+
+A name matches a question by how much of it the question says, weighted by how rare each term is
+among the names of the index (a word in every title, such as "holder" in several, counts for
+little): an identifier said in full scores 1, "candle holder" against "Ljushållare HT2022" scores
+1 through its English sense without the identifier. Of two matches where one's words are a part of
+the other's ("holder" against "candle holder"), the longer one wins.
+
+The names of a set of namespaces are read once and kept until the index changes (the store's
+namespace generations), so matching costs a tokenisation and a few dictionary lookups per question.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from appliance import drawing_terms
+
+if TYPE_CHECKING:
+    from appliance.index.store import IndexStore
+
+#: A name matching at least this share of its (rarity-weighted) terms names its drawing.
+MIN_SCORE = 0.75
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-zäöüåéß])(?=[A-ZÄÖÜÅ])")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{2,5}$")
+#: Words that never name a particular drawing on their own.
+_GENERIC = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "at",
+        "by",
+        "de",
+        "der",
+        "die",
+        "das",
+        "for",
+        "from",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "with",
+        "drawing",
+        "drawings",
+        "dwg",
+        "part",
+        "parts",
+        "sheet",
+        "page",
+        "pages",
+        "file",
+        "scan",
+        "capture",
+        "copy",
+        "no",
+        "nr",
+        "number",
+        "rev",
+        "revision",
+        "title",
+        "jpg",
+        "jpeg",
+        "png",
+        "pdf",
+        "tif",
+        "tiff",
+    ]
+)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents (``ß`` as ``ss``), for comparing spellings."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "ss"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def singular(word: str) -> str:
+    """An English plural made singular ("holders" -> "holder", "bodies" -> "body")."""
+    if len(word) <= 3 or not word.isalpha() or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "ses")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def is_identifier(term: str) -> bool:
+    """A term with a digit, three characters or more: compared without punctuation."""
+    return len(term) >= 3 and any(ch.isdigit() for ch in term)
+
+
+def _raw_words(text: str) -> list[str]:
+    return _WORD.findall(_CAMEL.sub(" ", text))
+
+
+def terms(text: str) -> list[str]:
+    """The comparable terms of a text, in order: folded, singular, generic words left out."""
+    out = []
+    for word in _raw_words(text):
+        term = singular(fold(word))
+        if term and term not in _GENERIC:
+            out.append(term)
+    return out
+
+
+def _english_terms(text: str) -> list[str]:
+    """Terms of the English sense of a foreign drawing name ("Ljushållare" -> candle, holder)."""
+    found: list[str] = []
+    for word in _raw_words(text):
+        if word.isalpha():
+            sense = drawing_terms.english(word)
+            if sense:
+                found.extend(terms(sense))
+    return found
+
+
+def compact(text: str) -> str:
+    """An identifier without case or punctuation ("LiU-0010" -> "liu0010")."""
+    return "".join(ch for ch in fold(text) if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class NamedSource:
+    """An indexed source that a question names."""
+
+    #: Source row id (what :class:`~appliance.index.search.SearchOptions` focuses on).
+    id: int
+    #: Its namespace.
+    namespace: str
+    #: Its source identifier (file path in the inbox or ``capture:<id>``).
+    source: str
+    #: How fully the question says the name, 0..1 (1: an identifier, or every word of a title).
+    score: float
+    #: The name that matched, as the index has it.
+    name: str
+
+
+@dataclass(frozen=True)
+class _Name:
+    """One name of one source, as terms."""
+
+    #: Source row id.
+    source_id: int
+    #: The name as written.
+    text: str
+    #: Its terms (an identifier name has one, compacted).
+    terms: frozenset[str]
+    #: True for a drawing number or an identifier in a title or file name.
+    identifier: bool
+
+
+@dataclass(frozen=True)
+class _SourceRow:
+    """What the names are read from."""
+
+    #: Row id.
+    id: int
+    #: Namespace.
+    namespace: str
+    #: Source identifier.
+    source: str
+    #: Title.
+    title: str
+    #: Drawing number.
+    drawing_number: str
+    #: Title-block titles and numbers found in the source's and its slices' metadata.
+    extra_names: tuple[str, ...]
+
+
+def file_stem(source: str) -> str:
+    """The file name of a source without folder or extension ("" for a capture)."""
+    if source.startswith("capture:"):
+        return ""
+    return _EXTENSION.sub("", source.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def names_of(row: _SourceRow) -> list[_Name]:
+    """Every name of one source: identifiers, and the word names with their English senses."""
+    out: list[_Name] = []
+    spelled = [row.title, file_stem(row.source), *row.extra_names]
+    identifiers = {compact(row.drawing_number)} if row.drawing_number else set()
+    for text in dict.fromkeys(t.strip() for t in spelled if t and t.strip()):
+        words = terms(text)
+        identifiers.update(compact(w) for w in _raw_words(text) if is_identifier(fold(w)))
+        plain = [w for w in words if not is_identifier(w)]
+        english = [w for w in _english_terms(text) if not is_identifier(w)]
+        for group in (words, plain, english, plain + english):
+            if group:
+                out.append(_Name(row.id, text, frozenset(group), identifier=False))
+    for ident in identifiers - {""}:
+        if is_identifier(ident):
+            out.append(_Name(row.id, ident, frozenset([ident]), identifier=True))
+    return list({(n.terms, n.identifier): n for n in out}.values())
+
+
+@dataclass(frozen=True)
+class _Word:
+    """One word of a question with every form it may name a drawing by."""
+
+    #: The word folded.
+    folded: str
+    #: Its term, its English sense's terms, and identifiers joined from it and the next words.
+    forms: frozenset[str]
+
+
+#: Words that may stand before a drawing's name without making it a different thing.
+_LEAD_WORDS = _GENERIC | frozenset(
+    [
+        "what",
+        "which",
+        "whose",
+        "how",
+        "does",
+        "do",
+        "are",
+        "was",
+        "my",
+        "our",
+        "this",
+        "that",
+        "same",
+        "your",
+        "about",
+        "say",
+        "says",
+        "show",
+        "tell",
+        "me",
+        "give",
+        "read",
+    ]
+)
+
+
+def question_words(question: str) -> list[_Word]:
+    """The question's words with their forms: the term, its English sense ("Adapterplatte" ->
+    adapter, plate), and identifiers joined across a space or a dash ("LiU 0010")."""
+    raw = _raw_words(question)
+    folded = [fold(w) for w in raw]
+    out = []
+    for i, word in enumerate(raw):
+        forms = {singular(folded[i])}
+        if word.isalpha():
+            sense = drawing_terms.english(word)
+            if sense:
+                forms.update(terms(sense))
+        for n in (1, 2, 3):
+            joined = "".join(folded[i : i + n])
+            if i + n <= len(raw) and is_identifier(joined):
+                forms.add(compact(joined))
+        out.append(_Word(folded[i], frozenset(forms)))
+    return out
+
+
+def _qualified(words: list[_Word], name: frozenset[str]) -> bool:
+    """True when the word just before the name's first word in the question is a content word
+    that is not part of the name: "the tower holder" does not name a drawing called "holder"."""
+    positions = [i for i, w in enumerate(words) if w.forms & name]
+    if not positions or positions[0] == 0:
+        return False
+    before = words[positions[0] - 1]
+    return (
+        before.folded.isalpha()
+        and len(before.folded) > 1
+        and before.folded not in _LEAD_WORDS
+        and not before.forms & name
+    )
+
+
+class SourceNames:
+    """The names of the sources of some namespaces, indexed by term."""
+
+    def __init__(self, rows: Iterable[_SourceRow]) -> None:
+        self._rows = {r.id: r for r in rows}
+        self._by_term: dict[str, list[_Name]] = defaultdict(list)
+        sources_of: dict[str, set[int]] = defaultdict(set)
+        for row in self._rows.values():
+            for name in names_of(row):
+                for term in name.terms:
+                    self._by_term[term].append(name)
+                    sources_of[term].add(row.id)
+        n = max(1, len(self._rows))
+        #: Rarity of each term among the sources' names (a term of every name weighs little).
+        self._weight = {t: math.log(1 + n / len(ids)) for t, ids in sources_of.items()}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def match(self, question: str, *, min_score: float = MIN_SCORE) -> list[NamedSource]:
+        """The sources the question names, best first (empty when it names none)."""
+        words = question_words(question)
+        said = frozenset().union(*(w.forms for w in words)) if words else frozenset()
+        candidates = {id(name): name for t in said for name in self._by_term.get(t, ())}
+        best: dict[int, tuple[float, frozenset[str], str]] = {}
+        for name in candidates.values():
+            if name.identifier:
+                score = 1.0
+                matched = name.terms
+            else:
+                matched = name.terms & said
+                total = sum(self._weight[t] for t in name.terms)
+                score = sum(self._weight[t] for t in matched) / total if total else 0.0
+                if _qualified(words, name.terms):
+                    score /= 2
+            if score < min_score:
+                continue
+            held = best.get(name.source_id)
+            if held is None:
+                best[name.source_id] = (score, matched, name.text)
+                continue
+            # The source's best name, and every word any of its names matched.
+            top = (score, len(matched)) > (held[0], len(held[1]))
+            best[name.source_id] = (
+                max(score, held[0]),
+                held[1] | matched,
+                name.text if top else held[2],
+            )
+        # A match whose words are all inside another source's match names less than it does.
+        winners = {
+            sid: found
+            for sid, found in best.items()
+            if not any(found[1] < other[1] for o, other in best.items() if o != sid)
+        }
+        out = [
+            NamedSource(sid, self._rows[sid].namespace, self._rows[sid].source, score, text)
+            for sid, (score, _, text) in winners.items()
+        ]
+        out.sort(key=lambda m: (-m.score, m.source))
+        return out
+
+
+def _extra_names(extra: dict[str, Any]) -> list[str]:
+    block = extra.get("title_block")
+    if not isinstance(block, dict):
+        return []
+    return [str(block[k]) for k in ("title", "drawing_number") if block.get(k)]
+
+
+def read_rows(store: IndexStore, namespaces: Sequence[str]) -> list[_SourceRow]:
+    """The naming facts of every current source in the namespaces."""
+    marks = ",".join("?" * len(namespaces))
+    rows = store.db.execute(
+        f"SELECT id, namespace, source, title, drawing_number, extra FROM sources"
+        f" WHERE namespace IN ({marks}) AND superseded = 0",
+        list(namespaces),
+    ).fetchall()
+    # Title-block fields of the slices (a title block read on page 2 of a PDF, say).
+    fields = store.db.execute(
+        f"SELECT DISTINCT s.source_id, s.extra FROM slices s JOIN sources src ON src.id = s.source_id"
+        f" WHERE src.namespace IN ({marks}) AND s.kind = 'title-block'",
+        list(namespaces),
+    ).fetchall()
+    slice_names: dict[int, list[str]] = defaultdict(list)
+    for source_id, extra in fields:
+        slice_names[int(source_id)].extend(_extra_names(json.loads(extra)))
+    out = []
+    for r in rows:
+        extra_names = _extra_names(json.loads(r[5])) + slice_names.get(int(r[0]), [])
+        out.append(_SourceRow(int(r[0]), r[1], r[2], r[3], r[4], tuple(dict.fromkeys(extra_names))))
+    return out
+
+
+class NameCache:
+    """The :class:`SourceNames` of recently searched namespace sets, read again after any change
+    to one of their namespaces."""
+
+    def __init__(self, store: IndexStore, *, max_sets: int = 8) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._sets: dict[tuple[str, ...], tuple[tuple[int, ...], SourceNames]] = {}
+        self._max_sets = max_sets
+        #: Times the names were read from the database (tests check the cache with it).
+        self.loads = 0
+
+    def names(self, namespaces: Sequence[str]) -> SourceNames:
+        """The names of the sources in these namespaces, current as of the last commit."""
+        key = tuple(sorted(set(namespaces)))
+        generations = self._store.generations()
+        stamp = tuple(generations.get(ns, 0) for ns in key)
+        with self._lock:
+            held = self._sets.get(key)
+            if held is not None and held[0] == stamp:
+                return held[1]
+        names = SourceNames(read_rows(self._store, key))
+        with self._lock:
+            self.loads += 1
+            if len(self._sets) >= self._max_sets:
+                self._sets.pop(next(iter(self._sets)))
+            self._sets[key] = (stamp, names)
+        return names
+
+    def named(self, question: str, namespaces: Sequence[str]) -> list[NamedSource]:
+        """The sources of these namespaces the question names, best first."""
+        return self.names(namespaces).match(question)

@@ -1,0 +1,142 @@
+"""A question naming a drawing (title, translation, file name, number) searches that drawing first.
+
+The drawings are the shared sample drawings, indexed through the real pipeline (page correction,
+Tesseract, title-block fields for the images; the text layer for the PDF) into a real index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from appliance.answer.answering import _prepare
+from appliance.config import Config, load_config
+from appliance.errors import public_name
+from appliance.index.embedder import Embedder
+from appliance.index.identity import compact, question_words, singular, terms
+from appliance.index.search import SearchOptions, search
+from appliance.index.store import IndexStore
+from appliance.ingest.pipeline import ingest_path
+
+DRAWINGS = ("Adapterplatte.jpg", "Candle_holder.jpg", "LIU0010.jpg", "halter.jpg")
+SPACES = ["global"]
+
+
+@pytest.fixture(scope="module")
+def drawing_config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    root = tmp_path_factory.mktemp("identity")
+    return load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(root / "data")})
+
+
+@pytest.fixture(scope="module")
+def drawings(drawing_config: Config, shared_data: Path, embedder: Embedder) -> Iterator[IndexStore]:
+    """Four raster drawings and one PDF, indexed once for the module."""
+    root = shared_data / "drawings-edocr2"
+    files = [root / "test_samples" / name for name in DRAWINGS] + [root / "Elevator_bottom.PDF"]
+    with IndexStore.open(drawing_config, embedder=embedder) as store:
+        for path in files:
+            report = ingest_path(store, path, "global", config=drawing_config, source=path.name)
+            assert not report.failures, report.failures
+        yield store
+
+
+def test_terms_fold_split_and_singular() -> None:
+    assert terms("Candle_holders") == ["candle", "holder"]
+    assert terms("WeirdGripperCamAdapter") == ["weird", "gripper", "cam", "adapter"]
+    assert terms("Ljushållare") == ["ljushallare"]
+    assert singular("bodies") == "body" and singular("brass") == "brass"
+    assert compact("LiU-0010") == compact("liu 0010") == "liu0010"
+    forms = set().union(*(w.forms for w in question_words("What is on LiU 0010?")))
+    assert "liu0010" in forms
+    adapter = question_words("Adapterplatte")[0].forms
+    assert {"adapterplatte", "adapter", "plate"} <= adapter
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What material is the adapter plate made of?", "Adapterplatte.jpg"),
+        ("Which scale are the adapter plates drawn at?", "Adapterplatte.jpg"),
+        ("What is the Werkstoff of the Stahl Adapterplatte?", "Adapterplatte.jpg"),
+        ("adapterplatte scale", "Adapterplatte.jpg"),
+        ("What material is the bicycle pump piston made of?", "LIU0010.jpg"),
+        ("What is the date on drawing LiU0010?", "LIU0010.jpg"),
+        ("date of liu-0010", "LIU0010.jpg"),
+        ("What scale is drawing 2022001?", "Candle_holder.jpg"),
+        ("What scale is the candle holder?", "Candle_holder.jpg"),
+        ("Which material is Candle_holder?", "Candle_holder.jpg"),
+        ("What is the drawing number of the Ljushållare HT2022?", "Candle_holder.jpg"),
+        ("What paper size is the Halter1 drawing?", "halter.jpg"),
+        ("What is the scale of the elevator bottom?", "Elevator_bottom.PDF"),
+    ],
+)
+def test_a_named_drawing_is_found_and_searched_first(
+    drawings: IndexStore, question: str, expected: str
+) -> None:
+    named = drawings.names.named(question, SPACES)
+    assert [public_name(n.source) for n in named] == [expected]
+    hits = search(drawings, question, SPACES, options=SearchOptions(focus_sources=(named[0].id,)))
+    assert public_name(hits[0].source) == expected and hits[0].focused
+    assert "named drawing" in hits[0].why
+    # Every slice of the named drawing that was returned comes before any other drawing's.
+    flags = [h.focused for h in hits]
+    assert flags == sorted(flags, reverse=True)
+    assert all(public_name(h.source) == expected for h in hits if h.focused)
+
+
+@pytest.mark.slow
+def test_questions_naming_nothing_search_as_before(drawings: IndexStore) -> None:
+    for question in (
+        "What is the boiling point of water at sea level?",
+        "Which thread size is used?",
+        # "tower holder" is not the drawing called "Halter" (holder): the question names more.
+        "What material is the tower holder made of?",
+    ):
+        assert drawings.names.named(question, SPACES) == []
+        plain = search(drawings, question, SPACES)
+        focused = search(drawings, question, SPACES, options=SearchOptions(focus_sources=()))
+        assert [h.id for h in plain] == [h.id for h in focused]
+        assert not any(h.focused for h in focused)
+
+
+@pytest.mark.slow
+def test_answer_stage_puts_the_named_drawing_first(
+    drawings: IndexStore, drawing_config: Config
+) -> None:
+    question = "What date is on the bicycle pump piston drawing?"
+    p = _prepare(question, store=drawings, config=drawing_config, namespaces=None)
+    assert public_name(p.sources[0].source) == "LIU0010.jpg"
+    # Switched off, the same question is an ordinary search: no focused hit can lead it.
+    off = replace(drawing_config, index=replace(drawing_config.index, focus_named=False))
+    plain = _prepare(question, store=drawings, config=off, namespaces=None)
+    ordinary = search(drawings, question, SPACES, options=SearchOptions(max_results=20))
+    assert plain.sources[0].source == ordinary[0].source
+
+
+@pytest.mark.slow
+def test_names_are_cached_until_the_index_changes(
+    drawings: IndexStore, drawing_config: Config, tmp_path: Path
+) -> None:
+    question = "What material is the tower holder made of?"
+    drawings.names.named(question, SPACES)
+    loads = drawings.names.loads
+    drawings.names.named("the adapter plate", SPACES)
+    assert drawings.names.loads == loads  # nothing changed: the names were not read again
+    note = tmp_path / "Turmhalter.md"
+    note.write_text("# Turmhalter\n\nMaterial: Aluminium 6082, anodised.\n", encoding="utf-8")
+    try:
+        ingest_path(drawings, note, "global", config=drawing_config, source=note.name)
+        named = drawings.names.named(question, SPACES)
+        assert drawings.names.loads == loads + 1
+        assert [n.source for n in named] == ["Turmhalter.md"]  # compound + translation
+        hits = search(
+            drawings, question, SPACES, options=SearchOptions(focus_sources=(named[0].id,))
+        )
+        assert hits[0].source == "Turmhalter.md"
+    finally:
+        drawings.delete_source("global", "Turmhalter.md")
+    assert drawings.names.named(question, SPACES) == []
