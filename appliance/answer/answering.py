@@ -349,8 +349,13 @@ def _prepare(
     text, truncated = clean_question(question, settings.max_question_chars)
     searched = scope(namespaces)
     t0 = time.perf_counter()
+    # A question that names a drawing (its number, title, file name or their English sense)
+    # searches that drawing first; one that names none is an ordinary search.
+    named = store.names.named(text, searched) if config.index.focus_named else []
     options = SearchOptions.from_settings(
-        config.index, max_results=max(config.index.max_results, settings.max_sources * 2)
+        config.index,
+        max_results=max(config.index.max_results, settings.max_sources * 2),
+        focus_sources=tuple(n.id for n in named),
     )
     hits = search(store, text, searched, options=options)
     sources = build_sources(
