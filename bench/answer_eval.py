@@ -59,6 +59,7 @@ from bench.answer_eval_set import (  # noqa: E402
     load_set,
     matches,
     question_heard,
+    spoken_form,
 )
 from bench.common import SHARED_DATA, out_dir, percentile  # noqa: E402
 
@@ -103,6 +104,7 @@ def photo_files() -> list[tuple[Path, str]]:
     from bench.vision_degrade import camera_like
 
     folder = out_dir("answer_eval") / "photo"
+    folder.mkdir(parents=True, exist_ok=True)
     out = []
     for path, name in clean_files():
         page_file = path
@@ -115,9 +117,10 @@ def photo_files() -> list[tuple[Path, str]]:
                 raise SystemExit(f"cannot read {page_file}")
             page = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
             shot = camera_like(page, seed=zlib.crc32(name.encode()))
-            cv2.imwrite(
+            if not cv2.imwrite(
                 str(photo), cv2.cvtColor(shot, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95]
-            )
+            ):
+                raise SystemExit(f"cannot write {photo}")
         out.append((photo, name))
     return out
 
@@ -152,6 +155,8 @@ def build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: 
             report = ingest_path(store, path, "global", config=config, source=name)
             for failed, err in report.failures:
                 print(f"  index failure {failed}: {err}")
+            if report.failures:
+                continue  # tried again on the next run
             done.append(name)
             done_file.write_text(json.dumps(done))
             if log:
@@ -231,11 +236,12 @@ async def run(
     results = []
     try:
         with IndexStore.open(config) as store:
+            vocabulary = bias_words(config, store) if spoken else []
             for i, q in enumerate(questions):
                 heard, transcribe_s = "", 0.0
                 text = q.text
                 if recogniser is not None:
-                    heard, transcribe_s = hear(recogniser, q.text, i)
+                    heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
                     text = heard
                 answer, first_s = await ask(text, store, config, worker, mode)
                 r = Result(q, answer, score(q, answer), first_s + transcribe_s, heard, transcribe_s)
@@ -248,13 +254,23 @@ async def run(
     return results
 
 
-def hear(recogniser: object, text: str, i: int) -> tuple[str, float]:
+def bias_words(config: Config, store: IndexStore) -> list[str]:
+    """The recogniser's bias list as the service builds it for a question after the wake phrase:
+    the command hints, the configured words, then the index's drawing numbers and titles."""
+    from appliance.audio.frontend import COMMAND_HINTS
+
+    sources = store.list_sources()
+    words = sorted({w for s in sources for w in (s.drawing_number, s.title) if w})[:500]
+    return [*COMMAND_HINTS, *config.audio.vocabulary, *words]
+
+
+def hear(recogniser: object, text: str, i: int, vocabulary: list[str]) -> tuple[str, float]:
     """Speak ``text`` with the i-th test voice and transcribe it; (transcript, seconds)."""
     from bench.audio_common import RATES, VOICES, synth
 
-    audio = synth(text, VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
+    audio = synth(spoken_form(text), VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
     t0 = time.perf_counter()
-    transcript = recogniser.transcribe(audio)  # type: ignore[attr-defined]
+    transcript = recogniser.transcribe(audio, vocabulary=vocabulary)  # type: ignore[attr-defined]
     return transcript.text.strip(), time.perf_counter() - t0
 
 

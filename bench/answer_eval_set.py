@@ -168,6 +168,50 @@ def content_words(text: str) -> list[str]:
 
 
 def question_heard(asked: str, heard: str) -> bool:
-    """Every content word of the asked question is in the transcript (numbers as digits)."""
-    said = set(re.findall(r"[a-z0-9]+", normalise(heard).lower()))
+    """Every content word of the asked question is in the transcript.
+
+    The transcript is compared with its spaces and punctuation removed, so a code heard as
+    "2 0 2 2 0 0 1" or "GB 4410-01" counts as its written form.
+    """
+    said = re.sub(r"[^a-z0-9]", "", normalise(heard).lower())
     return all(w in said for w in content_words(asked))
+
+
+_CODE = re.compile(r"[\w\-/]*\d[\w\-/]*(?:\.\d+)?")
+_FILE = re.compile(r"\.(png|jpg|pdf)\b", re.I)
+
+
+def _say_part(part: str) -> str:
+    """One piece of a code: letter runs of up to 3 spelled, longer ones said as words, digit runs of
+    3 or more read digit by digit ("HM" "30518" -> "H M 3 0 5 1 8"; "Halter1" -> "Halter 1")."""
+    out = []
+    for run in re.findall(r"[A-Za-z]+|\d+|[^A-Za-z\d]+", part):
+        if run.isalpha():
+            out.append(" ".join(run.upper()) if len(run) <= 3 else run)
+        elif run.isdigit():
+            out.append(" ".join(run) if len(run) >= 3 else run)
+        else:
+            out.append(run)
+    return " ".join(out)
+
+
+def spoken_form(text: str) -> str:
+    """The question as a person says it, for the speech synthesiser.
+
+    Symbols become words (Ø diameter, ± plus or minus, 1:2 one to two), file endings "dot png", and
+    drawing numbers and other codes are read piece by piece, as people read them out; short terms
+    ("M8", "H7", "R5") and plain numbers ("120", "0.5") stay as written.
+    """
+    text = normalise(text).replace("Ø", " diameter ").replace("±", " plus or minus ")
+    text = text.replace("°", " degrees ").replace("_", " ")
+    text = re.sub(r"(\d):(\d)", r"\1 to \2", text)
+    text = _FILE.sub(lambda m: f" dot {m.group(1).lower()}", text)
+
+    def code(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if len(token) <= 4 or re.fullmatch(r"\d{1,4}(\.\d+)?", token):
+            return token
+        return " ".join(_say_part(p) for p in re.split(r"[-/]", token) if p)
+
+    text = _CODE.sub(code, text)
+    return re.sub(r"\s+", " ", text).strip()
