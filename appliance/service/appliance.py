@@ -69,6 +69,9 @@ class Parts:
     components: list[tuple[Any, bool]] = field(default_factory=list)
     #: Why a part is missing, by component name.
     disabled: dict[str, str] = field(default_factory=dict)
+    #: (code, message) of parts that are configured to run but cannot start (a missing model): shown
+    #: as a fault on the status page and logged as an error, unlike a part switched off on purpose.
+    faults: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: Called once at shutdown after the components stopped (close models, reap children).
     closers: list[Callable[[], None]] = field(default_factory=list)
     #: Lists indexed sources through a reader connection (the status page must not queue behind a
@@ -244,7 +247,14 @@ class Appliance:
         sup.add(self.loop_monitor)
         for name, reason in self.parts.disabled.items():
             sup.disable(name, reason)
-            self.bus.publish(Event(EventType.COMPONENT_STATE, sup.get_health(name).to_json()))
+            health = sup.get_health(name)
+            if name in self.parts.faults:
+                health.last_error_code, health.last_error = self.parts.faults[name]
+                log.error(
+                    f"{name} is off: it cannot start ({health.last_error})",
+                    extra={"component": name, "code": health.last_error_code},
+                )
+            self.bus.publish(Event(EventType.COMPONENT_STATE, health.to_json()))
 
     def _status_line(self) -> str:
         """The one line ``systemctl status`` shows."""
@@ -254,6 +264,8 @@ class Appliance:
         parts = [f"port {self.web.bound_port}", f"{len(health) - len(down)}/{len(health)} running"]
         if down:
             parts.append("down: " + ", ".join(down))
+        if self.parts.faults:
+            parts.append("cannot start: " + ", ".join(self.parts.faults))
         if pending:
             parts.append(f"indexing {pending}")
         parts.append(f"{self.state.counters['questions']} questions")

@@ -430,7 +430,8 @@ def _add_voice(config: Config, bus: EventBus, vocabulary: Vocabulary, parts: Par
             config, bus=bus, vocabulary=vocabulary, rooms=lambda: vocabulary.rooms
         )
     except OpenClawError as err:
-        parts.disabled["listener"] = f"{err.code}: {err.message}"
+        parts.disabled["listener"] = "the wake or question engine cannot start"
+        parts.faults["listener"] = (err.code, err.message)
         return
     voice = VoiceAdapter(frontend)
     parts.listener = voice

@@ -195,6 +195,12 @@ class LiveState:
     def _apply_component(self, data: dict[str, Any]) -> None:
         if "name" in data:
             self.components[str(data["name"])] = dict(data)
+            if data.get("status") == "disabled" and data.get("last_error_code"):
+                # Off because it cannot start, not by configuration: the page says so loudly.
+                self.last_error = {
+                    "code": display_name(str(data["last_error_code"])),
+                    "message": display_name(f"{data['name']} is off: {data.get('last_error', '')}"),
+                }
             return
         # A part reporting on itself (the presence scanner): shown as the component's detail.
         name = str(data.get("component", ""))

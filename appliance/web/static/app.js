@@ -87,7 +87,11 @@ function renderComponents(components) {
   for (const c of components) {
     const detail = c.last_error ? `${c.detail} ${c.last_error_code}: ${c.last_error}`.trim() : c.detail;
     body.append(el("tr", { "data-component": c.name },
-      el("td", { text: c.name }), el("td", { class: "status-" + c.status, text: c.status }),
+      el("td", { text: c.name }),
+      // Disabled with an error: configured to run but cannot start (a missing model).
+      c.status === "disabled" && c.last_error_code
+        ? el("td", { class: "status-fault", text: "cannot start" })
+        : el("td", { class: "status-" + c.status, text: c.status }),
       el("td", { text: String(c.restarts) }), el("td", { text: detail || "" })));
     if (c.status !== "disabled") select.append(el("option", { value: c.name, text: c.name }));
   }
