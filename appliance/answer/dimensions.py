@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from appliance.answer import extractive
 from appliance.answer.context import Source
@@ -37,6 +37,8 @@ class _Intent:
     fit: str
     #: Whether it asks how many.
     count: bool
+    #: How many features the question says there are ("the four holes"; 0 when it does not say).
+    features: int
     #: The question's words that say what is asked (left out when finding the drawing).
     words: tuple[str, ...]
 
@@ -98,7 +100,10 @@ _GENERAL = re.compile(
 _MAX = re.compile(r"\b(?:largest|biggest|greatest|max(?:imum)?|outer|outside|external|overall)\b")
 _MIN = re.compile(r"\b(?:smallest|least|min(?:imum)?|inner|inside|internal|narrowest)\b")
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
-_VALUE = re.compile(r"(?<![\w.])[⌀øØr]?\s?(\d+(?:[.,]\d+)?)(?![\w.,]*[a-zA-Z])")
+# A value the question names: "70.5", "Ø21.5", ".500"; not the digits of a drawing number or a file
+# name ("GB-4410-01.png", "LiU0010", "UR10_29.20").
+_VALUE = re.compile(r"(?<![\w.\-/])[⌀øØr]?\s?(\d+(?:[.,]\d+)?|\.\d+)(?![\w\-/]|[.,]\d*[A-Za-z_])")
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "twelve": 12}
 _FIT = re.compile(r"(?<![A-Za-z])([A-Z]{1,2}\d{1,2}(?:/[a-z]{1,2}\d{1,2})?)(?![\w])")
 
 
@@ -126,7 +131,10 @@ def _intent(question: str) -> _Intent | None:
     pick = "max" if _MAX.search(q) else "min" if _MIN.search(q) else "all"
     values = tuple(float(v.replace(",", ".")) for v in _VALUE.findall(question))
     fits = _FIT.findall(question)
-    return _Intent(aspect, pick, values, fits[0] if fits else "", count, tuple(words))
+    features = next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", q)), 0)
+    if aspect == "chamfer" and re.search(r"\bangle|\bdegree", q):
+        aspect = "chamfer_angle"
+    return _Intent(aspect, pick, values, fits[0] if fits else "", count, features, tuple(words))
 
 
 @dataclass(frozen=True)
@@ -140,14 +148,18 @@ class _Found:
 def dimension_extract(question: str, sources: Sequence[Source]) -> extractive.Extract | None:
     """The answer to a dimension question from the typed set of the drawing it is about.
 
-    Falls back to the best quoted line (never a title-block field) when the set does not answer.
+    When the drawing has no dimensions at all, the best quoted line answers (never a title-block
+    field); when it has some and none answers, nothing does.
     """
     intent = _intent(question)
     if intent is None:
         return None
     found = _subject_dimensions(question, intent, sources)
-    answer = _answer(intent, found) if found else None
-    return answer or extractive.line_extract(question, sources)
+    if not found:
+        return extractive.line_extract(question, sources)
+    # The drawing's dimensions were read and none answers: its other lines would only be a guess
+    # ("FIRST ANGLE PROJECTION" for an angle, the sheet size for a hole size).
+    return _answer(intent, found)
 
 
 def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source]) -> list[_Found]:
@@ -201,13 +213,17 @@ def _same(a: float, b: float) -> bool:
 
 
 def _answer(intent: _Intent, found: list[_Found]) -> extractive.Extract | None:
-    by_value = [f for f in found if f.dimension.value is not None]
-    if intent.values:
-        named = [
-            f for f in by_value if any(_same(f.dimension.value or 0, v) for v in intent.values)
-        ]
-    else:
-        named = []
+    named = [
+        f
+        for f in found
+        if f.dimension.value is not None and any(_same(f.dimension.value, v) for v in intent.values)
+    ]
+    if not named and intent.values:
+        # A number that is no dimension of the drawing (a quantity, part of a name) names nothing.
+        intent = replace(intent, values=())
+    if intent.features:
+        counted = [f for f in found if f.dimension.count == intent.features]
+        found = counted + [f for f in found if f not in counted]
     handler = _HANDLERS.get(intent.aspect)
     return handler(intent, found, named) if handler else None
 
@@ -267,10 +283,12 @@ def _diameter(
     diameters = _of_kind(found, K.DIAMETER)
     if intent.pick == "all" and len(_distinct(diameters)) > 1:
         holes = [f for f in diameters if f.dimension.count > 1 or f.dimension.depth is not None]
+        if intent.features:
+            holes = [f for f in holes if f.dimension.count == intent.features] or holes
         if len(_distinct(holes)) == 1:
             return _extract(holes[0], holes[0].dimension.spoken(), "hole diameter")
         # "The diameter of the piston" is its outside: the largest.
-        return _picked(_Intent("diameter", "max", (), "", False, ()), diameters, "diameter")
+        return _picked(replace(intent, pick="max"), diameters, "diameter")
     return _picked(intent, diameters, "diameter")
 
 
@@ -333,10 +351,14 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
 
 def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
     holes = [f for f in _of_kind(found, K.DIAMETER, K.THREAD) if f.dimension.count > 1]
+    if intent.features:
+        holes = [f for f in holes if f.dimension.count == intent.features] or holes
     if not holes:
         return None
     distinct = _distinct(holes)
     listed = ", ".join(f.dimension.spoken() for f in distinct)
+    if not intent.count:
+        return _extract(distinct[0], listed, "hole size" if len(distinct) == 1 else "holes")
     total = sum(f.dimension.count for f in distinct)
     return _extract(distinct[0], f"{total} ({listed})", "number of holes")
 
@@ -348,8 +370,20 @@ def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     return _extract(deep[0], deep[0].dimension.spoken(), "depth")
 
 
+def _chamfer_angle(
+    intent: _Intent, found: list[_Found], named: list[_Found]
+) -> extractive.Extract | None:
+    """A chamfer's angle: from a "1x45°" callout, else the drawing's angles."""
+    angled = [f for f in _of_kind(found, K.CHAMFER) if "°" in f.dimension.text]
+    if angled:
+        angles = [re.search(r"(\d+(?:\.\d+)?)\s?°", f.dimension.text) for f in angled]
+        quote = ", ".join(dict.fromkeys(f"{m.group(1)}°" for m in angles if m))
+        return _extract(angled[0], f"{quote} ({angled[0].dimension.spoken()})", "chamfer angle")
+    return _picked(intent, _of_kind(found, K.ANGLE), "angle")
+
+
 def _feature(dim: Dimension) -> str:
-    value = f"{dim.value:g}" if dim.value is not None else dim.text
+    value = dim.nominal or (f"{dim.value:g}" if dim.value is not None else dim.text)
     return {K.DIAMETER: f"⌀{value}", K.RADIUS: f"R{value}", K.ANGLE: f"{value}°"}.get(
         dim.kind, dim.thread or value
     )
@@ -361,6 +395,7 @@ _HANDLERS: dict[str, Callable[..., extractive.Extract | None]] = {
     "radius": _simple(K.RADIUS, "radius"),
     "angle": _simple(K.ANGLE, "angle"),
     "chamfer": _simple(K.CHAMFER, "chamfer"),
+    "chamfer_angle": _chamfer_angle,
     "length": _length,
     "tolerance": _tolerance,
     "fit": _fit,

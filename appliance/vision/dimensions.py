@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from appliance.index.slices import Box
@@ -46,6 +46,8 @@ class Dimension:
     #: Nominal value in mm (degrees for an angle; the chamfer's length for a chamfer); None when
     #: the callout has no value of its own (a bare fit or tolerance).
     value: float | None = None
+    #: The value as written ("200.00", ".500"): drawings state precision by the digits they give.
+    nominal: str = ""
     #: How many features it stands for ("4x" -> 4).
     count: int = 1
     #: Thread designation as written in ISO form, e.g. ``"M8"``, ``"M8x1.25"``, ``"M10x1-6H"``.
@@ -76,7 +78,9 @@ class Dimension:
             body = self.fit or self.tolerance
             return f"{head}{body}".strip()
         else:
-            number = self.tolerance if self.limits is not None else _number_text(self.value)
+            number = self.nominal or _number_text(self.value)
+            if self.limits is not None:
+                number = self.tolerance
             body = {
                 DimensionKind.DIAMETER: f"⌀{number}",
                 DimensionKind.RADIUS: f"R{number}",
@@ -100,7 +104,7 @@ class Dimension:
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
-        for name in ("thread", "fit", "tolerance"):
+        for name in ("nominal", "thread", "fit", "tolerance"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         if self.limits is not None:
@@ -122,6 +126,7 @@ class Dimension:
                 text=str(data["text"]),
                 kind=DimensionKind(data["kind"]),
                 value=_float_or_none(data.get("value")),
+                nominal=str(data.get("nominal", "")),
                 count=int(data.get("count", 1)),
                 thread=str(data.get("thread", "")),
                 fit=str(data.get("fit", "")),
@@ -154,7 +159,8 @@ def _number_text(value: float) -> str:
 
 
 # --------------------------------------------------------------------------------------- parsing
-_NUM = r"\d+(?:\.\d+)?"
+#: A number as drawings write it: "16.5", "200", and inch decimals without the leading zero (".500").
+_NUM = r"(?:\d+(?:\.\d+)?|(?<!\d)\.\d+)"
 _TOKEN = re.compile(
     "|".join(
         [
@@ -189,7 +195,9 @@ _TOKEN = re.compile(
     )
 )
 #: Text that is never a dimension: a scale ("2:1"), roughness ("Ra 3.2", "Rz 6.3").
-_NOT_DIMENSION = re.compile(r"^\s*\d+\s?:\s?\d+\s*$|R[az]\s?\d")
+_NOT_DIMENSION = re.compile(
+    r"^\s*\d+\s?:\s?\d+\s*$|R[az]\s?\d|\b(?:19|20)\d\d\s?[-/.]\s?\d\d?\s?[-/.]\s?\d\d?\b"
+)
 #: A fit standing alone (its value not read) is believed only in the forms drawings use most: a
 #: hole/shaft pair, or a common class of grade 5-12 (a lone "A3" is a sheet size, "S22" a misread).
 _STANDALONE_FIT = re.compile(
@@ -211,8 +219,6 @@ class _Draft:
     limits: tuple[float, float] | None = None
     depth: float | None = None
     reference: bool = False
-    start: int = 0
-    end: int = 0
 
 
 def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
@@ -229,6 +235,13 @@ def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
     reference = False
     tokens = [(m.lastgroup or "", m) for m in _TOKEN.finditer(text)]
     tokens = [(kind, m) for kind, m in tokens if kind != "space"]
+    # Numbers as written ("200.00", ".500", "+0.10"): the record repeats them so, not reformatted.
+    written: dict[float, str] = {}
+    for kind, m in tokens:
+        if kind in ("numeric", "signed", "plusminus"):
+            raw = m.group("number") if kind == "numeric" else m.group(0).replace(" ", "")
+            raw = raw.lstrip("±")
+            written.setdefault(float(raw), raw)
 
     def start(draft: _Draft) -> None:
         nonlocal current, pending_count, pending_prefix, pending_devs, reference
@@ -348,7 +361,7 @@ def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
                 break  # a datum letter with a number ("A3") after the dimension: not a fit
     if pending_devs and not drafts:
         drafts.append(_Draft(DimensionKind.TOLERANCE, deviations=pending_devs))
-    found = [_finish(draft, text, box) for draft in drafts]
+    found = [_finish(draft, text, box, written) for draft in drafts]
     # A value of 0 is an ordinate origin or a misread mark ("© 0"), not a feature.
     return [d for d in found if d.value != 0.0]
 
@@ -365,10 +378,19 @@ def _is_deviation_zero(current: _Draft | None, tokens: list[tuple[str, Any]], in
     return after == "numeric" and index + 2 < len(tokens) and tokens[index + 2][0] == "signed"
 
 
-def _finish(draft: _Draft, text: str, box: Box | None) -> Dimension:
+def _finish(draft: _Draft, text: str, box: Box | None, written: dict[float, str]) -> Dimension:
+    def as_written(value: float) -> str:
+        return written.get(value, _number_text(value))
+
+    def signed(value: float) -> str:
+        if value == 0:
+            return "0"
+        raw = as_written(value)
+        return raw if raw[0] in "+-" else f"{'+' if value > 0 else '-'}{raw.lstrip('+-')}"
+
     tolerance, upper, lower = "", None, None
     if draft.plus_minus is not None:
-        tolerance = f"±{_number_text(draft.plus_minus)}"
+        tolerance = f"±{as_written(draft.plus_minus)}"
         upper, lower = draft.plus_minus, -draft.plus_minus
     elif draft.deviations:
         devs = draft.deviations
@@ -376,10 +398,14 @@ def _finish(draft: _Draft, text: str, box: Box | None) -> Dimension:
             # One deviation: the other is zero (ISO 129 writes both, OCR may drop the 0).
             devs = [devs[0], 0.0] if devs[0] > 0 else [0.0, devs[0]]
         upper, lower = max(devs[:2]), min(devs[:2])
-        tolerance = f"{_signed(upper)}/{_signed(lower)}"
+        tolerance = f"{signed(upper)}/{signed(lower)}"
     elif draft.limits is not None:
         high, low = draft.limits
-        tolerance = f"{high:.2f}/{low:.2f}" if draft.value == high else f"{low:g}-{high:g}"
+        tolerance = (
+            f"{as_written(high)}/{as_written(low)}"
+            if draft.value == high
+            else f"{as_written(low)}-{as_written(high)}"
+        )
         if draft.value == low:  # a range written low-high: the value is its lower end
             upper, lower = round(high - low, 6), 0.0
         else:
@@ -391,6 +417,7 @@ def _finish(draft: _Draft, text: str, box: Box | None) -> Dimension:
         text=text,
         kind=kind,
         value=draft.value,
+        nominal=as_written(draft.value) if draft.value is not None else "",
         count=draft.count,
         thread=draft.thread,
         fit=draft.fit,
@@ -402,14 +429,3 @@ def _finish(draft: _Draft, text: str, box: Box | None) -> Dimension:
         reference=draft.reference,
         box=box,
     )
-
-
-def _signed(value: float) -> str:
-    if value == 0:
-        return "0"
-    return f"{'+' if value > 0 else '-'}{_number_text(abs(value))}"
-
-
-def with_box(dimensions: list[Dimension], box: Box) -> list[Dimension]:
-    """The same records placed at ``box``."""
-    return [replace(d, box=box) for d in dimensions]

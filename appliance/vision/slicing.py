@@ -9,13 +9,15 @@ listed in ``extra["uncertain_words"]``, and a slice made mostly of them carries
 Each dimension slice, and each note with a thread or diameter callout ("4x M8 Gewinde
 durchgehend"), carries its typed dimensions (:mod:`appliance.vision.dimensions`) in
 ``extra["dimensions"]``, each with its own box; one more slice per page lists them all by kind
-("Threads: 4 x M8. Diameters: ...") for questions over the whole set.
+("Threads: 4 x M8. Diameters: ...") for questions over the whole set, and the title-block slice
+carries the set too (a question that names the drawing finds its title block).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from appliance.drawing_terms import FIELD_NAMES, english
 from appliance.index.slices import Box, DocumentSlice, SliceKind
@@ -255,6 +257,10 @@ def build_slices(
             )
         )
     if typed:
+        if slices and slices[0].kind is SliceKind.TITLE_BLOCK:
+            # A question naming the drawing finds its title block first: the set goes with it.
+            records = [d.to_json() for d in typed]
+            slices[0] = replace(slices[0], extra={**slices[0].extra, "dimensions": records})
         slices.append(
             dimension_summary(
                 typed, fields, page_no=page_no, drawing_number=number, revision=revision

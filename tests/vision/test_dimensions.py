@@ -66,9 +66,9 @@ def test_tolerances_plus_minus_and_deviation_pairs() -> None:
     )
     # The upper deviation read before the value (turned text): still this value's.
     dim = one("+0.40 4x⌀6.60-0.10")
-    assert (dim.kind, dim.count, dim.value, dim.tolerance) == (K.DIAMETER, 4, 6.6, "+0.4/-0.1")
+    assert (dim.kind, dim.count, dim.value, dim.tolerance) == (K.DIAMETER, 4, 6.6, "+0.40/-0.10")
     dim = one("0.00 35.00-0.20")
-    assert (dim.kind, dim.value, dim.tolerance) == (K.LINEAR, 35.0, "0/-0.2")
+    assert (dim.kind, dim.value, dim.tolerance) == (K.LINEAR, 35.0, "0/-0.20")
 
 
 def test_limits_and_ranges() -> None:
