@@ -18,6 +18,7 @@ The API:
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -308,6 +309,12 @@ WORDS: dict[str, str] = {
     "grauguss": "cast iron",
     "guss": "casting",
     "gummi": "rubber",
+    "kulör": "colour",
+    "färg": "colour",
+    "farbe": "colour",
+    "natur": "natural",
+    "svart": "black",
+    "schwarz": "black",
     "trä": "wood",
     "holz": "wood",
     "anodiserad": "anodised",
@@ -609,8 +616,15 @@ def _fold(text: str) -> str:
     return text.lower().replace("ß", "ss")
 
 
-# Lookups by folded spelling ("maßstab" and "massstab" are one entry).
-_WORDS = {_fold(k): v for k, v in WORDS.items()}
+def _plain(text: str) -> str:
+    """Without accents: OCR with the English model reads "Ljushållare" as "Ljushallare"."""
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    )
+
+
+# Lookups by folded spelling ("maßstab" and "massstab" are one entry), accents optional.
+_WORDS = {_plain(_fold(k)): v for k, v in WORDS.items()} | {_fold(k): v for k, v in WORDS.items()}
 _HAN_TERMS = sorted(CHINESE, key=len, reverse=True)
 
 
@@ -715,6 +729,67 @@ def english(term: str) -> str | None:
             pieces.append(sense)
             known = True
     return " ".join(pieces) if known else None
+
+
+#: Letters of English, Swedish and German words; anything else in a word is an OCR slip.
+_ALPHABET = re.compile(r"[A-Za-zÅÄÖÜåäöüß]+")
+_PLAIN_WORDS: dict[str, str] = {}
+for _word in WORDS:
+    _PLAIN_WORDS.setdefault(_plain(_fold(_word)), _word)
+
+
+def known_spelling(word: str) -> str | None:
+    """The glossary word an OCR reading of a Swedish or German word garbled, or None.
+
+    The English OCR model reads "ö" as "6o" or "é" and drops the ring of "å": a word with a digit
+    between its letters or a letter outside the two alphabets ("Kul6or", "Kulér") is taken for
+    the glossary word it is one letter away from ("Kulör"), written in the word's case. Words
+    without such a slip are left alone (English words are close to glossary words too).
+    """
+    if _ALPHABET.fullmatch(word) or not any(ch.isalpha() for ch in word):
+        return None
+    letters = _plain(_fold("".join(ch for ch in word if not ch.isdigit())))
+    if not letters.isalpha() or len(letters) < 4:
+        return None
+    close = [
+        spelled
+        for plain, spelled in _PLAIN_WORDS.items()
+        if abs(len(plain) - len(letters)) <= 1 and _one_edit(plain, letters)
+    ]
+    if len(close) != 1:
+        return None
+    spelled = close[0]
+    return spelled.capitalize() if word[:1].isupper() else spelled
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """At most one letter changed, added or dropped."""
+    if a == b:
+        return True
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def translate(text: str) -> str:
+    """The text with each known foreign drawing term replaced by its English sense in place, all
+    else (numbers, units, punctuation, unknown words) kept: "Anodiserad 15-20µm Kulör: Natur" ->
+    "anodised 15-20µm colour: natural". The text itself when it holds no known term."""
+
+    def latin(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if _fold(word) in FALSE_FRIENDS:
+            return word  # "Lock nut" is English
+        sense = _latin_english(word)
+        return word if sense is None or sense == _fold(word) else sense
+
+    def han(match: re.Match[str]) -> str:
+        english_run, known = _han_english(match.group(0))
+        return english_run if known else match.group(0)
+
+    out = re.sub(r"(?<![^\W\d_])[^\W\d_]+(?![^\W_])", latin, text)
+    return _HAN.sub(han, out)
 
 
 def senses(text: str) -> list[str]:

@@ -159,3 +159,28 @@ def test_synonyms_and_field_labels() -> None:
     assert dt.synonyms("unheard of") == ()
     assert "werkstoff" in dt.field_labels("material")
     assert set(dt.LABELS) == set(dt.FIELD_NAMES)
+
+
+def test_translate_keeps_numbers_units_and_punctuation() -> None:
+    assert dt.translate("Anodiserad 15-20µm Kulör: Natur") == "anodised 15-20µm colour: natural"
+    assert dt.translate("螺纹孔 M8") == "thread hole M8"
+    assert dt.translate("EN AW-6082") == "EN AW-6082"
+    assert dt.translate("Weird_Gripper_Cam_Adapter") == "Weird_Gripper_Cam_Adapter"
+    assert dt.translate("Lock nut") == "Lock nut"  # English, whatever "lock" means in Swedish
+
+
+def test_accents_lost_by_ocr_are_forgiven() -> None:
+    assert dt.english("Ljushallare") == "candle holder"
+    assert dt.english("Benamning") == "title"
+    assert dt.english("Stal") == "steel"
+
+
+def test_known_spelling_mends_ocr_slips_of_accented_words() -> None:
+    assert dt.known_spelling("Kul6or") == "Kulör"  # "ö" read as "6o"
+    assert dt.known_spelling("Kulér") == "Kulör"
+    assert dt.known_spelling("Gew1nde") == "Gewinde"
+    # Words without a slip are left alone: English words are near glossary words too.
+    assert dt.known_spelling("Plate") is None
+    assert dt.known_spelling("Stohl") is None
+    assert dt.known_spelling("HT2022") is None
+    assert dt.known_spelling("Weird_Gripper") is None

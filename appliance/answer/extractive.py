@@ -15,11 +15,19 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
+from appliance.drawing_terms import LABELS, split_label, strip_connective, translate
 from appliance.errors import public_name
 from appliance.index.slices import Box
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
 _NUMERIC = re.compile(r"^[0-9]+(?:[.,][0-9]+)?$")
+
+#: Abbreviations of drawing templates that are labels too (besides the glossary's words).
+_TEMPLATE_LABELS: dict[str, tuple[str, ...]] = {
+    "drawing_number": ("DWG NO", "DWG. NO", "DRG NO", "PART NO"),
+    "material": ("MATERIAL NO", "WERKSTOFFNUMMER"),
+    "drawn_by": ("GEZ",),
+}
 
 #: Words that say nothing about which line answers the question.
 STOPWORDS = frozenset(
@@ -98,44 +106,84 @@ STOPWORDS = frozenset(
     ]
 )
 
-#: Title-block fields: the field's key and the words a question uses for it.
+#: Title-block fields: the field's key and the words a question uses for it (matched at the start
+#: of a word; the longest phrase found wins: "surface finish" is the roughness, "finish" alone the
+#: treatment).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
-    "material": ("material", "werkstoff", "made of", "made from"),
-    "scale": ("scale", "massstab", "maßstab"),
-    "title": ("title", "titel", "called", "name of the part", "benennung"),
-    "drawing_number": ("drawing number", "dwg no", "drawing no", "zeichnungsnummer", "part number"),
+    "material": ("material", "werkstoff", "made of", "made from", "materialet"),
+    "scale": ("scale", "massstab", "maßstab", "skala"),
+    "title": ("title", "titel", "called", "name of the part", "benennung", "benämning"),
+    "drawing_number": (
+        "drawing number",
+        "dwg no",
+        "drawing no",
+        "zeichnungsnummer",
+        "ritningsnummer",
+        "part number",
+    ),
     "revision": ("revision", "rev ", "änderung", "version"),
-    "sheet": ("sheet", "blatt"),
-    "weight": ("weight", "gewicht", "mass of"),
+    "sheet": ("sheet", "blatt", "which page"),
+    "weight": ("weight", "weigh", "how heavy", "mass of", "its mass", "gewicht", "vikt"),
     "date": ("date", "datum", "when was"),
-    "size": ("paper size", "paper format", "sheet size", "format"),
-    "drawn_by": ("drawn by", "who drew", "author", "designer", "gezeichnet"),
+    "size": ("paper size", "paper format", "sheet size", "sheet format", "format"),
+    "drawn_by": ("drawn by", "who drew", "author", "designer", "gezeichnet", "created by"),
+    "checked_by": ("checked by", "who checked", "reviewed by", "who reviewed", "geprüft"),
+    "approved_by": ("approved by", "who approved", "approver", "freigegeben", "godkänd"),
+    "surface_treatment": (
+        "surface treatment",
+        "treatment",
+        "treated",
+        "coating",
+        "coated",
+        "finish",
+        "anodis",
+        "anodiz",
+        "plating",
+        "plated",
+        "ytbehandling",
+        "oberflächenbehandlung",
+    ),
+    "roughness": (
+        "roughness",
+        "surface finish",
+        "surface texture",
+        "surface quality",
+        "ra value",
+        "ytjämnhet",
+        "rauheit",
+        "oberflächengüte",
+    ),
+    "general_tolerance": (
+        "general tolerance",
+        "tolerance standard",
+        "tolerances standard",
+        "untoleranced",
+        "iso 2768",
+        "allmän tolerans",
+        "allgemeintoleranz",
+        "未注公差",
+    ),
+    "project": ("project", "course code", "course", "projekt", "kurs"),
+    "quantity": ("quantity", "how many pieces", "how many parts", "antal", "anzahl", "stückzahl"),
 }
 
-#: The text labels of those fields on a title block (English and German drawings).
+#: The text labels of those fields on a title block, any case: the glossary's labels in English,
+#: Swedish, German and Chinese, and abbreviations of drawing templates.
 FIELD_LABELS: dict[str, tuple[str, ...]] = {
-    "material": ("MATERIAL", "WERKSTOFF", "MATERIAL NO", "WERKSTOFFNUMMER"),
-    "scale": ("SCALE", "MASSSTAB", "MAßSTAB"),
-    "title": ("TITLE", "TITEL", "BENENNUNG"),
-    "drawing_number": (
-        "DWG NO",
-        "DWG. NO",
-        "DRAWING NO",
-        "ZEICHNUNGSNUMMER",
-        "ZEICHNUNGS-NR",
-        "PART NO",
-    ),
-    "revision": ("REVISION", "REV", "ÄNDERUNG"),
-    "sheet": ("SHEET", "BLATT"),
-    "weight": ("WEIGHT", "GEWICHT", "MASSE"),
-    "date": ("DATE", "DATUM"),
-    "size": ("FORMAT", "SHEET SIZE", "SIZE"),
-    "drawn_by": ("DRAWN", "GEZEICHNET", "GEZ"),
+    name: tuple(
+        dict.fromkeys(
+            [label.upper() if "ß" not in label else label for label in LABELS.get(name, ())]
+            + list(_TEMPLATE_LABELS.get(name, ()))
+        )
+    )
+    for name in FIELD_WORDS
 }
 _ALL_LABELS = sorted({lab for labs in FIELD_LABELS.values() for lab in labs}, key=len, reverse=True)
 _NEXT_LABEL = re.compile(
     r"\s+(?:" + "|".join(re.escape(lab) for lab in _ALL_LABELS) + r")\b\.?\s*:?", re.I
 )
+#: Fields whose value holds a number (a weight, a roughness, a standard, a ratio, a count).
+_NUMERIC_FIELDS = ("weight", "roughness", "general_tolerance", "scale", "quantity", "sheet", "date")
 
 
 @dataclass(frozen=True)
@@ -150,8 +198,16 @@ class Extract:
     field: str
     #: How well the quote matches the question (0..1, field answers score 1).
     score: float
-    #: Where the quoted item is on the page, when narrower than the source (a dimension's box).
+    #: Where the quoted item is on the page, when narrower than the source (a dimension's box,
+    #: a field value's cell).
     box: Box | None = None
+    #: The quote's English sense when it is in Swedish, German or Chinese ("" otherwise).
+    english: str = ""
+
+    def said(self) -> str:
+        """The quote as spoken: the original term, then its English sense where it is not
+        English ("Anodiserad, anodised")."""
+        return f"{self.quote}, {self.english}" if self.english else self.quote
 
 
 def normalise(token: str) -> str:
@@ -179,13 +235,26 @@ _FIELD_PHRASES = sorted(
 )
 
 
+_FIELD_PATTERNS = [
+    # A phrase starts a word ("date" is not the end of "update"); Chinese has no word starts.
+    (
+        re.compile(
+            ("" if re.match(r"[\u3400-\u9fff]", phrase) else r"(?<![^\W_])") + re.escape(phrase)
+        ),
+        phrase,
+        name,
+    )
+    for phrase, name in _FIELD_PHRASES
+]
+
+
 def asked_field(question: str) -> tuple[str, str]:
     """(field, the phrase that named it) for the title-block field a question asks for, or ("", "").
 
     Longer phrases win: "sheet size" is the size, not the sheet number."""
     q = f" {question.lower()} "
-    for phrase, name in _FIELD_PHRASES:
-        if phrase in q:
+    for pattern, phrase, name in _FIELD_PATTERNS:
+        if pattern.search(q):
             return name, phrase
     return "", ""
 
@@ -211,31 +280,108 @@ def identity_terms(src: Source) -> set[str]:
     for name in names:
         out.update(terms(name.replace("_", " ")))
         out.update(terms(name))
+        # The English sense of a Swedish or German name: "Kolv Cykelpump" is the bicycle pump piston.
+        out.update(terms(translate(name.replace("_", " "))))
     return out
 
 
-def _label_value(text: str, labels: Sequence[str]) -> str:
+def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
+    """The value written after one of a field's labels in plain text: on the label's line, or, for
+    a label ending its line, on the line under it (a note: "SURFACE FINISH:" over "Ra 1.6").
+    Never a label: "Surface treatment Ytbehandling" is the label in two languages, no value."""
     # Two passes: "SCALE: 1:5" (a label with its colon) is surer than a label opening a line
     # ("SCALE 1 : 2" under a section view is the view's scale, not the drawing's).
     for strict in (True, False):
         for label in labels:
             if strict:
                 pattern = re.compile(
-                    r"(?<![A-Za-z])" + re.escape(label) + r"\.?[ \t]*:[ \t]*([^\n]*)", re.I
+                    r"(?<![^\W\d_])" + re.escape(label) + r"\.?[ \t]*:[ \t]*([^\n]*)", re.I
                 )
             else:
                 pattern = re.compile(
                     r"^[ \t]*" + re.escape(label) + r"\b\.?[ \t]*([^\n]*)", re.I | re.M
                 )
             for match in pattern.finditer(text):
-                value = match.group(1)
-                cut = _NEXT_LABEL.search(" " + value)
-                if cut is not None:
-                    value = (" " + value)[: cut.start()]
-                value = value.strip(" :;,.")
-                if value and not value.endswith(":"):
+                value = _after_label(match.group(1), field)
+                if value is None:
+                    continue  # another field's label follows: this one's value is not here
+                if not value:
+                    value = _value_below(text, match.end(), field)
+                if value and _has_form(field, value):
                     return value
     return ""
+
+
+def _after_label(rest: str, field: str) -> str | None:
+    """What follows a label on its line, without the label's second language and joining words;
+    None when another field's label follows it."""
+    cut = _NEXT_LABEL.search(" " + rest)
+    if cut is not None:
+        rest = (" " + rest)[: cut.start()]
+    rest = rest.strip(" :;,.")
+    if rest.startswith("/"):
+        rest = rest.lstrip("/ ")
+    found = split_label(rest)
+    if found is not None:
+        if field and found.field != field:
+            return None
+        rest = found.rest
+    rest = strip_connective(rest).strip(" :;,./")
+    return "" if rest.endswith(":") else rest
+
+
+def _value_below(text: str, pos: int, field: str) -> str:
+    """The line under a label that ends its line, when it is a value of the field: not a label, and
+    with a number for the fields written with one. One line continuing the label (its second
+    language, "generella toleranser där ej annat anges enligt") may stand between them."""
+    following = [line.strip() for line in text[pos:].split("\n")[1:4]]
+    for k, line in enumerate(following[:2]):
+        if not line:
+            return ""
+        found = split_label(line)
+        if found is not None:
+            if found.field == field and found.rest and _has_form(field, found.rest):
+                return found.rest
+            if found.field != field:
+                return ""
+            continue  # the label again, in its other language
+        if len(line) <= 40 and _has_form(field, line) and _looks_like(field, line):
+            return line
+        if k == 0 and not any(ch.isdigit() for ch in line) and _LEAD_IN.search(line):
+            continue  # the label's second line
+        return ""
+    return ""
+
+
+#: Words of materials and treatments written in English (in other languages the glossary knows them).
+_MATERIAL_WORDS = re.compile(
+    r"anodi[sz]ed|galvani[sz]ed|painted|plated|powder|oxide|zinc|chrom|nickel|polished|hardened|"
+    r"untreated|steel|alumin|brass|copper|plastic|stainless|PLA\b|ABS\b|POM\b",
+    re.I,
+)
+
+
+def _looks_like(field: str, line: str) -> bool:
+    """Whether a line under a label can be its value: a number for the fields written with one; a
+    material or treatment word for those (a text layer's next line is often another label's)."""
+    if field in _NUMERIC_FIELDS:
+        return True
+    if field in ("material", "surface_treatment"):
+        return bool(_MATERIAL_WORDS.search(line)) or translate(line) != line
+    return False
+
+
+#: A line that leads into a value on the next line ("... anges enligt", "acc. to /").
+_LEAD_IN = re.compile(r"(?:\bto|enligt|nach|gemäß|per|:|/)\s*$", re.I)
+
+
+def _has_form(field: str, value: str) -> bool:
+    """Whether ``value`` can be the field's value: a number in those written with one, and not a
+    label of any field."""
+    if field in _NUMERIC_FIELDS and not any(ch.isdigit() for ch in value):
+        return False
+    found = split_label(value)
+    return found is None or bool(found.rest)
 
 
 def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> list[Source]:
@@ -262,18 +408,34 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
 def field_extract(
     question: str, field: str, phrase: str, sources: Sequence[Source]
 ) -> Extract | None:
-    """The value of a title-block field from the source the question is about."""
+    """The value of a title-block field from the source the question is about, with the box it is
+    written in when the title-block reader kept it, and its English sense when it is not English."""
     for src in _subject_sources(question, phrase, sources):
+        box = src.field_boxes.get(field)
         if field == "drawing_number" and src.drawing_number:
-            return Extract(src.number, src.drawing_number, field, 1.0)
+            return Extract(src.number, src.drawing_number, field, 1.0, box)
         if field == "revision" and src.revision:
-            return Extract(src.number, src.revision, field, 1.0)
-        if field in src.fields:
-            return Extract(src.number, src.fields[field], field, 1.0)
-        value = _label_value(src.text, FIELD_LABELS.get(field, ()))
+            return Extract(src.number, src.revision, field, 1.0, box)
+        value = src.fields.get(field, "")
+        if not (value and _has_form(field, value)):
+            box = None
+            value = _label_value(src.text, FIELD_LABELS.get(field, ()), field)
         if value:
-            return Extract(src.number, value, field, 1.0)
+            return Extract(src.number, value, field, 1.0, box, _english(field, value))
     return None
+
+
+#: Fields whose values are codes, numbers or names, never words to translate.
+_UNTRANSLATED = ("drawing_number", "revision", "scale", "sheet", "size", "date", "quantity")
+
+
+def _english(field: str, value: str) -> str:
+    """The English sense of a value in Swedish, German or Chinese ("" when it is English already,
+    or a code or a name)."""
+    if field in _UNTRANSLATED or field.endswith("_by"):
+        return ""
+    sense = translate(value)
+    return sense if sense.lower() != value.lower() else ""
 
 
 def _units(text: str) -> list[str]:
@@ -289,13 +451,30 @@ def _units(text: str) -> list[str]:
 
 
 def _with_value(units: list[str], i: int) -> str:
-    """A label line with the value under it ("Tolerance acc. to" + "ISO 2768-mK")."""
+    """A label line with the value under it ("SURFACE FINISH:" + "Ra 1.6"), also past the
+    label's second line ("Tolerance, if not indicated acc. to /" + "generella toleranser där ej
+    annat anges enligt" + "ISO 2768-mK")."""
     unit = units[i]
-    if i + 1 < len(units) and not any(ch.isdigit() for ch in unit):
-        following = units[i + 1]
-        if len(following) <= 40 and any(ch.isdigit() for ch in following):
+    if any(ch.isdigit() for ch in unit):
+        return unit
+    for k in (i + 1, i + 2):
+        if k >= len(units):
+            break
+        following = units[k]
+        digits = any(ch.isdigit() for ch in following)
+        if len(following) <= 40 and digits and not is_bare_label(following):
             return f"{unit} {following}"
+        if k == i + 1 and not digits and _LEAD_IN.search(unit) and _LEAD_IN.search(following):
+            continue  # the label's second language between it and its value
+        break
     return unit
+
+
+def is_bare_label(text: str) -> bool:
+    """A title-block label without its value, in any of the four languages ("Weight /vikt",
+    "Surface treatment Ytbehandling", "SURFACE FINISH:")."""
+    found = split_label(text)
+    return found is not None and not found.rest
 
 
 def _aspect_terms(
@@ -352,7 +531,7 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         units = _units(src.text)
         for i in range(len(units)):
             quote = _with_value(units, i)
-            if quote.rstrip().endswith(":"):
+            if quote.rstrip().endswith(":") or is_bare_label(quote):
                 continue  # a label without its value
             candidates.append((src.number, quote, set(terms(quote))))
     if not candidates:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from appliance.drawing_terms import LABELS, split_label, strip_connective
+from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.ocr import (
@@ -135,12 +135,16 @@ def find_cells(gray: np.ndarray, min_line: int) -> list[Cell]:
     return cells
 
 
-def locate(gray: np.ndarray, *, whole_rows: bool = False) -> Box | None:
-    """The title block's box: the cluster of table cells nearest the bottom-right corner.
+def locate(gray: np.ndarray) -> Box | None:
+    """The title block's box: the cluster of table cells nearest the bottom-right corner."""
+    found = locate_rows(gray)
+    return found[0] if found else None
 
-    With ``whole_rows``, the cluster also takes the cells its rows continue into on the left of the
-    page's right 70 % (a narrow page's block reaches there: LiU0010's tolerance and author cells).
-    """
+
+def locate_rows(gray: np.ndarray) -> tuple[Box, Box] | None:
+    """The title block's box (see :func:`locate`), and that box grown by the cells its rows
+    continue into left of the page's right 70 % (a narrow page's block reaches there: LiU0010's
+    tolerance and author cells)."""
     height, width = gray.shape
     factor = min(1.0, 1600 / max(height, width))
     small = (
@@ -188,7 +192,8 @@ def locate(gray: np.ndarray, *, whole_rows: bool = False) -> Box | None:
     box = cluster[0]
     for b in cluster[1:]:
         box = box.union(b)
-    grown = whole_rows
+    core = Box(box.x0 / factor, box.y0 / factor, box.x1 / factor, box.y1 / factor)
+    grown = True
     while grown:
         grown = False
         for b in list(side):
@@ -198,7 +203,7 @@ def locate(gray: np.ndarray, *, whole_rows: bool = False) -> Box | None:
                 side.remove(b)
                 box = box.union(b)
                 grown = True
-    return Box(box.x0 / factor, box.y0 / factor, box.x1 / factor, box.y1 / factor)
+    return core, Box(box.x0 / factor, box.y0 / factor, box.x1 / factor, box.y1 / factor)
 
 
 def _near(a: Box, b: Box, gap: float) -> bool:
@@ -210,30 +215,38 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
 
     OCR failures of this separate pass degrade to a title block without fields (with a warning).
     """
-    box = locate(gray, whole_rows=True)
-    if box is None:
+    found_boxes = locate_rows(gray)
+    if found_boxes is None:
         return None
     height, width = gray.shape
     margin = 0.005 * max(height, width)
-    x0, y0 = int(max(0, box.x0 - margin)), int(max(0, box.y0 - margin))
-    x1, y1 = int(min(width, box.x1 + margin)), int(min(height, box.y1 + margin))
-    crop = gray[y0:y1, x0:x1]
+
+    def padded(box: Box) -> tuple[int, int, int, int]:
+        return (
+            int(max(0, box.x0 - margin)),
+            int(max(0, box.y0 - margin)),
+            int(min(width, box.x1 + margin)),
+            int(min(height, box.y1 + margin)),
+        )
+
+    # The core block is read as a block of its own (a wider crop reads its small labels worse)
+    # and its cells in one mosaic; the cells its rows continue into, in a mosaic of their own, so
+    # that the core's readings do not change with them.
+    cx0, cy0, cx1, cy1 = padded(found_boxes[0])
+    x0, y0, x1, y1 = padded(found_boxes[1])
     block = TitleBlock(box=Box(x0, y0, x1, y1))
     try:
-        page = read_page(crop, _no_vertical(settings), layout="drawing")
+        page = read_page(gray[cy0:cy1, cx0:cx1], _no_vertical(settings), layout="drawing")
     except OcrError as err:
         block.warnings.append(f"title block not read: {err.code}")
         log.warning("title-block pass failed: %s", err)
         return block
-    block.lines = [_shift(line, x0, y0) for line in page.lines]
-    cells = [
-        Cell(Box(c.box.x0 + x0, c.box.y0 + y0, c.box.x1 + x0, c.box.y1 + y0))
-        for c in find_cells(crop, max(15, min(crop.shape) // 25))
-    ]
-    cells = [
+    block.lines = [_shift(line, cx0, cy0) for line in page.lines]
+    cells = _cells_in(gray, (cx0, cy0, cx1, cy1))
+    side = [
         c
-        for c in cells
-        if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
+        for c in _cells_in(gray, (x0, y0, x1, y1))
+        if not any(_overlap(c.box, core.box) > 0.5 * _area(c.box) for core in cells)
     ]
     found = cell_fields(_cell_words(block.lines, cells))
     found.update(_reread_big_values(gray, block.lines, cells, settings))
@@ -241,16 +254,20 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
         revision = _reread_revision(gray, block.lines, cells, settings)
         if revision:
             found["revision"] = FieldReading(revision, 100.0)
-    try:
-        by_cell = read_cells(gray, [c.box for c in _outermost(cells)], settings, _is_label)
-    except OcrError as err:
-        block.warnings.append(f"title-block cells not read: {err.code}")
-        log.warning("title-block cell pass failed: %s", err)
-        by_cell = []
-    per_cell = [
-        (cell, _reading_order([w for row in rows for w in row]))
-        for cell, rows in zip(_outermost(cells), by_cell, strict=False)
-    ]
+    per_cell: list[tuple[Cell, list[OcrWord]]] = []
+    for group in (_outermost(cells), _outermost(side)):
+        if not group:
+            continue
+        try:
+            by_cell = read_cells(gray, [c.box for c in group], settings, _is_label)
+        except OcrError as err:
+            block.warnings.append(f"title-block cells not read: {err.code}")
+            log.warning("title-block cell pass failed: %s", err)
+            continue
+        per_cell.extend(
+            (cell, _reading_order([w for row in rows for w in row]))
+            for cell, rows in zip(group, by_cell, strict=False)
+        )
     by_cells = cell_fields(per_cell)
     block.fields = choose_fields(found, by_cells, *_second_looks(gray, found, by_cells, settings))
     block.boxes = field_boxes(block.fields, by_cells, found)
@@ -271,6 +288,21 @@ def field_boxes(fields: dict[str, str], *readings: dict[str, FieldReading]) -> d
                 box = box.union(word.box)
             boxes[name] = box
     return boxes
+
+
+def _cells_in(gray: np.ndarray, crop: tuple[int, int, int, int]) -> list[Cell]:
+    """The cells found in a crop of the page (page coordinates), those cut by its edge left out."""
+    x0, y0, x1, y1 = crop
+    region = gray[y0:y1, x0:x1]
+    cells = [
+        Cell(Box(c.box.x0 + x0, c.box.y0 + y0, c.box.x1 + x0, c.box.y1 + y0))
+        for c in find_cells(region, max(15, min(region.shape) // 25))
+    ]
+    return [
+        c
+        for c in cells
+        if c.box.x0 > x0 + 1 and c.box.y0 > y0 + 1 and c.box.x1 < x1 - 1 and c.box.y1 < y1 - 1
+    ]
 
 
 def _outermost(cells: list[Cell]) -> list[Cell]:
@@ -567,6 +599,10 @@ def _reading_order(words: list[OcrWord]) -> list[OcrWord]:
     return [w for row in rows for w in sorted(row, key=lambda w: w.box.x0)]
 
 
+def _overlap(a: Box, b: Box) -> float:
+    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.y1, b.y1) - max(a.y0, b.y0))
+
+
 def _area(box: Box) -> float:
     return (box.x1 - box.x0) * (box.y1 - box.y0)
 
@@ -811,6 +847,12 @@ def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
             return
 
 
+#: Fields written in words (of any language), whose OCR slips the glossary can mend.
+_WORDED = ("title", "material", "surface_treatment", "project")
+#: A standard's name: "ISO 2768-mK", "DIN ISO 2768-1 m", "SS-ISO 2768-1", "GB/T 1804-m".
+_STANDARD = re.compile(r"\b(?:DIN|ISO|SS|EN|GB/T|JIS|ANSI|ASME|BS)\b[ -]?(?:[A-Z]+[ -]?)?\d")
+
+
 def _clean_value(name: str, value: str) -> str:
     if name == "drawing_number" and "[" not in value:
         # Drawing numbers hold no brackets: an unpaired "]" closing one is a plain "1" (sans-serif
@@ -835,6 +877,14 @@ def _clean_value(name: str, value: str) -> str:
         value = re.sub(r"\s*([_\-.])\s*(?=\w)", r"\1", value)
         if len(value.split()) <= 2:
             value = value.replace(" ", "")
+    if name in _WORDED:
+        # Swedish and German words the English OCR model garbled ("Kul6or"), and micrometres.
+        value = re.sub(r"[^\s:;,]+", lambda m: known_spelling(m.group(0)) or m.group(0), value)
+        value = re.sub(r"(?<=\d)\s?[uμ]m\b", "µm", value)
+    if name == "general_tolerance":
+        # The standard the tolerances follow, whatever of the label's wording was read before it.
+        standard = _STANDARD.search(value)
+        value = value[standard.start() :] if standard else value
     if name == "scale":
         value = value.replace(" ", "").replace(";", ":")
         # A scale is a ratio; anything else is a misreading, and no value is better than a wrong one.

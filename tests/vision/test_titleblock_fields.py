@@ -150,3 +150,13 @@ def test_liu0010_weight_treatment_roughness_and_tolerance(drawings: Path) -> Non
     for box in block.boxes.values():
         assert block.box.x0 <= box.x0 < box.x1 <= block.box.x1
         assert block.box.y0 <= box.y0 < box.y1 <= block.box.y1
+
+
+def test_a_treatment_value_is_mended_where_ocr_slipped() -> None:
+    """The English model reads "Kulör" as "Kul6or" and "µm" as "um"."""
+    cell = Cell(Box(0, 0, 600, 100))
+    words = _row(5, 12, "Surface", "treatment", "/Ytbehandling") + _row(
+        40, 22, "Anodiserad", "15-20um", "Kul6or:", "Natur"
+    )
+    fields = cell_fields([(cell, words)])
+    assert fields["surface_treatment"].value == "Anodiserad 15-20µm Kulör: Natur"

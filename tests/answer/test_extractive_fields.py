@@ -1,0 +1,171 @@
+"""Extractive field answers: the value, never a bare label, in four languages, with its box and
+the English sense of a foreign value."""
+
+from __future__ import annotations
+
+from appliance.answer.context import Source, build_sources
+from appliance.answer.extractive import (
+    asked_field,
+    field_extract,
+    find_extract,
+    is_bare_label,
+    line_extract,
+)
+from appliance.index.slices import Box
+
+
+def _source(
+    number: int,
+    text: str,
+    *,
+    fields: dict[str, str] | None = None,
+    boxes: dict[str, Box] | None = None,
+    title: str = "",
+    drawing: str = "",
+    source: str = "",
+) -> Source:
+    return Source(
+        number=number,
+        slice_ids=[number],
+        source=source or f"d{number}.png",
+        namespace="shop",
+        title=title or f"Part {number}",
+        page=1,
+        box=Box(0, 0, 1000, 700),
+        drawing_number=drawing,
+        revision="",
+        section="",
+        score=1.0,
+        text=text,
+        fields=fields or {},
+        field_boxes=boxes or {},
+    )
+
+
+def test_questions_name_the_new_fields() -> None:
+    assert asked_field("How much does the part on drawing LiU0010 weigh?")[0] == "weight"
+    assert asked_field("What is the surface treatment of the piston?")[0] == "surface_treatment"
+    assert asked_field("What surface finish does the holder need?")[0] == "roughness"
+    assert asked_field("Which general tolerance standard applies?")[0] == "general_tolerance"
+    assert asked_field("What is the course code on the candle holder?")[0] == "project"
+    assert asked_field("Who approved drawing LiU0010?")[0] == "approved_by"
+    assert asked_field("Is it anodised?")[0] == "surface_treatment"
+    # A phrase starts a word: "update" holds no date.
+    assert asked_field("Any update on the bracket?")[0] == ""
+
+
+def test_field_value_with_its_box_and_english_sense() -> None:
+    cell = Box(1133, 2081, 1355, 2127)
+    src = _source(
+        1,
+        "Title block.\nSurface treatment: Anodiserad 15-20µm (anodised 15-20µm)",
+        fields={"surface_treatment": "Anodiserad 15-20µm", "title": "Kolv Cykelpump"},
+        boxes={"surface_treatment": cell},
+        drawing="LiU0010",
+    )
+    found = find_extract("What is the surface treatment of the bicycle pump piston?", [src])
+    assert found is not None
+    assert (found.field, found.quote, found.box) == (
+        "surface_treatment",
+        "Anodiserad 15-20µm",
+        cell,
+    )
+    assert found.english == "anodised 15-20µm"
+    assert found.said() == "Anodiserad 15-20µm, anodised 15-20µm"
+
+
+def test_an_english_or_coded_value_has_no_gloss() -> None:
+    src = _source(1, "", fields={"material": "EN AW-6082", "weight": "18.19 g"})
+    material = field_extract("What material?", "material", "material", [src])
+    assert material is not None and material.english == "" and material.said() == "EN AW-6082"
+    assert material.box is None  # no box was kept for it
+
+
+def test_a_stored_bare_label_is_no_value() -> None:
+    """A field holding a label ("Ytbehandling") is not quoted: the text's value is taken."""
+    src = _source(
+        1,
+        "Surface treatment /Ytbehandling\nAnodiserad 15-20µm",
+        fields={"surface_treatment": "Ytbehandling"},
+    )
+    found = field_extract(
+        "What surface treatment?", "surface_treatment", "surface treatment", [src]
+    )
+    assert found is not None and found.quote == "Anodiserad 15-20µm"
+
+
+def test_label_value_in_swedish_and_german_text() -> None:
+    src = _source(1, "Vikt/Massa: 0,35 kg\nWerkstoff: S235JR\nMaßstab 1:5\nOberflächengüte: Ra 1,6")
+    assert _quote("How much does it weigh?", src) == "0,35 kg"
+    assert _quote("What material is it?", src) == "S235JR"
+    assert _quote("What scale?", src) == "1:5"
+    assert _quote("What roughness is required?", src) == "Ra 1,6"
+
+
+def test_a_label_over_its_value_in_a_note() -> None:
+    note = _source(
+        1,
+        "Tolerance, if not indicated acc. to /\n"
+        "generella toleranser där ej annat anges enligt\n"
+        "ISO 2768-mK\n"
+        "SURFACE FINISH:\n"
+        "√Ra 1.6",
+    )
+    assert _quote("Which general tolerance standard applies?", note) == "ISO 2768-mK"
+    assert _quote("What surface finish is required?", note) == "√Ra 1.6"
+
+
+def test_a_label_followed_by_the_next_label_has_no_value() -> None:
+    """SolidWorks text layers list the labels one after another: "SURFACE FINISH:" is followed by
+    "TOLERANCES:", and the answer is not the next label, nor a line of something else."""
+    pdf = _source(1, "SURFACE FINISH:\nTOLERANCES:\nLINEAR:\nWEIGHT:\nMATERIAL:\nDO NOT SCALE")
+    assert field_extract("What surface finish?", "roughness", "surface finish", [pdf]) is None
+    assert field_extract("What is the weight?", "weight", "weight", [pdf]) is None
+    assert field_extract("What material?", "material", "material", [pdf]) is None
+
+
+def test_bare_labels_are_never_quoted_as_lines() -> None:
+    assert is_bare_label("Weight /vikt")
+    assert is_bare_label("Surface treatment Ytbehandling")
+    assert is_bare_label("SURFACE FINISH:")
+    assert not is_bare_label("Weight /vikt 18.19 g")
+    src = _source(1, "Surface treatment Ytbehandling\nWeight vikt\nKulör: Natur", drawing="X-1")
+    found = line_extract("What is the surface treatment of X-1?", [src])
+    assert found is None or not is_bare_label(found.quote)
+
+
+def test_a_foreign_title_names_the_drawing_a_question_asks_about() -> None:
+    """ "the bicycle pump piston" is "Kolv Cykelpump": the field comes from that drawing."""
+    piston = _source(1, "Scale: 2:1", fields={"scale": "2:1", "title": "Kolv Cykelpump"})
+    plate = _source(2, "Scale: 1:2", fields={"scale": "1:2", "title": "Stahl Adapterplatte"})
+    found = find_extract("What scale is the bicycle pump piston drawn at?", [plate, piston])
+    assert found is not None and found.quote == "2:1" and found.source_number == 1
+    found = find_extract("What scale is the steel adapter plate?", [piston, plate])
+    assert found is not None and found.quote == "1:2" and found.source_number == 2
+
+
+class _Hit:
+    """A search hit as the answer code reads it."""
+
+    def __init__(self, extra: dict[str, object]) -> None:
+        self.id, self.source, self.namespace, self.ord = 1, "LIU0010.jpg", "global", 0
+        self.text, self.page, self.box = "Title block.", 1, Box(0, 0, 10, 10)
+        self.section, self.drawing_number, self.revision = "title block", "LiU0010", "A"
+        self.title, self.score, self.extra = "Kolv Cykelpump", 1.0, extra
+
+
+def test_sources_carry_the_field_boxes_of_their_slices() -> None:
+    hit = _Hit(
+        {
+            "title_block": {"weight": "18.19 g"},
+            "field_boxes": {"weight": [1531, 1958, 1604, 1980], "bad": "x", "short": [1, 2]},
+        }
+    )
+    (src,) = build_sources([hit], budget_tokens=500, max_sources=3)
+    assert src.field_boxes == {"weight": Box(1531, 1958, 1604, 1980)}
+
+
+def _quote(question: str, src: Source) -> str:
+    field, phrase = asked_field(question)
+    found = field_extract(question, field, phrase, [src])
+    return found.quote if found else ""
