@@ -289,8 +289,8 @@ def extractive_answer(
     # An extractive answer quotes one source: it is [1] whatever its rank among the candidates.
     if found.field:
         name = found.field.replace("_", " ")
-        text = f"The {name} is {found.quote} [1]."
-        spoken = f"The {name} is {found.quote}. Source: {src.label()}."
+        text = f"The {name} is {found.said()} [1]."
+        spoken = f"The {name} is {found.said()}. Source: {src.label()}."
     else:
         text = f"{src.label()} says: “{found.quote}” [1]"
         spoken = f"{src.label()} says: {found.quote}"
