@@ -50,14 +50,11 @@ class Case:
     source: str
 
 
-def shared_files() -> list[Path]:
-    """The 7 raster drawings and 3 SolidWorks PDFs of the shared data."""
+def shared_files() -> list[tuple[Path, str]]:
+    """The 7 raster drawings and 3 SolidWorks PDFs of the shared data, with their source names."""
     samples = SHARED / "test_samples"
-    return [
-        *sorted(samples.glob("*.jpg")),
-        *sorted(samples.glob("*.png")),
-        *sorted(SHARED.glob("*.PDF")),
-    ]
+    files = [*sorted(samples.glob("*.jpg")), *sorted(samples.glob("*.png"))]
+    return [(f, f.name) for f in [*files, *sorted(SHARED.glob("*.PDF"))]]
 
 
 def question_cases() -> list[Case]:
@@ -66,23 +63,27 @@ def question_cases() -> list[Case]:
     return [Case(q["id"], q["question"], q["source"]) for q in data if q.get("source")]
 
 
-def tuning_cases() -> tuple[list[Case], list[Path]]:
-    """The tuning split's questions that name a source file, and every drawing the set uses."""
-    from bench.answer_eval import drawing_files  # type: ignore[attr-defined]
+def tuning_cases() -> tuple[list[Case], list[tuple[Path, str]]]:
+    """The tuning split's questions that name a source file, and every drawing of the set
+    (the held-out questions are dropped as they are read)."""
+    from bench.answer_eval import clean_files
     from bench.answer_eval_set import load_set
 
     cases = [Case(q.qid, q.text, q.source) for q in load_set() if q.split == "tuning" and q.source]
-    return cases, list(drawing_files())
+    return cases, clean_files()
 
 
-def build(config: Config, files: list[Path]) -> float:
-    """Index every file into ``global`` (a file already indexed and unchanged is skipped)."""
+def build(config: Config, files: list[tuple[Path, str]]) -> float:
+    """Index every (file, source name) into ``global`` (unchanged sources are skipped)."""
     t0 = time.perf_counter()
     with IndexStore.open(config) as store:
-        for path in files:
-            report = ingest_path(store, path, "global", config=config, source=path.name)
-            for name, err in report.failures:
-                print(f"  index failure {name}: {err}")
+        have = {s.source for s in store.list_sources("global")}
+        for path, name in files:
+            if name in have:
+                continue
+            report = ingest_path(store, path, "global", config=config, source=name)
+            for failed, err in report.failures:
+                print(f"  index failure {failed}: {err}")
     return time.perf_counter() - t0
 
 

@@ -126,7 +126,8 @@ def terms(text: str) -> list[str]:
     out = []
     for word in _raw_words(text):
         term = singular(fold(word))
-        if term and term not in _GENERIC:
+        # One letter (a revision "B", the "A" of "A-1024") names nothing on its own.
+        if len(term) > 1 and term not in _GENERIC:
             out.append(term)
     return out
 
@@ -357,6 +358,27 @@ class SourceNames:
         return out
 
 
+#: The first line of a title-block slice (appliance.vision.slicing), not a label.
+_TITLE_BLOCK_MARK = "Title block."
+
+
+def title_block_names(text: str) -> list[str]:
+    """Titles and drawing numbers written in a title block's text: after their label on the same
+    line, or on the line below a label that stands alone ("Benämning" / "Hjulnav")."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    out = []
+    for i, line in enumerate(lines):
+        found = drawing_terms.split_label(line) if line != _TITLE_BLOCK_MARK else None
+        if found is None or found.field not in ("title", "drawing_number"):
+            continue
+        value = found.rest
+        if not value and i + 1 < len(lines) and drawing_terms.split_label(lines[i + 1]) is None:
+            value = lines[i + 1]
+        if value and len(value) <= 60 and any(ch.isalnum() for ch in value):
+            out.append(value)
+    return out
+
+
 def _extra_names(extra: dict[str, Any]) -> list[str]:
     block = extra.get("title_block")
     if not isinstance(block, dict):
@@ -373,14 +395,17 @@ def read_rows(store: IndexStore, namespaces: Sequence[str]) -> list[_SourceRow]:
         list(namespaces),
     ).fetchall()
     # Title-block fields of the slices (a title block read on page 2 of a PDF, say).
-    fields = store.db.execute(
-        f"SELECT DISTINCT s.source_id, s.extra FROM slices s JOIN sources src ON src.id = s.source_id"
+    # Title-block fields and lines of the slices (a title block read on page 2 of a PDF, a
+    # title whose label and value sit in cells one above the other).
+    blocks = store.db.execute(
+        f"SELECT s.source_id, s.extra, s.text FROM slices s JOIN sources src ON src.id = s.source_id"
         f" WHERE src.namespace IN ({marks}) AND s.kind = 'title-block'",
         list(namespaces),
     ).fetchall()
     slice_names: dict[int, list[str]] = defaultdict(list)
-    for source_id, extra in fields:
+    for source_id, extra, text in blocks:
         slice_names[int(source_id)].extend(_extra_names(json.loads(extra)))
+        slice_names[int(source_id)].extend(title_block_names(text))
     out = []
     for r in rows:
         extra_names = _extra_names(json.loads(r[5])) + slice_names.get(int(r[0]), [])

@@ -19,6 +19,7 @@ kind, a table's header rows repeated in each (:mod:`appliance.index.fit`).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -102,59 +103,79 @@ def pack(
     target = min(target, tokens.limit)
     overlap = min(overlap, target // 2)
     slices: list[DocumentSlice] = []
-    current: list[_Unit] = []
-    size = 0
-    fresh = 0  # units added since the last flush; a slice of carried overlap alone says nothing new
+    run: list[_Unit] = []  # prose of one section and page, packed together
 
-    def flush(keep_overlap: bool) -> None:
-        nonlocal current, size, fresh
-        if not fresh:
-            current, size = [], 0
-            return
-        slices.append(_merge(current))
-        fresh = 0
-        carried: list[_Unit] = []
-        carried_size = 0
-        if keep_overlap and overlap > 0:
-            for unit in reversed(current):
-                if carried_size + unit.tokens > overlap:
-                    break
-                carried.insert(0, unit)
-                carried_size += unit.tokens
-            if not carried:
-                # The last sentence alone is longer than the overlap: carry its last words.
-                last = current[-1]
-                tail = tokens.tail(last.text, overlap)
-                if tail:
-                    carried = [replace(last, text=tail, tokens=tokens.count(tail))]
-                    carried_size = carried[0].tokens
-        current, size = carried, carried_size
+    def end_run() -> None:
+        slices.extend(_pack_run(run, target, overlap, tokens))
+        run.clear()
 
     for origin, block in enumerate(blocks):
         if not block.text.strip():
             continue
         if block.kind in ATOMIC_KINDS:
-            flush(keep_overlap=False)
+            end_run()
             slices.extend(fit_slice(_slice_of(block), tokens, target))
             continue
-        for unit in _units(block, origin, tokens, target):
-            new_context = bool(current) and (
-                block.section != current[-1].block.section or block.page != current[-1].block.page
-            )
-            if new_context:
-                flush(keep_overlap=False)
-            elif size + unit.tokens > target:
-                flush(keep_overlap=True)
-                # The overlap must leave room for the new piece.
-                while current and size + unit.tokens > target:
-                    size -= current.pop(0).tokens
-            current.append(unit)
-            size += unit.tokens
-            fresh += 1
-    flush(keep_overlap=False)
+        if run and (block.section, block.page) != (run[-1].block.section, run[-1].block.page):
+            end_run()
+        run.extend(_units(block, origin, tokens, target))
+    end_run()
     # Joining with line ends is additive for WordPiece; a tokenizer that is not is still held to
     # the limit here.
     return [part for sl in slices for part in fit_slice(sl, tokens, target)]
+
+
+def _pack_run(
+    units: list[_Unit], target: int, overlap: int, tokens: PassageTokens
+) -> list[DocumentSlice]:
+    """Consecutive prose of one section and page as slices of about equal size, with overlap."""
+    total = sum(u.tokens for u in units)
+    if not units:
+        return []
+    if total <= target:
+        return [_merge(units)]
+    # As many slices as the target needs, each about as long as the others: a short last slice
+    # would rank high on its few words by their density alone (BM25 favours short rows).
+    n = math.ceil((total - overlap) / (target - overlap))
+    goal = min(target, math.ceil(1.1 * (total + (n - 1) * overlap) / n))
+    slices: list[DocumentSlice] = []
+    current: list[_Unit] = []
+    size = 0
+    fresh = 0  # units added since the last flush; a slice of carried overlap alone says nothing new
+    for unit in units:
+        if current and size + unit.tokens > goal and fresh:
+            slices.append(_merge(current))
+            current = _carried(current, overlap, tokens)
+            size = sum(u.tokens for u in current)
+            fresh = 0
+            # The overlap must leave room for the new piece.
+            while current and size + unit.tokens > target:
+                size -= current.pop(0).tokens
+        current.append(unit)
+        size += unit.tokens
+        fresh += 1
+    if fresh:
+        slices.append(_merge(current))
+    return slices
+
+
+def _carried(current: list[_Unit], overlap: int, tokens: PassageTokens) -> list[_Unit]:
+    """The end of a slice repeated at the start of the next: whole sentences up to ``overlap``
+    tokens, or the last words of the last sentence when it alone is longer."""
+    if overlap <= 0:
+        return []
+    carried: list[_Unit] = []
+    size = 0
+    for unit in reversed(current):
+        if size + unit.tokens > overlap:
+            break
+        carried.insert(0, unit)
+        size += unit.tokens
+    if carried:
+        return carried
+    last = current[-1]
+    tail = tokens.tail(last.text, overlap)
+    return [replace(last, text=tail, tokens=tokens.count(tail))] if tail else []
 
 
 def _slice_of(block: Block) -> DocumentSlice:
