@@ -394,8 +394,6 @@ def merge_lists(
 def _run_within(
     store: IndexStore, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
 ) -> list[tuple[int, float]]:
-    if not phrases or not ids:
-        return []
     match = f"{table.text_columns} : (" + " OR ".join(phrases) + ")"
     rows = store.db.execute(
         f"SELECT rowid, bm25({table.name}, {table.weights}) AS rank FROM {table.name}"
@@ -406,11 +404,43 @@ def _run_within(
     return [(int(r[0]), -float(r[1])) for r in rows]
 
 
+def rank_within(
+    phrases: Sequence[str], shares: dict[str, PhraseShares], ids: Sequence[int], k: int
+) -> list[tuple[int, float]]:
+    """(slice id, negated BM25) of the given rows, best first, from the phrases' in-memory
+    shares (the same scores FTS5 gives them, up to the order of the additions)."""
+    wanted = np.unique(np.asarray(ids, dtype=np.int64))
+    scores = np.zeros(len(wanted), dtype=np.float64)
+    for p in phrases:
+        found = shares.get(p)
+        if found is None:
+            continue
+        inside = np.isin(found.ids, wanted)
+        scores[np.searchsorted(wanted, found.ids[inside])] += found.shares[inside]
+    order = np.lexsort((wanted, -scores))
+    return [(int(wanted[i]), float(scores[i])) for i in order[:k] if scores[i] > 0]
+
+
+def _within(
+    store: IndexStore, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
+) -> list[tuple[int, float]]:
+    """The best of the given rows for the OR of the phrases: in memory when the phrases are,
+    else FTS5 restricted to the rows (which still reads each phrase's whole doclist)."""
+    if not phrases or not ids:
+        return []
+    if store.phrases.enabled:
+        stats = store.keyword_stats
+        found = store.phrases.lookup(table, phrases, lambda p: stats.matching_rows(table, p))
+        if found is not None:
+            return rank_within(phrases, found[0], ids, k)
+    return _run_within(store, table, phrases, ids, k)
+
+
 def keyword_channel_within(
     store: IndexStore, query: str, slice_ids: Sequence[int], k: int, rrf_k: int
 ) -> list[tuple[int, float]]:
     """The keyword channel over a given set of slices (a named drawing's): the same BM25 scores
     as over the whole index, word and trigram lists merged by reciprocal rank."""
-    words = _run_within(store, WORDS, words_phrases(query), slice_ids, k)
-    trigrams = _run_within(store, TRIGRAMS, trigram_phrases(query), slice_ids, k)
+    words = _within(store, WORDS, words_phrases(query), slice_ids, k)
+    trigrams = _within(store, TRIGRAMS, trigram_phrases(query), slice_ids, k)
     return merge_lists(words, trigrams, k, rrf_k)
