@@ -69,8 +69,9 @@ def _text_blocks(page: pymupdf.Page, page_no: int) -> list[Block]:
 
 def pdf_pages(
     path: Path, *, config: Config, progress: ProgressFn | None = None
-) -> Iterator[tuple[int, list[Block] | list[DocumentSlice]]]:
-    """(page number, blocks from the text layer or OCR slices) for every page, in order."""
+) -> Iterator[tuple[int, list[Block | DocumentSlice]]]:
+    """(page number, blocks from the text layer or OCR slices) for every page, in order; a
+    drawing's text-layer page also gives its title block, read in its ruled cells."""
     doc = open_pdf(path)
     try:
         total = doc.page_count
@@ -85,13 +86,23 @@ def pdf_pages(
                     code="pdf_corrupt",
                 ) from None
             if sum(len(b.text) for b in blocks) >= MIN_TEXT_CHARS:
-                yield index + 1, blocks
+                yield index + 1, [*blocks, *_title_block(page, index + 1)]
             else:
-                yield index + 1, _ocr_page(page, index + 1, config, path)
+                yield index + 1, [*_ocr_page(page, index + 1, config, path)]
             if progress is not None:
                 progress(index + 1, total)
     finally:
         doc.close()
+
+
+def _title_block(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]:
+    """A drawing page's title block from its text layer (the vision package finds the cells)."""
+    try:
+        vision = importlib.import_module("appliance.vision.pdftitle")
+    except ModuleNotFoundError:
+        return []  # a build without the vision package indexes the text blocks only
+    slices: list[DocumentSlice] = vision.title_block_slices(page, page_no)
+    return slices
 
 
 def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> list[DocumentSlice]:

@@ -327,8 +327,11 @@ def _is_label(tokens: list[str]) -> bool:
 
 #: What a field's value must look like to be taken (a misreading usually breaks the form).
 _VALID: dict[str, re.Pattern[str]] = {
-    # An identifier: letters, digits and joining marks, with at least one digit.
-    "drawing_number": re.compile(r"(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.\-/ ]{2,}"),
+    # An identifier: letters, digits and joining marks, with at least one digit; or words joined
+    # by underscores ("Aufspannung_Ecken", a CAD file name used as the number).
+    "drawing_number": re.compile(
+        r"(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.\-/ ]{2,}|[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+"
+    ),
     "title": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
     "material": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
     "revision": re.compile(r"[A-Za-z0-9]{1,3}"),
