@@ -86,7 +86,8 @@ def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
             bad.append(f"{spec.name}: {f.path} is {st.state}")
             click.echo(f"{st.state:<9} {spec.name}: {f.path}", err=True)
     if bad:
-        raise ModelError("; ".join(bad), code="model_checksum")
+        only_missing = all(b.endswith(" is missing") for b in bad)
+        raise ModelError("; ".join(bad), code="model_missing" if only_missing else "model_checksum")
     click.echo("all installed model files match the manifest")
 
 
