@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
+import shutil
 import sys
 import time
 import zlib
@@ -145,9 +147,32 @@ def open_config(root: Path, ocr_languages: str | None) -> Config:
     return replace(config, answer=replace(config.answer, timeout_s=900.0, start_timeout_s=900.0))
 
 
+def ingest_code_stamp() -> str:
+    """A hash of the code that turns a file into slices (ingest, vision, index, configuration)."""
+    digest = hashlib.sha256()
+    for folder in ("ingest", "vision", "index"):
+        for path in sorted((REPO / "appliance" / folder).rglob("*.py")):
+            digest.update(path.read_bytes())
+    for extra in ("config.py", "drawing_terms.py"):
+        if (REPO / "appliance" / extra).exists():
+            digest.update((REPO / "appliance" / extra).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: bool) -> None:
-    """Index every file not yet indexed (a list in ``indexed.json`` lets a long build resume)."""
+    """Index every file not yet indexed (a list in ``indexed.json`` lets a long build resume).
+
+    An index built by other ingest code is thrown away and built again: answers measured on stale
+    slices would credit or blame the wrong code.
+    """
     done_file = root / "indexed.json"
+    stamp_file = root / "ingest-code.txt"
+    stamp = ingest_code_stamp()
+    if stamp_file.exists() and stamp_file.read_text().strip() != stamp:
+        print(f"  the ingest code changed since {root} was built: building it again")
+        shutil.rmtree(root / "data", ignore_errors=True)
+        done_file.unlink(missing_ok=True)
+    stamp_file.write_text(stamp)
     done: list[str] = json.loads(done_file.read_text()) if done_file.exists() else []
     todo = [(p, n) for p, n in files if n not in done]
     if not todo:
