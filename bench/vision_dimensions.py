@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from appliance.config import load_config
-from appliance.index.slices import Box
+from appliance.index.slices import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.dimensions import Dimension, parse_dimensions
 from bench.vision_common import SAMPLES, load_rgb
@@ -212,7 +212,8 @@ def bench_ocr(limit: int | None, verbose: bool) -> None:
         typed = [
             Dimension.from_json(record)
             for sl in analysis.slices
-            if not sl.extra.get("dimension_summary")
+            # Each record once: the summary slice and the title block repeat the page's set.
+            if not sl.extra.get("dimension_summary") and sl.kind is not SliceKind.TITLE_BLOCK
             for record in sl.extra.get("dimensions", [])
         ]
         used: set[int] = set()

@@ -307,7 +307,8 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
         return None
     best = max(lengths, key=lambda f: f.dimension.value or 0)
     words = " ".join(intent.words)
-    # Which way a dimension runs is not read, so the largest length answers all three.
+    # Which way a dimension runs is not read (the text of a vertical dimension may be upright), so
+    # the largest length answers "how long", "how wide" and "how tall" alike.
     tall = any(w in words for w in ("height", "tall", "high"))
     name = "width" if "wid" in words else "height" if tall else "length"
     return _extract(best, best.dimension.spoken(), f"overall {name}")

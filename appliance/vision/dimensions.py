@@ -66,6 +66,8 @@ class Dimension:
     depth: float | None = None
     #: A reference (auxiliary) dimension, written in brackets.
     reference: bool = False
+    #: Written bottom-to-top: it measures an extent that runs up the page in its view.
+    vertical: bool = False
     #: Where it is on the page, in the source's coordinates.
     box: Box | None = None
 
@@ -113,6 +115,8 @@ class Dimension:
             out["count"] = self.count
         if self.reference:
             out["reference"] = True
+        if self.vertical:
+            out["vertical"] = True
         if self.box is not None:
             out["box"] = self.box.to_list()
         return out
@@ -136,6 +140,7 @@ class Dimension:
                 depth=_float_or_none(data.get("depth")),
                 limits=_limits(data.get("limits")),
                 reference=bool(data.get("reference", False)),
+                vertical=bool(data.get("vertical", False)),
                 box=Box.from_list(box) if box is not None else None,
             )
         except (KeyError, TypeError) as err:
@@ -221,8 +226,11 @@ class _Draft:
     reference: bool = False
 
 
-def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
-    """The dimensions of one callout's text (possibly none). Every record gets ``box``."""
+def parse_dimensions(
+    text: str, box: Box | None = None, *, vertical: bool = False
+) -> list[Dimension]:
+    """The dimensions of one callout's text (possibly none). Every record gets ``box``, and
+    ``vertical`` when the text was read turned."""
     text = normalise(" ".join(text.split()))
     if not text or _NOT_DIMENSION.search(text):
         return []
@@ -361,7 +369,7 @@ def parse_dimensions(text: str, box: Box | None = None) -> list[Dimension]:
                 break  # a datum letter with a number ("A3") after the dimension: not a fit
     if pending_devs and not drafts:
         drafts.append(_Draft(DimensionKind.TOLERANCE, deviations=pending_devs))
-    found = [_finish(draft, text, box, written) for draft in drafts]
+    found = [_finish(draft, text, box, written, vertical) for draft in drafts]
     # A value of 0 is an ordinate origin or a misread mark ("© 0"), not a feature.
     return [d for d in found if d.value != 0.0]
 
@@ -378,7 +386,9 @@ def _is_deviation_zero(current: _Draft | None, tokens: list[tuple[str, Any]], in
     return after == "numeric" and index + 2 < len(tokens) and tokens[index + 2][0] == "signed"
 
 
-def _finish(draft: _Draft, text: str, box: Box | None, written: dict[float, str]) -> Dimension:
+def _finish(
+    draft: _Draft, text: str, box: Box | None, written: dict[float, str], vertical: bool
+) -> Dimension:
     def as_written(value: float) -> str:
         return written.get(value, _number_text(value))
 
@@ -427,5 +437,6 @@ def _finish(draft: _Draft, text: str, box: Box | None, written: dict[float, str]
         depth=draft.depth,
         limits=draft.limits,
         reference=draft.reference,
+        vertical=vertical,
         box=box,
     )

@@ -277,12 +277,17 @@ def _stack_dimensions_typed(
     A stack is read as one text first (limits and deviations span its lines); when that gives just
     what its lines give one by one, the lines were separate dimensions and keep their own boxes.
     """
+    turned = any(line.source_pass == "turned" for line in stack)
     whole = parse_dimensions(
-        " ".join(line.text for line in stack), _rounded(to_source(_union(stack)))
+        " ".join(line.text for line in stack), _rounded(to_source(_union(stack))), vertical=turned
     )
     if len(stack) > 1:
         apart = [
-            d for line in stack for d in parse_dimensions(line.text, _rounded(to_source(line.box)))
+            d
+            for line in stack
+            for d in parse_dimensions(
+                line.text, _rounded(to_source(line.box)), vertical=line.source_pass == "turned"
+            )
         ]
         if len(apart) == len(whole) and all(
             a.kind is w.kind and a.value == w.value for a, w in zip(apart, whole, strict=True)

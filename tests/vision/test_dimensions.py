@@ -135,6 +135,9 @@ def test_ocr_slices_carry_typed_dimensions_with_their_boxes(
     assert "Diameters:" in summary.text and "⌀21.5 ±0.1" in summary.text
     assert len(summary.extra["dimensions"]) == len(records)
     assert summary.drawing_number == "2022001"
+    # The title block, which a question naming the drawing finds, carries the set too.
+    (title_block,) = [s for s in analysis.slices if s.kind is SliceKind.TITLE_BLOCK]
+    assert title_block.extra["dimensions"] == summary.extra["dimensions"]
 
 
 def test_thread_in_a_note_is_typed(drawings: Path, config: Config) -> None:
