@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from appliance.answer import extractive, grammar, verify
-from appliance.answer.context import HitLike, Source, build_sources
+from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
 from appliance.errors import AnswerError, public_name
@@ -468,8 +468,9 @@ async def stream_answer(
     if settings.acknowledgement:
         yield AnswerEvent("ack", text=settings.acknowledgement)
     fmt = settings.llm_format
-    messages = format_messages(fmt, role or settings.role, p.question, p.sources)
-    rules = _grammar_for(fmt, p.sources)
+    shown = within_budget(p.sources, settings.prompt_budget_tokens)
+    messages = format_messages(fmt, role or settings.role, p.question, shown)
+    rules = _grammar_for(fmt, shown)
     texts = {s.number: f"{s.label()}\n{s.text}" for s in p.sources}
     released: list[str] = []
     pending: list[str] = []

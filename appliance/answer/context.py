@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from appliance.errors import public_name
@@ -243,4 +243,22 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
         remaining -= len(src.text) + 40  # the source's header line counts too
         src.number = len(out) + 1
         out.append(src)
+    return out
+
+
+def within_budget(sources: Sequence[Source], budget_tokens: int) -> list[Source]:
+    """The sources as the model is shown them: best first, cut to ``budget_tokens`` in total.
+
+    Numbers are kept, so a citation of the cut source is a citation of the whole one. The prompt's
+    length sets how long the model takes to its first word, so the model sees less than the
+    extractive answerer searches.
+    """
+    remaining = int(budget_tokens * CHARS_PER_TOKEN)
+    out: list[Source] = []
+    for src in sources:
+        if remaining < 80:
+            break
+        text = _cut(src.text, remaining)
+        out.append(replace(src, text=text, truncated=src.truncated or len(text) < len(src.text)))
+        remaining -= len(text) + 40
     return out

@@ -30,8 +30,12 @@ class AnswerSettings:
     start_timeout_s: float = 120.0
     #: Context window of the model in tokens (0 = the model's own training context).
     context_tokens: int = 2048
-    #: Tokens of retrieved text put into the prompt at most.
+    #: Tokens of retrieved text the answer is looked for in (extracts and the claim check).
     context_budget_tokens: int = 900
+    #: Tokens of retrieved text shown to the model, best sources first (never more than
+    #: ``context_budget_tokens``): the prompt's length sets the time to the model's first word
+    #: (about 90 prompt tokens per CPU second for a 0.5B model on one core here).
+    prompt_budget_tokens: int = 450
     #: Most tokens generated per answer.
     max_answer_tokens: int = 160
     #: How the model is asked to answer: one of ``LLM_FORMATS``.
@@ -103,6 +107,8 @@ class AnswerSettings:
             raise ConfigError("answer.timeout_s/start_timeout_s: must be positive")
         if self.context_tokens < 0 or 0 < self.context_tokens < 256:
             raise ConfigError("answer.context_tokens: must be 0 (model default) or at least 256")
+        if self.prompt_budget_tokens < 64:
+            raise ConfigError("answer.prompt_budget_tokens: must be at least 64")
         if self.context_budget_tokens < 64 or self.max_answer_tokens < 8:
             raise ConfigError("answer.context_budget_tokens/max_answer_tokens: too small")
         if self.context_tokens and (

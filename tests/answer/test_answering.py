@@ -584,3 +584,17 @@ def test_a_citation_arriving_after_the_full_stop_stays_with_its_sentence(
         sentences += done
     sentences += [buffer.strip()] if buffer.strip() else []
     assert verify.citations(sentences[0]) == [1], sentences
+
+
+def test_the_model_is_shown_the_best_sources_within_its_budget(store: IndexStore) -> None:
+    from appliance.answer.context import build_sources, within_budget
+    from appliance.index.search import search
+
+    hits = search(store, "M8 bolts torque mounting bracket", ["shop", "global"])
+    sources = build_sources(hits, budget_tokens=900, max_sources=5)
+    shown = within_budget(sources, 100)
+    assert shown and len(shown) <= len(sources)
+    assert [s.number for s in shown] == [s.number for s in sources[: len(shown)]]
+    assert sum(len(s.text) + 40 for s in shown) <= 100 * 2.5 + 40
+    assert shown[0].text == sources[0].text[: len(shown[0].text)]
+    assert within_budget(sources, 100_000) == sources
