@@ -86,6 +86,7 @@ class InboxWatcher:
             self.base / "index-failures.json" if self.roots else None
         )
         self._pending: set[asyncio.Task[None]] = set()
+        self._queued: set[Path] = set()
 
     def key(self, path: Path) -> str:
         """A file's key in the failure record: its display path relative to the data directory."""
@@ -94,14 +95,18 @@ class InboxWatcher:
         except ValueError:
             return display_name(path.as_posix())
 
-    def _submit(self, namespace: str, path: Path) -> IndexJob:
-        """Queue a file and record how its job ends."""
+    def _submit(self, namespace: str, path: Path) -> IndexJob | None:
+        """Queue a file and record how its job ends (not again while a job for it is queued)."""
+        if path in self._queued:
+            return None  # a rescan while the first job still waits must not queue it twice
         job = self.queue.submit("index", namespace, path=path)
         assert job.done is not None
+        self._queued.add(path)
         job.done.add_done_callback(partial(self._job_ended, namespace, path))
         return job
 
     def _job_ended(self, namespace: str, path: Path, done: asyncio.Future[str]) -> None:
+        self._queued.discard(path)
         if done.cancelled():
             return
         task = asyncio.create_task(self._remember(namespace, path, done.exception()))
@@ -183,8 +188,8 @@ class InboxWatcher:
             if self.failures.unchanged(key, fp) is not None:
                 self._show_recorded(key)
                 continue
-            self._submit(namespace, path)
-            jobs += 1
+            if self._submit(namespace, path) is not None:
+                jobs += 1
         self.failures.prune(self.key(folder) + "/", set(keys))
         # The folder's own prefix tells which indexed sources came from it (and not from a capture).
         prefix = await self.queue.call(lambda lib: lib.source_id(folder / "x", namespace)[:-1])
