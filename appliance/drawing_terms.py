@@ -41,11 +41,18 @@ FIELD_NAMES: dict[str, str] = {
     "project": "project",
     "revision": "revision",
     "quantity": "quantity",
+    "department": "responsible department",
+    "technical_reference": "technical reference",
+    "document_type": "document type",
+    "document_status": "document status",
+    "owner": "legal owner",
 }
 
 #: Title-block field -> the labels that introduce it (lower case; English, Swedish, German, Chinese).
 LABELS: dict[str, tuple[str, ...]] = {
     "title": (
+        "title, supplementary title",
+        "supplementary title",
         "title",
         "part name",
         "description",
@@ -61,6 +68,10 @@ LABELS: dict[str, tuple[str, ...]] = {
     ),
     "drawing_number": (
         "drawing number",
+        "identification number",
+        "ident. no",
+        "identifikationsnummer",
+        "sachnummer",
         "drawing no",
         "dwg no",
         "dwg. no",
@@ -81,7 +92,6 @@ LABELS: dict[str, tuple[str, ...]] = {
         "zeichn.-nr",
         "zeichn. nr",
         "teilenummer",
-        "sachnummer",
         "artikelnummer",
         "图号",
         "图样代号",
@@ -159,11 +169,14 @@ LABELS: dict[str, tuple[str, ...]] = {
         "图幅",
         "幅面",
     ),
-    "date": ("date", "datum", "日期"),
+    "date": ("date of issue", "date", "utfärdandedatum", "ausgabedatum", "datum", "日期"),
     "drawn_by": (
         "drawn by",
         "drawn",
         "created by",
+        "creator",
+        "upprättad av",
+        "erstellt durch",
         "designed by",
         "designer",
         "author",
@@ -201,6 +214,9 @@ LABELS: dict[str, tuple[str, ...]] = {
     "approved_by": (
         "approved by",
         "approved",
+        "approval person",
+        "genehmigt von",
+        "genehmigt",
         "appr. by",
         "appr by",
         "appv'd",
@@ -239,6 +255,41 @@ LABELS: dict[str, tuple[str, ...]] = {
         "版次",
     ),
     "quantity": ("quantity", "qty", "antal", "anzahl", "menge", "stückzahl", "数量", "件数"),
+    # The further fields of ISO 7200 title blocks.
+    "department": (
+        "responsible department",
+        "resp. department",
+        "resp. dept",
+        "department",
+        "ansvarig avdelning",
+        "avdelning",
+        "verantwortliche abteilung",
+        "verantw. abteilung",
+        "abteilung",
+        "部门",
+    ),
+    "technical_reference": (
+        "technical reference",
+        "techn. reference",
+        "teknisk referens",
+        "technische referenz",
+        "techn. referenz",
+    ),
+    "document_type": (
+        "document type",
+        "type of document",
+        "dokumenttyp",
+        "dokumentart",
+        "dokumentenart",
+        "文件类型",
+    ),
+    "document_status": (
+        "document status",
+        "dokumentstatus",
+        "dokumentenstatus",
+        "文件状态",
+    ),
+    "owner": ("legal owner", "owner", "ägare", "eigentümer", "rechtlicher eigentümer"),
 }
 
 #: Foreign word (lower case, Swedish or German) -> its English sense.
@@ -382,6 +433,8 @@ WORDS: dict[str, str] = {
     "welle": "shaft",
     "achse": "axle",
     "kolv": "piston",
+    "nav": "hub",
+    "nabe": "hub",
     "kolben": "piston",
     "ljus": "candle",
     "kerze": "candle",

@@ -112,11 +112,23 @@ STOPWORDS = frozenset(
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "material": ("material", "werkstoff", "made of", "made from", "materialet"),
     "scale": ("scale", "massstab", "maßstab", "skala"),
-    "title": ("title", "titel", "called", "name of the part", "benennung", "benämning"),
+    "title": (
+        "title",
+        "titel",
+        "called",
+        "name of the part",
+        "part name",
+        "what part is",
+        "which part is",
+        "what is the part on",
+        "benennung",
+        "benämning",
+    ),
     "drawing_number": (
         "drawing number",
         "dwg no",
         "drawing no",
+        "identification number",
         "zeichnungsnummer",
         "ritningsnummer",
         "part number",
@@ -128,7 +140,15 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "size": ("paper size", "paper format", "sheet size", "sheet format", "format"),
     "drawn_by": ("drawn by", "who drew", "author", "designer", "gezeichnet", "created by"),
     "checked_by": ("checked by", "who checked", "reviewed by", "who reviewed", "geprüft"),
-    "approved_by": ("approved by", "who approved", "approver", "freigegeben", "godkänd"),
+    "approved_by": (
+        "approved by",
+        "who approved",
+        "approver",
+        "signed off",
+        "sign off",
+        "freigegeben",
+        "godkänd",
+    ),
     "surface_treatment": (
         "surface treatment",
         "treatment",
@@ -165,6 +185,11 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "project": ("project", "course code", "course", "projekt", "kurs"),
     "quantity": ("quantity", "how many pieces", "how many parts", "antal", "anzahl", "stückzahl"),
+    "department": ("department", "abteilung", "avdelning"),
+    "technical_reference": ("technical reference", "technische referenz", "teknisk referens"),
+    "document_type": ("document type", "type of document", "kind of document", "dokumentart"),
+    "document_status": ("document status", "status of the", "dokumentstatus"),
+    "owner": ("legal owner", "who owns", "owner"),
 }
 
 #: The text labels of those fields on a title block, any case: the glossary's labels in English,
@@ -182,6 +207,14 @@ _ALL_LABELS = sorted({lab for labs in FIELD_LABELS.values() for lab in labs}, ke
 _NEXT_LABEL = re.compile(
     r"\s+(?:" + "|".join(re.escape(lab) for lab in _ALL_LABELS) + r")\b\.?\s*:?", re.I
 )
+#: A field's value written without its label: a roughness, a general-tolerance standard.
+_VALUE_FORMS: dict[str, re.Pattern[str]] = {
+    "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz)\s*\d+(?:[.,]\d+)?(?:\s*µm)?"),
+    "general_tolerance": re.compile(
+        r"(?:(?:DIN|SS|EN|BS)[- ])?(?:ISO|EN)\s*(?:2768|22081)(?:-\d)?(?:[- ]?[a-z]{1,2}[A-Z]?)?"
+        r"|GB/T\s*1804(?:-[a-z])?"
+    ),
+}
 #: Fields whose value holds a number (a weight, a roughness, a standard, a ratio, a count).
 _NUMERIC_FIELDS = ("weight", "roughness", "general_tolerance", "scale", "quantity", "sheet", "date")
 
@@ -371,14 +404,18 @@ def _looks_like(field: str, line: str) -> bool:
     return False
 
 
+_WEIGHT = re.compile(r"\d\s*(?:mg|g|kg|t|lbs?|oz)\b", re.I)
+
 #: A line that leads into a value on the next line ("... anges enligt", "acc. to /").
 _LEAD_IN = re.compile(r"(?:\bto|enligt|nach|gemäß|per|:|/)\s*$", re.I)
 
 
 def _has_form(field: str, value: str) -> bool:
-    """Whether ``value`` can be the field's value: a number in those written with one, and not a
-    label of any field."""
+    """Whether ``value`` can be the field's value: a number in those written with one (a weight
+    with its unit), and not a label of any field."""
     if field in _NUMERIC_FIELDS and not any(ch.isdigit() for ch in value):
+        return False
+    if field == "weight" and not _WEIGHT.search(value):
         return False
     found = split_label(value)
     return found is None or bool(found.rest)
@@ -405,12 +442,24 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     return [src for score, src in scored if score == best]
 
 
+def _names_something(question: str, phrase: str) -> bool:
+    """Whether the question has words besides the field's own (a drawing's name, a part)."""
+    asked = question.lower().replace(phrase, " ") if phrase else question
+    return bool(terms(asked))
+
+
 def field_extract(
     question: str, field: str, phrase: str, sources: Sequence[Source]
 ) -> Extract | None:
     """The value of a title-block field from the source the question is about, with the box it is
-    written in when the title-block reader kept it, and its English sense when it is not English."""
-    for src in _subject_sources(question, phrase, sources):
+    written in when the title-block reader kept it, and its English sense when it is not English.
+
+    When the question's words name none of the sources, only the best-ranked one is asked: a field
+    is not fished from whichever drawing happens to have it."""
+    subject = _subject_sources(question, phrase, sources)
+    if len(subject) == len(sources) and _names_something(question, phrase):
+        subject = list(sources[:1])
+    for src in subject:
         box = src.field_boxes.get(field)
         if field == "drawing_number" and src.drawing_number:
             return Extract(src.number, src.drawing_number, field, 1.0, box)
@@ -420,6 +469,10 @@ def field_extract(
         if not (value and _has_form(field, value)):
             box = None
             value = _label_value(src.text, FIELD_LABELS.get(field, ()), field)
+        if not value and field in _VALUE_FORMS:
+            # Written without a label: "3. Oberfläche Ra 3,2", "Tolerierung ISO 2768-mK".
+            form = _VALUE_FORMS[field].search(src.text)
+            value = form.group(0).strip() if form else ""
         if value:
             return Extract(src.number, value, field, 1.0, box, _english(field, value))
     return None

@@ -57,10 +57,21 @@ FIELDS = (
     "drawn_by",
     "checked_by",
     "approved_by",
+    "department",
+    "technical_reference",
+    "document_type",
+    "document_status",
+    "owner",
 )
 #: Field name -> labels that introduce it, lower case, in English, Swedish, German and Chinese
 #: (the glossary's labels).
 FIELD_LABELS: dict[str, tuple[str, ...]] = {name: LABELS[name] for name in FIELDS}
+_ESZETT = {
+    label: re.compile(re.escape(label).replace("ß", "."))
+    for labels in FIELD_LABELS.values()
+    for label in labels
+    if "ß" in label
+}
 _LABELS = sorted(
     ((label, name) for name, labels in FIELD_LABELS.items() for label in labels),
     key=lambda item: -len(item[0]),
@@ -336,7 +347,8 @@ _VALID: dict[str, re.Pattern[str]] = {
     "material": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
     "revision": re.compile(r"[A-Za-z0-9]{1,3}"),
     "sheet": re.compile(r"\d+(?:\s*(?:of|von|av|/)\s*\d+)?", re.IGNORECASE),
-    "size": re.compile(r"A[0-4]"),
+    # ISO A sizes, or the letter of an ANSI size (A-E) written under its SIZE label.
+    "size": re.compile(r"A[0-4]|[A-E]"),
     "date": _DATE,
     # A weight, a roughness, a tolerance class or standard, a quantity: a number in it.
     "weight": re.compile(
@@ -351,6 +363,11 @@ _VALID: dict[str, re.Pattern[str]] = {
     "drawn_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
     "checked_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
     "approved_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "department": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "technical_reference": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "document_type": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "document_status": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "owner": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
 }
 
 
@@ -634,7 +651,8 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
             # A bilingual label read as one word ("Scale/skala", "Description/benämning"): the
             # first language decides.
             head = head.split("/")[0].rstrip(":.;, ")
-        exact = head == label
+        # The English model reads "ß" as "B", "R" or "8": any one letter stands for it.
+        exact = head == label or ("ß" in label and _ESZETT[label].fullmatch(head) is not None)
         fuzzy = (
             len(label) >= 6
             and abs(len(head) - len(label)) <= 1
@@ -681,7 +699,7 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
     """Field -> its reading, from each cell's words in reading order."""
     fields: dict[str, FieldReading] = {}
     label_cells: set[int] = set()
-    pending: list[tuple[int, str, float]] = []
+    pending: list[tuple[int, str, Box]] = []
     for i, (_, words) in enumerate(per_cell):
         pairs = _tokens(words)
         tokens = [t for t, _ in pairs]
@@ -701,18 +719,22 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
                         _clean_value(name, value), min(w.conf for w in used), used
                     )
             elif len(labels) == 1:
-                height = max(w.box.y1 - w.box.y0 for w in label_words)
-                pending.append((i, name, height))
-    for i, name, label_height in pending:
+                label_box = label_words[0].box
+                for w in label_words[1:]:
+                    label_box = label_box.union(w.box)
+                pending.append((i, name, label_box))
+    for i, name, label_box in pending:
         if name in fields:
             continue
         box = per_cell[i][0].box
-        if box.y1 - box.y0 > 3.5 * label_height:
-            continue  # a big cell holding only its label: the field is empty on this drawing
+        label_height = label_box.y1 - label_box.y0
         # A person's name is written beside its label in its row ("DRAWN" | name | date); under
-        # the label is the next row's label.
-        below = [] if name in _PERSON_FIELDS else _below(i, per_cell, label_cells)
-        below = below or _right_of(i, label_height, per_cell, label_cells)
+        # the label is the next row's label. A big cell holding only its label has its value
+        # nowhere else: the field is empty on this drawing.
+        below: list[OcrWord] = []
+        if name not in _PERSON_FIELDS and box.y1 - box.y0 <= 3.5 * label_height:
+            below = _below(i, per_cell, label_cells)
+        below = below or _right_of(i, label_box, per_cell, label_cells)
         if below:
             value = " ".join(w.raw_text for w in below)
             fields[name] = FieldReading(
@@ -734,7 +756,7 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
     return {k: v for k, v in fields.items() if v.value}
 
 
-_PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by")
+_PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by", "technical_reference")
 
 
 def _value_start(tokens: list[str], pos: int, width: int, end: int, name: str) -> int:
@@ -777,15 +799,19 @@ def _value_rows(
 
 def _right_of(
     i: int,
-    label_height: float,
+    label: Box,
     per_cell: list[tuple[Cell, list[OcrWord]]],
     label_cells: set[int],
 ) -> list[OcrWord]:
     """Text of the unlabelled cell touching cell ``i`` on its right in the same row, when cell ``i``
-    is a label's cell only ("DRAWN BY" | name): no taller than two lines of the label."""
+    is a label's cell only ("DRAWN BY" | name, "Benämning" | "Hjulnav"): the label stands in the
+    middle of its cell's height. A label at the top of a taller cell leaves room for its value
+    under it, in its own cell (an empty "Appr. by" box), and takes nothing from its neighbour."""
     box = per_cell[i][0].box
-    if box.y1 - box.y0 > 2.2 * label_height:
-        return []  # room for a value under the label: the value belongs there, not beside
+    height = box.y1 - box.y0
+    middle = (label.y0 + label.y1) / 2 - (box.y0 + box.y1) / 2
+    if abs(middle) > 0.2 * height or height > 5 * (label.y1 - label.y0):
+        return []
     for j, (cell, words) in enumerate(per_cell):
         c = cell.box
         shared = min(c.y1, box.y1) - max(c.y0, box.y0)
@@ -862,8 +888,15 @@ def _clean_value(name: str, value: str) -> str:
         # ones without a foot are read so).
         value = re.sub(r"(?<=[A-Za-z0-9])\](?=\s|$)", "1", value)
     if name == "sheet":
-        # A sheet is counted in digits: a stroke standing alone ("1 OF |") is a sans-serif 1.
+        # A sheet is counted in digits: a stroke standing alone ("1 OF |") is a sans-serif 1, and
+        # so are the strokes around "von" in "lvonl" or "1vonil".
         value = re.sub(r"(?<!\S)[|Il\]](?!\S)", "1", value)
+        value = re.sub(
+            r"^[|Iil\]]+(?=\s*(?:of|von|av)\s*\S)|(?<=of|on|av)[|Iil\]]+$|(?<=of |on |av )[|Iil\]]+$",
+            "1",
+            value,
+            flags=re.IGNORECASE,
+        )
         value = re.sub(r"(\d)\s*(of|von|av)\s*(?=\d)", r"\1 \2 ", value, flags=re.IGNORECASE)
     value = re.sub(r"\s+", " ", value).strip()
     # A sub-label left without its value ("LINEAR: +0.1/-0.1 WINKEL:"): not part of the value.

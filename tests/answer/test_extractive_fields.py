@@ -169,3 +169,34 @@ def _quote(question: str, src: Source) -> str:
     field, phrase = asked_field(question)
     found = field_extract(question, field, phrase, [src])
     return found.quote if found else ""
+
+
+def test_a_value_written_without_its_label() -> None:
+    """A roughness in a note ("3. Oberfläche Ra 3,2"), a tolerance standard in another."""
+    src = _source(1, "Anmerkungen\n1. Tolerierung ISO 2768-mK\n3. Oberflache Ra 3.2")
+    assert _quote("What surface roughness does the part need?", src) == "Ra 3.2"
+    assert _quote("Which general tolerance standard applies?", src) == "ISO 2768-mK"
+
+
+def test_iso_7200_and_everyday_phrasings() -> None:
+    assert asked_field("What part is drawing HM-30518?")[0] == "title"
+    assert asked_field("Who signed off drawing GB-4410-01?")[0] == "approved_by"
+    assert asked_field("Which department is responsible for the part?")[0] == "department"
+    assert asked_field("What is the document status of the cover?")[0] == "document_status"
+    assert asked_field("What is the identification number?")[0] == "drawing_number"
+
+
+def test_a_field_is_not_fished_from_a_drawing_the_question_does_not_name() -> None:
+    """ "the wheel hub" names no source: only the best-ranked one is asked, and it has no approver."""
+    first = _source(1, "Scale: 1:1", fields={"scale": "1:1", "title": "Lagerdeckel"})
+    other = _source(2, "", fields={"approved_by": "M. Ortiz", "title": "GEARBOX COVER"})
+    assert find_extract("Who approved the pump housing?", [first, other]) is None
+    # Named by the English sense of its Swedish title, the right drawing is asked.
+    hub = _source(3, "", fields={"approved_by": "A. Berg", "title": "Hjulnav"})
+    found = find_extract("Who approved the wheel hub?", [first, other, hub])
+    assert found is not None and found.quote == "A. Berg"
+
+
+def test_a_weight_needs_its_unit() -> None:
+    pdf = _source(1, "WEIGHT:\nMicro_Vu-4.20\nMicro-Vu Turm")
+    assert field_extract("What does it weigh?", "weight", "weigh", [pdf]) is None

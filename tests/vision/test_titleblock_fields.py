@@ -160,3 +160,54 @@ def test_a_treatment_value_is_mended_where_ocr_slipped() -> None:
     )
     fields = cell_fields([(cell, words)])
     assert fields["surface_treatment"].value == "Anodiserad 15-20µm Kulör: Natur"
+
+
+def test_value_in_the_cell_beside_a_label_centred_in_its_own() -> None:
+    """A Swedish block: "Benämning" | "Hjulnav", each in a cell of its own, in one row."""
+    label = Cell(Box(0, 0, 250, 55))
+    value = Cell(Box(252, 0, 1000, 55))
+    fields = cell_fields(
+        [(label, _row(20, 16, "Benämning")), (value, _row(15, 26, "Hjulnav", x=260))]
+    )
+    assert fields["title"].value == "Hjulnav"
+    # A label at the top of a taller cell keeps room for its value there: nothing from beside.
+    top = Cell(Box(0, 0, 250, 100))
+    fields = cell_fields([(top, _row(4, 14, "Appr.", "by")), (Cell(Box(252, 0, 1000, 100)), [])])
+    assert "approved_by" not in fields
+
+
+def test_iso_7200_fields() -> None:
+    cells = [
+        (Cell(Box(0, 100 * i, 600, 100 * i + 90)), _row(100 * i + 5, 12, *label) + value)
+        for i, (label, value) in enumerate(
+            [
+                (("Identification", "number"), _row(40, 22, "GB-4410-01")),
+                (("Responsible", "department"), _row(140, 22, "DRIVES", "ENG.")),
+                (("Document", "status"), _row(240, 22, "Released")),
+                (("Date", "of", "issue"), _row(340, 22, "2025-11-03")),
+            ]
+        )
+    ]
+    fields = cell_fields(cells)
+    assert fields["drawing_number"].value == "GB-4410-01"
+    assert fields["department"].value == "DRIVES ENG"
+    assert fields["document_status"].value == "Released"
+    assert fields["date"].value == "2025-11-03"
+
+
+def test_an_eszett_misread_still_names_the_label() -> None:
+    """The English model reads "Maßstab" as "MaRstab" or "MaBstab"."""
+    for misread in ("MaRstab", "MaBstab"):
+        fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, misread, "1:5"))])
+        assert fields["scale"].value == "1:5"
+
+
+def test_sheet_strokes_around_von_are_ones() -> None:
+    for read in ("lvonl", "1vonil"):
+        fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, "Blatt", read))])
+        assert fields["sheet"].value == "1 von 1"
+
+
+def test_an_ansi_size_letter_under_its_label() -> None:
+    fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, "SIZE:", "B"))])
+    assert choose_fields(fields)["size"] == "B"
