@@ -250,6 +250,10 @@ def bench_ocr(limit: int | None, verbose: bool) -> None:
         totals,
         {"found": found_n, "kind": kind_n, "kind+value": value_n, "+tol/fit": extra_n},
     )
+    found, typed_right = sum(found_n.values()), sum(kind_n.values())
+    print(
+        f"  right kind among the found: {typed_right}/{found} = {typed_right / max(1, found):.1%}"
+    )
     print(f"  typed on no label: {dict(unlabelled)}; inside other_info regions: {dict(in_other)}")
 
 
