@@ -100,12 +100,13 @@ def fold(text: str) -> str:
 
 
 def singular(word: str) -> str:
-    """An English plural made singular ("holders" -> "holder", "bodies" -> "body")."""
+    """An English plural made singular ("holders" -> "holder", "bodies" -> "body", "housings",
+    "boxes"); the same rule on both sides, so a miss only costs a match."""
     if len(word) <= 3 or not word.isalpha() or word.endswith(("ss", "us", "is")):
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "ses")):
+    if word.endswith(("ches", "shes", "xes", "sses")):
         return word[:-2]
     if word.endswith("s"):
         return word[:-1]
