@@ -233,3 +233,16 @@ def _first_lines(lines: Iterator[str]) -> Iterator[str]:
         yield line
         if line.startswith("data: ") or count > 20:
             return
+
+
+def test_a_log_record_naming_such_a_file_is_valid_utf8_json() -> None:
+    import logging
+
+    from appliance.service.logs import JsonFormatter
+
+    name = os.fsdecode(b"plate\xff.md")
+    record = logging.makeLogRecord({"msg": f"indexing {name}", "file": name, "levelname": "INFO"})
+    line = JsonFormatter().format(record)
+    line.encode("utf-8")  # what journald receives
+    parsed = json.loads(line)
+    assert parsed["msg"] == "indexing plate\udcff.md" and parsed["file"] == name
