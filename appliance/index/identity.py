@@ -89,6 +89,10 @@ _GENERIC = frozenset(
         "pdf",
         "tif",
         "tiff",
+        "mm",
+        "cm",
+        "kg",
+        "inch",
     ]
 )
 
@@ -215,7 +219,8 @@ def names_of(row: _SourceRow) -> list[_Name]:
         plain = [w for w in words if not is_identifier(w)]
         english = [w for w in _english_terms(text) if not is_identifier(w)]
         for group in (words, plain, english, plain + english):
-            if group:
+            # Two-letter words alone ("MM" of "MM-2207-3", "BM") are prefixes, not names.
+            if any(len(t) > 2 for t in group):
                 out.append(_Name(row.id, text, frozenset(group), identifier=False))
     for ident in identifiers - {""}:
         if is_identifier(ident):
