@@ -305,13 +305,17 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
     lengths = [f for f in _of_kind(found, K.LINEAR) if f.dimension.value is not None]
     if not lengths:
         return None
-    best = max(lengths, key=lambda f: f.dimension.value or 0)
+    ranked = sorted(lengths, key=lambda f: -(f.dimension.value or 0))
     words = " ".join(intent.words)
-    # Which way a dimension runs is not read (the text of a vertical dimension may be upright), so
-    # the largest length answers "how long", "how wide" and "how tall" alike.
+    if "wid" in words and "length" not in words and len(ranked) > 1:
+        # Length, width, height in falling order: the width is the second of the lengths (the
+        # length itself when it is drawn twice, once each way, as on a square plate).
+        return _extract(ranked[1], ranked[1].dimension.spoken(), "overall width")
+    # Which way a dimension runs is not read (the text of a vertical dimension is often upright),
+    # so "how long" and "how tall" are both the largest length.
     tall = any(w in words for w in ("height", "tall", "high"))
-    name = "width" if "wid" in words else "height" if tall else "length"
-    return _extract(best, best.dimension.spoken(), f"overall {name}")
+    best = ranked[0]
+    return _extract(best, best.dimension.spoken(), f"overall {'height' if tall else 'length'}")
 
 
 def _tolerance(

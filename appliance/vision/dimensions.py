@@ -199,9 +199,11 @@ _TOKEN = re.compile(
         ]
     )
 )
-#: Text that is never a dimension: a scale ("2:1"), roughness ("Ra 3.2", "Rz 6.3").
+#: Text that is never a dimension: a scale ("2:1"), roughness ("Ra 3.2", "Rz 6.3"), a date
+#: ("2025-06-10", "10.01.2025"), a number with a leading zero ("02.06": no drawing writes one).
 _NOT_DIMENSION = re.compile(
     r"^\s*\d+\s?:\s?\d+\s*$|R[az]\s?\d|\b(?:19|20)\d\d\s?[-/.]\s?\d\d?\s?[-/.]\s?\d\d?\b"
+    r"|\b\d\d?\s?[-/.]\s?\d\d?\s?[-/.]\s?(?:19|20)\d\d\b|(?<![\d.])0\d"
 )
 #: A fit standing alone (its value not read) is believed only in the forms drawings use most: a
 #: hole/shaft pair, or a common class of grade 5-12 (a lone "A3" is a sheet size, "S22" a misread).

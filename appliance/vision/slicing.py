@@ -340,12 +340,8 @@ def dimension_summary(
         items = [d.spoken() for d in typed if d.kind is kind]
         if items:
             lines.append(f"{label}: {', '.join(dict.fromkeys(items))}.")
-    toleranced = [d.spoken() for d in typed if d.tolerance and d.value is not None]
-    if toleranced:
-        lines.append(f"Tolerances: {', '.join(dict.fromkeys(toleranced))}.")
-    fits = [d.spoken() for d in typed if d.fit]
-    if fits:
-        lines.append(f"Fits: {', '.join(dict.fromkeys(fits))}.")
+    # Tolerances and fits show in their dimensions' entries; a line of its own headed "Tolerances"
+    # would be quoted for the general tolerance standard, which is not among them.
     box = typed[0].box
     for dim in typed[1:]:
         if dim.box is not None:

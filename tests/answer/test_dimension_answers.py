@@ -99,6 +99,9 @@ async def test_overall_length_is_the_largest_linear_dimension(
     answer = await ask("What is the overall length of the Adapterplatte?", store, config)
     assert "overall length" in answer.text and "200" in answer.text
     assert answer.citations[0].source == "Adapterplatte.jpg"
+    # The width is the second of the lengths: the square plate's 200 drawn the other way.
+    answer = await ask("How wide is the Adapterplatte?", store, config)
+    assert "overall width" in answer.text and "200" in answer.text
 
 
 async def test_fit_class_named_in_the_question(store: IndexStore, config: Config) -> None:

@@ -94,7 +94,9 @@ def test_hole_depth_and_reference() -> None:
     assert one("(25,5)").reference
 
 
-@pytest.mark.parametrize("text", ["2:1", "Ra 3,2", "LRz 2.5", "A3", "0", "© 0"])
+@pytest.mark.parametrize(
+    "text", ["2:1", "Ra 3,2", "LRz 2.5", "A3", "0", "© 0", "2025-06-10", "10.01.2025"]
+)
 def test_not_dimensions(text: str) -> None:
     assert parse_dimensions(text) == []
 
