@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -110,7 +111,15 @@ STOPWORDS = frozenset(
 #: of a word; the longest phrase found wins: "surface finish" is the roughness, "finish" alone the
 #: treatment).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
-    "material": ("material", "werkstoff", "made of", "made from", "materialet"),
+    "material": (
+        "material",
+        "werkstoff",
+        "made of",
+        "made from",
+        "made out of",
+        "printed in",
+        "materialet",
+    ),
     "scale": ("scale", "massstab", "maßstab", "skala"),
     "title": (
         "title",
@@ -175,6 +184,13 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "general_tolerance": (
         "general tolerance",
+        "linear tolerance",
+        "angular tolerance",
+        "unless otherwise",
+        "unless defined otherwise",
+        "unless stated",
+        "if not indicated",
+        "not otherwise",
         "tolerance standard",
         "tolerances standard",
         "untoleranced",
@@ -190,6 +206,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "document_type": ("document type", "type of document", "kind of document", "dokumentart"),
     "document_status": ("document status", "status of the", "dokumentstatus"),
     "owner": ("legal owner", "who owns", "owner"),
+    "units": ("units", "what unit", "which unit", "in millimetres", "in millimeters", "in inches"),
 }
 
 #: The text labels of those fields on a title block, any case: the glossary's labels in English,
@@ -213,6 +230,9 @@ _VALUE_FORMS: dict[str, re.Pattern[str]] = {
     "general_tolerance": re.compile(
         r"(?:(?:DIN|SS|EN|BS)[- ])?(?:ISO|EN)\s*(?:2768|22081)(?:-\d)?(?:[- ]?[a-z]{1,2}[A-Z]?)?"
         r"|GB/T\s*1804(?:-[a-z])?"
+    ),
+    "units": re.compile(
+        r"(?:ALL\s+)?DIMENSIONS\s+(?:ARE\s+)?IN\s+(?:MM|MILLIMET[ER]{2}S?|INCH(?:ES)?|\"mm\")", re.I
     ),
 }
 #: Fields whose value holds a number (a weight, a roughness, a standard, a ratio, a count).
@@ -244,11 +264,21 @@ class Extract:
 
 
 def normalise(token: str) -> str:
-    """Lower-case, decimal comma to point, ``ß`` folded, a diameter sign dropped: how terms compare."""
+    """Lower-case, decimal comma to point, ``ß`` folded, a diameter sign dropped, umlauts and
+    their spellings "ae", "oe", "ue" folded to the plain vowel (a file name writes "fuehrungsschiene"
+    where the drawing says "Führungsschiene" and OCR reads "Fuhrungsschiene"): how terms compare."""
     norm = token.lower().replace(",", ".").replace("ß", "ss")
     if norm[:1] in ("ø", "⌀") and _NUMERIC.match(norm[1:]):
         return norm[1:]  # "Ø24.0" in a question is the number 24.0 of a "⌀24.0" callout
-    return norm
+    if not norm.isascii():
+        norm = "".join(
+            ch for ch in unicodedata.normalize("NFKD", norm) if not unicodedata.combining(ch)
+        )
+    return _UMLAUT_SPELLING.sub(lambda m: m.group(0)[0], norm)
+
+
+#: "ae", "oe", "ue" after a consonant: how an umlaut is spelt without it ("fuehrung").
+_UMLAUT_SPELLING = re.compile(r"(?<=[b-df-hj-np-tv-z])[aou]e")
 
 
 def terms(text: str) -> list[str]:
@@ -256,7 +286,7 @@ def terms(text: str) -> list[str]:
     out = []
     for tok in _WORD.findall(text):
         norm = normalise(tok)
-        if norm in STOPWORDS or (len(norm) < 2 and not norm.isdigit()):
+        if tok.lower() in STOPWORDS or (len(norm) < 2 and not norm.isdigit()):
             continue
         out.append(norm)
     return out
@@ -324,8 +354,11 @@ def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
     Never a label: "Surface treatment Ytbehandling" is the label in two languages, no value."""
     # Two passes: "SCALE: 1:5" (a label with its colon) is surer than a label opening a line
     # ("SCALE 1 : 2" under a section view is the view's scale, not the drawing's).
+    # Longest labels first; where one matched, a shorter one at the same place is part of it
+    # ("APPROVED BY" is not "APPROVED" with the value "BY").
+    taken: set[int] = set()
     for strict in (True, False):
-        for label in labels:
+        for label in sorted(labels, key=len, reverse=True):
             if strict:
                 pattern = re.compile(
                     r"(?<![^\W\d_])" + re.escape(label) + r"\.?[ \t]*:[ \t]*([^\n]*)", re.I
@@ -335,6 +368,10 @@ def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
                     r"^[ \t]*" + re.escape(label) + r"\b\.?[ \t]*([^\n]*)", re.I | re.M
                 )
             for match in pattern.finditer(text):
+                start = match.start() + len(match.group(0)) - len(match.group(0).lstrip())
+                if start in taken:
+                    continue
+                taken.add(start)
                 value = _after_label(match.group(1), field)
                 if value is None:
                     continue  # another field's label follows: this one's value is not here
@@ -404,6 +441,7 @@ def _looks_like(field: str, line: str) -> bool:
     return False
 
 
+_TOLERANCED = re.compile(r"[⌀Ø]?\d+(?:[.,]\d+)?\s*[±+]")
 _WEIGHT = re.compile(r"\d\s*(?:mg|g|kg|t|lbs?|oz)\b", re.I)
 
 #: A line that leads into a value on the next line ("... anges enligt", "acc. to /").
@@ -417,6 +455,8 @@ def _has_form(field: str, value: str) -> bool:
         return False
     if field == "weight" and not _WEIGHT.search(value):
         return False
+    if field == "general_tolerance" and _TOLERANCED.match(value):
+        return False  # "12 ±0.1": a dimension with its own tolerance, not the general one
     found = split_label(value)
     return found is None or bool(found.rest)
 
@@ -432,9 +472,16 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     for src in sources:
         text_terms = set(terms(src.text))
         ident = identity_terms(src)
-        # A term that names the drawing (its number, its title) identifies it more than one in its text.
+        # A term that names the drawing (its number, its title) identifies it more than one in its
+        # text; of two files both named "Aufspannung…", the one the question names whole wins.
+        stem = terms(PurePosixPath(public_name(src.source)).stem.replace("_", " "))
+        whole = sum(t in q_terms for t in stem) / len(stem) if stem else 0.0
         scored.append(
-            (sum(_term_matches(t, text_terms) + 2 * _term_matches(t, ident) for t in q_terms), src)
+            (
+                sum(_term_matches(t, text_terms) + 2 * _term_matches(t, ident) for t in q_terms)
+                + 0.5 * whole,
+                src,
+            )
         )
     best = max(score for score, _ in scored)
     if best == 0:
@@ -479,7 +526,16 @@ def field_extract(
 
 
 #: Fields whose values are codes, numbers or names, never words to translate.
-_UNTRANSLATED = ("drawing_number", "revision", "scale", "sheet", "size", "date", "quantity")
+_UNTRANSLATED = (
+    "drawing_number",
+    "revision",
+    "scale",
+    "sheet",
+    "size",
+    "date",
+    "quantity",
+    "units",
+)
 
 
 def _english(field: str, value: str) -> str:
@@ -586,7 +642,8 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
             quote = _with_value(units, i)
             if quote.rstrip().endswith(":") or is_bare_label(quote):
                 continue  # a label without its value
-            candidates.append((src.number, quote, set(terms(quote))))
+            # The English sense of Swedish, German and Chinese words counts as theirs.
+            candidates.append((src.number, quote, set(terms(quote)) | set(terms(translate(quote)))))
     if not candidates:
         return None
     n = len(candidates)

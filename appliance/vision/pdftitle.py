@@ -129,8 +129,12 @@ def _title_block_slices(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]
     def points(box: Box) -> list[float]:
         return [round(v / scale, 2) for v in (box.x0, box.y0, box.x1, box.y1)]
 
-    inside = [w for w in words if _centre_in(w.box, block)]
-    body = " ".join(w.text for w in inside)
+    # One line per cell, as the cell reads: a label alone on its line is seen as a bare label.
+    body = "\n".join(
+        " ".join(w.text for w in cell_words)
+        for _, cell_words in _cell_words(lines, cells)
+        if cell_words
+    )
     return [
         DocumentSlice(
             text=f"Title block.\n{title_block_text(fields)}\n{body}".strip(),
@@ -146,8 +150,3 @@ def _title_block_slices(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]
             revision=fields.get("revision", ""),
         )
     ]
-
-
-def _centre_in(box: Box, block: Box) -> bool:
-    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
-    return block.x0 <= cx <= block.x1 and block.y0 <= cy <= block.y1

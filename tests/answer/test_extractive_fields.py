@@ -6,6 +6,7 @@ from __future__ import annotations
 from appliance.answer.context import Source, build_sources
 from appliance.answer.extractive import (
     asked_field,
+    coverage,
     field_extract,
     find_extract,
     is_bare_label,
@@ -200,3 +201,45 @@ def test_a_field_is_not_fished_from_a_drawing_the_question_does_not_name() -> No
 def test_a_weight_needs_its_unit() -> None:
     pdf = _source(1, "WEIGHT:\nMicro_Vu-4.20\nMicro-Vu Turm")
     assert field_extract("What does it weigh?", "weight", "weigh", [pdf]) is None
+
+
+def test_a_longer_label_is_not_a_shorter_one_with_a_value() -> None:
+    """ "APPROVED BY" with nothing after it: not the approver "BY"."""
+    src = _source(1, "DRAWN BY\nCHECKED BY\nAPPROVED BY\nALL DIMENSIONS IN MM")
+    assert field_extract("Who approved it?", "approved_by", "approved", [src]) is None
+
+
+def test_units_general_tolerance_phrasings_and_a_dimension_is_no_general_tolerance() -> None:
+    src = _source(1, "ALL DIMENSIONS IN MM\nTolerances: 12 ±0.1.\nNOTES")
+    assert _quote("What units are the dimensions in?", src) == "ALL DIMENSIONS IN MM"
+    assert _quote("Which general tolerance standard applies?", src) == ""
+    assert asked_field("What linear tolerance applies unless defined otherwise?")[0] == (
+        "general_tolerance"
+    )
+
+
+def test_a_foreign_note_line_matches_an_english_question() -> None:
+    """The note says "Laufflächen induktiv gehärtet 58 HRC"; its English sense is what is asked."""
+    src = _source(
+        1,
+        "Surface treatment: gehärtet und geschliffen (hardened and ground)\n"
+        "2. Laufflächen induktiv gehärtet 58 HRC",
+        title="Führungsschiene",
+    )
+    found = line_extract("To what hardness are the running faces hardened?", [src])
+    assert found is not None and "58 HRC" in found.quote
+
+
+def test_a_file_named_whole_wins_over_one_that_shares_its_first_word() -> None:
+    whole = _source(1, "Sheet: 1 OF 1", fields={"sheet": "1 OF 1"}, source="Aufspannung.PDF")
+    longer = _source(2, "Sheet: 2 OF 2", fields={"sheet": "2 OF 2"}, source="Aufspannung_Ecke.PDF")
+    found = find_extract("Which sheet is Aufspannung.PDF?", [longer, whole])
+    assert found is not None and found.source_number == 1
+
+
+def test_umlaut_spellings_compare_equal() -> None:
+    src = _source(1, "Title: Fuhrungsschiene", fields={"drawing_number": "FS-0930-2"})
+    assert _quote("What is the drawing number of drawing fuehrungsschiene.png?", src) == (
+        "FS-0930-2"
+    )
+    assert coverage("fuehrungsschiene", "Führungsschiene") == 1.0
