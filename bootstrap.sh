@@ -21,6 +21,7 @@ debian_packages=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-chi-sim tesseract-ocr-deu
   espeak-ng sox libportaudio2 libsndfile1 fonts-dejavu-core
   python3-venv python3-dev build-essential cmake git
+  python3-seccomp
 )
 # Only the tests need a browser (the status page is checked in headless Chromium).
 # The wake-word training and its tests also speak through flite and festival (more speakers than
@@ -41,6 +42,18 @@ install_debian_packages() {
     say "installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# The answer worker's filters use the libseccomp project's own bindings, which Debian builds for the
+# system python3 only: the venv gets that one module (a link in its site-packages, not the whole
+# dist-packages folder) when its interpreter has the same ABI. Otherwise the worker uses pyseccomp.
+link_system_seccomp() {
+  local module site
+  module=$(/usr/bin/python3 -c 'import seccomp; print(seccomp.__file__)' 2>/dev/null) || return 0
+  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+  if "$venv/bin/python" -c 'import importlib.machinery as m, sys; sys.exit(not sys.argv[1].endswith(tuple(m.EXTENSION_SUFFIXES)))' "$module"; then
+    ln -sfn "$module" "$site/$(basename "$module")"
   fi
 }
 
@@ -86,6 +99,7 @@ setup() {
   local python
   python=$(pick_python)
   [ -x "$venv/bin/python" ] || { say "creating $venv"; "$python" -m venv "$venv"; }
+  link_system_seccomp
   local want
   want=$(cat requirements.lock models/carriers.txt models/carriers-parts.txt pyproject.toml bootstrap.sh |
     sha256sum | cut -d' ' -f1)

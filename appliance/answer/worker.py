@@ -44,9 +44,17 @@ log = logging.getLogger(__name__)
 #: The worker's command line: isolated mode ignores PYTHON* variables, the user's site-packages and
 #: the working folder; -B keeps it from trying to write bytecode.
 WORKER_COMMAND: tuple[str, ...] = (sys.executable, "-I", "-B", "-m", "appliance.answer.worker_main")
-#: Model errors no restart can cure.
+#: Failures no restart can cure: the model file or its manifest entry is wrong, or the kernel refuses
+#: the sandbox. The worker then stays ``dead`` until the appliance restarts it on purpose.
 PERMANENT_CODES = frozenset(
-    {"model_missing", "model_checksum", "model_unknown", "model_manifest", "model_load_failed"}
+    {
+        "model_missing",
+        "model_checksum",
+        "model_unknown",
+        "model_manifest",
+        "model_load_failed",
+        "sandbox_failed",
+    }
 )
 #: Seconds to wait for a cancelled request's ``done`` before the worker is killed instead.
 _CANCEL_GRACE_S = 5.0
@@ -137,6 +145,9 @@ def scrubbed_environment(threads: int) -> dict[str, str]:
         # space limit would count.
         "MALLOC_ARENA_MAX": "2",
         "OMP_NUM_THREADS": str(threads),
+        # numpy's OpenBLAS would start its own threads at import; the worker never uses it, and it must
+        # be single-threaded when it enters the sandbox (Landlock confines the calling thread only).
+        "OPENBLAS_NUM_THREADS": "1",
     }
 
 
@@ -206,6 +217,7 @@ class AnswerWorker:
         self._backoff = settings.restart_backoff_s
         self._restart_task: asyncio.Task[None] | None = None
         self._ready_event = asyncio.Event()
+        self._failed_event = asyncio.Event()
         self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
         #: Stats of the last finished generation.
         self.last_stats: GenerationStats | None = None
@@ -259,6 +271,12 @@ class AnswerWorker:
             return False
         return True
 
+    async def wait_failed(self) -> WorkerStatus:
+        """Wait until the worker has failed for good (a code in :data:`PERMANENT_CODES`: it is not
+        restarted); its status then, with the code and message of the failure."""
+        await self._failed_event.wait()
+        return self._status
+
     async def close(self) -> None:
         """Ask the worker to exit, kill it if it does not, and stop supervising."""
         self._closing = True
@@ -281,6 +299,7 @@ class AnswerWorker:
 
     async def _launch(self) -> None:
         self._inbox = asyncio.Queue()
+        self._failed_event.clear()
         self._set(WorkerState.STARTING, pid=None)
         proc = await asyncio.create_subprocess_exec(
             *self.command,
@@ -378,7 +397,10 @@ class AnswerWorker:
         """Record a death and schedule a restart unless it is permanent or the worker is closing."""
         self._set(WorkerState.DEAD, pid=None, last_error_code=code, last_error=message)
         log.warning("answer worker dead: [%s] %s", code, message)
-        if self._closing or code in PERMANENT_CODES:
+        if code in PERMANENT_CODES:
+            self._failed_event.set()
+            return
+        if self._closing:
             return
         if self._restart_task is None or self._restart_task.done():
             self._restart_task = asyncio.get_running_loop().create_task(self._restart())
@@ -397,7 +419,9 @@ class AnswerWorker:
                 return
             except ModelError:
                 return  # permanent: stays dead
-            except WorkerUnavailable:
+            except WorkerUnavailable as err:
+                if err.code in PERMANENT_CODES:
+                    return  # the sandbox cannot be entered: stays dead too
                 continue  # _died() saw the restart task still running; loop with a longer delay
 
     async def _watch_exit(self, proc: asyncio.subprocess.Process) -> None:

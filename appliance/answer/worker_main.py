@@ -6,8 +6,9 @@ of events is the security argument, so it is spelled out in :func:`boot`:
 
 1. import everything the worker will ever need (nothing may be loaded lazily after lock-down: that would
    mean opening files);
-2. read the ``start`` message, enter the loading sandbox (no new privileges, memory and CPU limits, no
-   network, no exec, no ptrace);
+2. read the ``start`` message, enter the loading sandbox (no new privileges, resource limits, reads
+   confined to Python and the model's folder by Landlock, no writes, no network, no exec, no new
+   process, no signal to another process, no executable memory);
 3. verify the model file against the manifest's size and sha256 and only then load it;
 4. run one warm-up generation so every lazy allocation and thread start has happened; it begins with the
    fixed turns every prompt begins with (``warm_messages``), which then stay in the KV cache;
@@ -19,8 +20,8 @@ or the end of its input.
 
 from __future__ import annotations
 
-import contextlib
 import os
+import resource
 import select
 import sys
 import time
@@ -38,8 +39,8 @@ from appliance.answer import protocol, sandbox
 from appliance.answer.protocol import ProtocolViolation
 from appliance.answer.settings import AnswerSettings, worker_memory_limit_mb
 from appliance.errors import ModelError
-from appliance.models.manifest import load_manifest
-from appliance.models.store import locate
+from appliance.models.manifest import REPO_MANIFEST, ModelSpec, load_manifest
+from appliance.models.store import candidate_paths, locate
 
 #: Exit status when the model cannot be served (missing, corrupt, unloadable).
 EXIT_FATAL = 3
@@ -151,8 +152,34 @@ def warm_messages(start: dict[str, Any]) -> list[Any]:
     return [{"role": t["role"], "content": t["content"]} for t in turns] + [dict(_WARMUP_TURN)]
 
 
-def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
-    """Steps 1-5: from a fresh process to a locked-down worker with a warm model; sends ``ready``."""
+@dataclass
+class Loading:
+    """What the worker knows once it is inside the loading sandbox, before the model is opened."""
+
+    #: The parent's ``start`` message.
+    start: dict[str, Any]
+    #: The warm-up's chat turns (checked).
+    warmup: list[Any]
+    #: The manifest's entry for the model to load.
+    spec: ModelSpec
+    #: The folder of installed models.
+    models_dir: Path
+    #: Landlock ABI version in force (0: the kernel has none, reads are not confined).
+    landlock_abi: int
+
+
+def model_read_paths(spec: ModelSpec, models_dir: Path, manifest: Path) -> list[Path]:
+    """What the loading sandbox lets the worker read besides Python: the folders the model file may
+    be in, and the manifest file."""
+    try:
+        candidates = candidate_paths(spec, spec.file("gguf"), models_dir)
+    except ModelError:  # no gguf entry: locate() reports it
+        candidates = []
+    return [path.parent for path in candidates] + [manifest]
+
+
+def enter_loading(channel: Channel) -> Loading:
+    """Steps 1-2: read and check the ``start`` message, then enter the loading sandbox."""
     # 1. Everything is imported at module level (llama_cpp included, below); warnings would open source
     #    files to show a line of code, which the locked worker cannot do.
     warnings.simplefilter("ignore")
@@ -169,27 +196,42 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
     except ProtocolViolation as err:
         _fatal(channel, "protocol_" + err.code, err.message)
     sandbox.die_with_parent(int(start.get("parent_pid") or os.getppid()))
-    # 2. The loading sandbox goes on before the model file is touched.
-    sandbox.enter_loading_sandbox(_limits(start))
-    # 3. Verify, then load.
-    t0 = time.perf_counter()
+    # The manifest is the appliance's own file, read before the sandbox: the sandbox's read list needs
+    # the folders the model file may be in. The model file itself is opened only inside it.
+    manifest_path = Path(start["manifest"]) if start.get("manifest") else REPO_MANIFEST
+    models_dir = Path(str(start.get("models_dir", ".")))
     try:
-        manifest_path = start.get("manifest")
-        manifest = load_manifest(Path(manifest_path) if manifest_path else None)
-        spec = manifest.get(str(start.get("model", "")))
-        path = locate(spec, "gguf", Path(str(start.get("models_dir", "."))))
+        spec = load_manifest(manifest_path).get(str(start.get("model", "")))
     except ModelError as err:
         _fatal(channel, err.code, err.message)
     except Exception as err:  # the manifest itself is broken (ConfigError) or unreadable
         _fatal(channel, "model_manifest", f"{err.__class__.__name__}: {err}")
+    # 2. The loading sandbox goes on before the model file is touched.
+    try:
+        abi = sandbox.enter_loading_sandbox(
+            _limits(start), read_paths=model_read_paths(spec, models_dir, manifest_path)
+        )
+    except OSError as err:
+        _fatal(channel, "sandbox_failed", f"the loading sandbox could not be entered ({err})")
+    return Loading(start=start, warmup=warmup, spec=spec, models_dir=models_dir, landlock_abi=abi)
+
+
+def load_model(channel: Channel, loading: Loading) -> tuple[Any, float, float]:
+    """Step 3, inside the loading sandbox: verify the file, then load it; (llm, verify_s, load_s)."""
+    t0 = time.perf_counter()
+    try:
+        path = locate(loading.spec, "gguf", loading.models_dir)
+    except ModelError as err:
+        _fatal(channel, err.code, err.message)
     verify_s = time.perf_counter() - t0
     t1 = time.perf_counter()
+    threads = int(loading.start.get("threads", 2))
     try:
         llm = Llama(
             model_path=str(path),
-            n_ctx=int(start.get("context_tokens", 2048)),
-            n_threads=int(start.get("threads", 2)),
-            n_threads_batch=int(start.get("threads", 2)),
+            n_ctx=int(loading.start.get("context_tokens", 2048)),
+            n_threads=threads,
+            n_threads_batch=threads,
             verbose=False,
         )
     except Exception as err:
@@ -199,22 +241,38 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
             "model_load_failed",
             f"llama.cpp could not load the model ({err.__class__.__name__})",
         )
-    load_s = time.perf_counter() - t1
+    return llm, verify_s, time.perf_counter() - t1
+
+
+def close_other_descriptors(keep: set[int]) -> None:
+    """Close every descriptor but ``keep`` (llama-cpp-python keeps /dev/null handles for silencing
+    llama.cpp). RLIMIT_NOFILE bounds the numbers, so no listing of /proc is needed (Landlock forbids
+    reading it)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    top = soft if soft != resource.RLIM_INFINITY and soft < 1 << 16 else 1 << 16
+    low = 0
+    for fd in [*sorted(keep), top]:
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+
+
+def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
+    """Steps 1-5: from a fresh process to a locked-down worker with a warm model; sends ``ready``."""
+    loading = enter_loading(channel)
+    # 3. Verify, then load.
+    llm, verify_s, load_s = load_model(channel, loading)
     # 4. Warm-up: lazy allocations, thread pools, the chat template's compilation, and the fixed
     #    prompt prefix into the KV cache (the next request reuses the longest common token prefix).
     t2 = time.perf_counter()
-    for _chunk in llm.create_chat_completion(messages=warmup, max_tokens=4, stream=True):
+    for _chunk in llm.create_chat_completion(messages=loading.warmup, max_tokens=4, stream=True):
         pass
     warmup_s = time.perf_counter() - t2
-    # 5. Lock down, then announce. Descriptors the loader opened itself (llama-cpp-python keeps
-    #    /dev/null handles for silencing llama.cpp) are closed first: only the pipes remain.
-    keep = {channel.fd_in, channel.fd_out, 2}
-    for name in os.listdir("/proc/self/fd"):
-        fd = int(name)
-        if fd not in keep:
-            with contextlib.suppress(OSError):  # the listing's own descriptor is already gone
-                os.close(fd)
+    # 5. Lock down, then announce. Descriptors the loader opened itself are closed first: only the
+    #    pipes remain.
+    close_other_descriptors({channel.fd_in, channel.fd_out, 2})
     sandbox.lock_down(read_fds=(channel.fd_in,), write_fds=(channel.fd_out, 2))
+    start = loading.start
     model = LoadedModel(
         llm=llm,
         name=str(start.get("model")),
@@ -233,6 +291,8 @@ def boot(channel: Channel) -> tuple[LoadedModel, dict[str, Any]]:
             "warmup_s": round(warmup_s, 4),
             "warm_tokens": int(llm.n_tokens),
             "pid": os.getpid(),
+            "seccomp": sandbox.BACKEND.__name__,
+            "landlock_abi": loading.landlock_abi,
         }
     )
     return model, start

@@ -1,25 +1,30 @@
 """The worker's sandbox, for real: the product boot sequence, then forbidden calls in the live process.
 
-Each case starts ``fault_worker.py``, which runs the product's ``boot()`` (verify, loading sandbox, load
-SmolLM2, warm up, strict lock-down) and then makes one forbidden call. The call must not succeed: the
-kernel kills the process (SIGSYS, the strict filter's default action) or the call fails with EPERM.
+Each case starts ``fault_worker.py``, which runs the product's own boot steps and then makes one
+forbidden call, in either phase: after ``boot()`` (verify, loading sandbox, load SmolLM2, warm up,
+strict lock-down), or right after the model is loaded inside the loading sandbox. The call must not
+succeed: the kernel kills the process (SIGSYS, the strict filter's default action) or the call fails
+(EPERM or ENOSYS from seccomp, EACCES from Landlock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from appliance.answer import protocol
+from appliance.answer import landlock, protocol, sandbox
 from appliance.answer.worker import AnswerWorker, WorkerState, scrubbed_environment
 from tests.answer.conftest import TEST_MODEL, fault_command
+from tests.answer.fault_worker import PROBES
 
 pytestmark = pytest.mark.slow
 
@@ -55,38 +60,116 @@ def run_probe(
     return messages, proc.wait(timeout=600)
 
 
-@pytest.mark.parametrize("mode", ["socket", "open-read", "open-write", "exec", "fork", "ptrace"])
-def test_forbidden_call_in_locked_worker_is_killed(
-    mode: str, models_dir: Path, tmp_path: Path
-) -> None:
+#: How the locked worker refuses each probe: the strict filter kills it, except clone3, which gets
+#: ENOSYS so that glibc falls back to the clone the filter can inspect.
+LOCKED_REFUSAL = {probe: "SIGSYS" for probe in PROBES} | {"clone3": "errno:ENOSYS"}
+
+#: How the loading sandbox refuses each probe: seccomp answers EPERM (ENOSYS for clone3) before the
+#: call runs; reads outside the read list reach the file system, where Landlock answers EACCES.
+LOADING_REFUSAL = {probe: "errno:EPERM" for probe in PROBES} | {
+    "clone3": "errno:ENOSYS",
+    "open-read": "errno:EACCES",
+    "read-passwd": "errno:EACCES",
+}
+#: Refusals that only Landlock gives (no seccomp filter can see which file a path names).
+LANDLOCK_ONLY = frozenset({"open-read", "read-passwd"})
+
+
+def _probe_files(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     target = tmp_path / "escaped.txt"
-    messages, status = run_probe(mode, models_dir, {"PROBE_FILE": str(target)})
+    existing = tmp_path / "existing.txt"
+    existing.write_text("kept")
+    existing.chmod(0o600)
+    env = {"PROBE_FILE": str(target), "PROBE_EXISTING": str(existing)}
+    return target, existing, env
+
+
+@pytest.mark.parametrize("probe", PROBES)
+def test_forbidden_call_in_locked_worker_is_refused(
+    probe: str, models_dir: Path, tmp_path: Path
+) -> None:
+    target, existing, env = _probe_files(tmp_path)
+    messages, status = run_probe(probe, models_dir, env)
     # It did boot for real: verified, loaded, warmed up and locked down before trying.
     assert messages and messages[0]["type"] == "ready", messages
     results = [m["message"] for m in messages if m.get("code") == "probe_result"]
-    # Killed by seccomp before it could report anything; never "succeeded".
-    assert status == -signal.SIGSYS, (status, results)
-    assert results == []
+    if LOCKED_REFUSAL[probe] == "SIGSYS":
+        # Killed by seccomp before it could report anything; never "succeeded".
+        assert status == -signal.SIGSYS, (status, results)
+        assert results == []
+    else:
+        assert status == 0
+        assert results == [LOCKED_REFUSAL[probe]]
     assert not target.exists()
+    assert existing.stat().st_mode & 0o777 == 0o600
 
 
-@pytest.mark.parametrize(
-    ("mode", "expected"),
-    [
-        ("loading-socket", "errno:EPERM"),
-        ("loading-exec", "errno:EPERM"),
-        ("loading-fork", "errno:EPERM"),
-        ("loading-ptrace", "errno:EPERM"),
-        # The loading sandbox still lets the loader read files (the model, the manifest).
-        ("loading-open", "succeeded"),
-    ],
-)
-def test_loading_sandbox_refuses_network_exec_fork_ptrace(
-    mode: str, expected: str, models_dir: Path
+@pytest.mark.parametrize("probe", PROBES)
+def test_forbidden_call_while_the_model_loads_is_refused(
+    probe: str, models_dir: Path, tmp_path: Path
 ) -> None:
-    messages, status = run_probe(mode, models_dir)
-    assert status == 0
-    assert [m["message"] for m in messages if m.get("code") == "probe_result"] == [expected]
+    if probe in LANDLOCK_ONLY and landlock.abi_version() == 0:
+        pytest.skip("this kernel has no Landlock: reads are not confined while the model loads")
+    target, existing, env = _probe_files(tmp_path)
+    # The product's own steps up to a loaded model (real start message, real read list), then the
+    # call: the state a hostile GGUF would be in while llama.cpp parses it.
+    messages, status = run_probe("loading-" + probe, models_dir, env)
+    assert status == 0, messages
+    assert [m["message"] for m in messages if m.get("code") == "probe_result"] == [
+        LOADING_REFUSAL[probe]
+    ]
+    assert not target.exists()
+    assert existing.stat().st_mode & 0o777 == 0o600
+
+
+_BACKEND_CHILD = """
+import errno, os, socket, sys
+from appliance.answer import sandbox
+sc = sandbox.seccomp_backend(sys.argv[1])
+sandbox.enter_loading_sandbox(sandbox.SandboxLimits(1 << 31, 600), read_paths=[], backend=sc)
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    print("socket succeeded", flush=True)
+except OSError as err:
+    print("socket", errno.errorcode[err.errno], flush=True)
+sandbox.lock_down(backend=sc)
+print("locked", flush=True)
+os.open("/etc/hostname", os.O_RDONLY)
+print("open succeeded", flush=True)
+"""
+
+
+@pytest.mark.parametrize("backend", sandbox.BACKENDS)
+def test_each_seccomp_binding_builds_filters_that_block(backend: str) -> None:
+    """Both libseccomp bindings build the product's two filters, and each really blocks a call."""
+    proc = subprocess.run(
+        [sys.executable, "-I", "-B", "-c", _BACKEND_CHILD, backend],
+        capture_output=True,
+        text=True,
+        env=scrubbed_environment(1),
+        cwd="/",
+        timeout=120,
+    )
+    assert proc.stdout.splitlines() == ["socket EPERM", "locked"], proc.stderr
+    assert proc.returncode == -signal.SIGSYS
+
+
+def test_worker_builds_its_filters_with_the_libseccomp_bindings_when_installed(
+    models_dir: Path,
+) -> None:
+    messages, status = run_probe("socket", models_dir)
+    ready = messages[0]
+    expected = "seccomp" if importlib.util.find_spec("seccomp") is not None else "pyseccomp"
+    assert ready["type"] == "ready" and ready["seccomp"] == expected
+    assert ready["landlock_abi"] == landlock.abi_version()
+    assert status == -signal.SIGSYS
+
+
+def _limit(limits: str, name: str) -> tuple[str, str]:
+    """(soft, hard) of one line of /proc/<pid>/limits."""
+    line = next(line for line in limits.splitlines() if line.startswith(name))
+    soft, hard = line[len(name) :].split()[:2]
+    return soft, hard
 
 
 def _proc_status(pid: int) -> dict[str, str]:
@@ -116,6 +199,11 @@ async def test_running_worker_is_confined(answer_settings: Any, models_dir: Path
         address = next(line for line in limits.splitlines() if line.startswith("Max address space"))
         assert worker.status.memory_limit_mb >= 256
         assert str(worker.status.memory_limit_mb * 1024 * 1024) in address
+        # No file may grow, few descriptors, and a bound on new tasks.
+        assert _limit(limits, "Max file size") == ("0", "0")
+        assert _limit(limits, "Max open files") == ("32", "32")
+        nproc = _limit(limits, "Max processes")
+        assert nproc[0] == nproc[1] != "unlimited"
         assert Path(f"/proc/{pid}/cwd").resolve() == Path("/")
         # And it still answers under all of that.
         pieces = [
