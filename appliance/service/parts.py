@@ -36,6 +36,7 @@ from appliance.service.ports import (
     Citation,
     Utterance,
 )
+from appliance.service.supervisor import PermanentFault
 
 if TYPE_CHECKING:
     from appliance.answer.answering import Answer
@@ -195,7 +196,12 @@ class AnswerAdapter:
 
 
 class AnswerWorkerComponent:
-    """Runs the sandboxed llama.cpp worker for the service's lifetime; reaps it on shutdown."""
+    """Runs the sandboxed llama.cpp worker for the service's lifetime; reaps it on shutdown.
+
+    A model file that is missing, fails its checksum or does not load ends the component with a
+    :class:`PermanentFault` (shown ``failed`` with the code, not restarted): a restart cannot mend a
+    file. Other start failures are the supervisor's to retry; crashes later the worker restarts itself.
+    """
 
     name = "answer"
 
@@ -203,10 +209,19 @@ class AnswerWorkerComponent:
         self.worker = worker
 
     async def run(self) -> None:
-        """Start the worker (it restarts itself after crashes) and hold it until cancelled."""
+        """Start the worker and hold it until cancelled, or until it fails for good."""
+        from appliance.answer.worker import PERMANENT_CODES
+
         try:
-            await self.worker.start()
-            await asyncio.Event().wait()
+            try:
+                await self.worker.start()
+            except OpenClawError as err:
+                if err.code in PERMANENT_CODES:
+                    raise PermanentFault(err.message, code=err.code) from err
+                raise
+            # A later restart (after a crash) can meet a file broken meanwhile.
+            status = await self.worker.wait_failed()
+            raise PermanentFault(status.last_error, code=status.last_error_code)
         finally:
             await asyncio.shield(self.worker.close())
 

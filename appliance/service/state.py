@@ -195,7 +195,7 @@ class LiveState:
     def _apply_component(self, data: dict[str, Any]) -> None:
         if "name" in data:
             self.components[str(data["name"])] = dict(data)
-            if data.get("status") == "disabled" and data.get("last_error_code"):
+            if data.get("status") in ("disabled", "failed") and data.get("last_error_code"):
                 # Off because it cannot start, not by configuration: the page says so loudly.
                 self.last_error = {
                     "code": display_name(str(data["last_error_code"])),

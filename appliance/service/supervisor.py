@@ -2,8 +2,10 @@
 
 A component is anything with a ``name`` and an ``async run()`` that runs until cancelled. When ``run``
 raises, the supervisor records the error, publishes a ``component-state`` event, waits (exponential
-backoff, capped) and starts it again. A component that returns normally is finished and stays
-``stopped``. Every state change is visible through :meth:`Supervisor.health` and on the bus.
+backoff, capped) and starts it again. A component that raises :class:`PermanentFault` (its model file
+is missing or corrupt: no restart can mend that) is left ``failed`` with the error's code, until an
+admin restarts it. A component that returns normally is finished and stays ``stopped``. Every state
+change is visible through :meth:`Supervisor.health` and on the bus.
 """
 
 from __future__ import annotations
@@ -41,6 +43,14 @@ class ComponentStatus(enum.StrEnum):
     BACKOFF = "backoff"
     STOPPED = "stopped"
     DISABLED = "disabled"
+    FAILED = "failed"
+
+
+class PermanentFault(OpenClawError):
+    """A component cannot run until something outside it is mended (a missing or corrupt model file):
+    the supervisor leaves it ``failed`` with this error's code instead of restarting it."""
+
+    code = "component_failed"
 
 
 @dataclass
@@ -211,6 +221,19 @@ class Supervisor:
                 if not self._stopping:
                     self._set(health, ComponentStatus.STOPPED)
                 raise
+            except PermanentFault as err:
+                log.error(
+                    f"{name} failed and is not restarted: {err.message}",
+                    extra={"component": name, "code": err.code},
+                )
+                self._set(
+                    health,
+                    ComponentStatus.FAILED,
+                    last_error_code=err.code,
+                    last_error=err.message,
+                    retry_in_s=0.0,
+                )
+                return
             except Exception as err:
                 code, message = public_error(err)
                 log.warning(
