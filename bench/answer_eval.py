@@ -53,11 +53,12 @@ from appliance.errors import public_name  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
 from appliance.ingest.pipeline import ingest_path  # noqa: E402
 from appliance.service.samples import write_samples  # noqa: E402
-from bench.answer_drawings import write_drawings  # noqa: E402
+from bench.answer_drawings import check_truth, write_drawings  # noqa: E402
 from bench.answer_eval_set import (  # noqa: E402
     CLASSES,
     SPLITS,
     Question,
+    demo_truth_problems,
     load_set,
     matches,
     question_heard,
@@ -440,7 +441,10 @@ def main() -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     splits = list(SPLITS) if args.split == "all" else [args.split]
-    questions = [q for q in load_set() if q.split in splits]
+    every = load_set()
+    for line in demo_truth_problems(every) + check_truth():
+        print(f"  truth check: {line}")
+    questions = [q for q in every if q.split in splits]
     if args.limit:
         questions = questions[: args.limit]
     print(

@@ -215,3 +215,32 @@ def spoken_form(text: str) -> str:
 
     text = _CODE.sub(code, text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def demo_truth_problems(questions: list[Question]) -> list[str]:
+    """Demo-drawing questions none of whose forms is drawn by appliance/service/samples.py any more."""
+    from appliance.service.samples import SAMPLES
+
+    drawn = {
+        s.file_name: "\n".join(
+            [
+                s.number,
+                s.title,
+                s.revision,
+                s.material,
+                s.scale,
+                s.date,
+                s.sheet,
+                *list(s.notes),
+                *list(s.dimensions),
+            ]
+        )
+        for s in SAMPLES
+    }
+    return [
+        f"{q.qid}: none of {list(q.expect)} is on {q.source}"
+        for q in questions
+        if q.answerable
+        and q.source in drawn
+        and not any(matches(drawn[q.source], e) for e in q.expect)
+    ]
