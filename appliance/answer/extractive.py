@@ -579,6 +579,16 @@ def _with_value(units: list[str], i: int) -> str:
     return unit
 
 
+def _label_then_label(text: str) -> bool:
+    """A label without its value followed by another field's label ("GEWICHT: MASSSTAB:1:2", two
+    cells read as one line): the line says nothing about the first field."""
+    first = split_label(text)
+    if first is None or not first.rest:
+        return False
+    second = split_label(first.rest)
+    return second is not None and second.field != first.field
+
+
 def is_bare_label(text: str) -> bool:
     """A title-block label without its value, in any of the four languages ("Weight /vikt",
     "Surface treatment Ytbehandling", "SURFACE FINISH:")."""
@@ -640,7 +650,7 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         units = _units(src.text)
         for i in range(len(units)):
             quote = _with_value(units, i)
-            if quote.rstrip().endswith(":") or is_bare_label(quote):
+            if quote.rstrip().endswith(":") or is_bare_label(quote) or _label_then_label(quote):
                 continue  # a label without its value
             # The English sense of Swedish, German and Chinese words counts as theirs.
             candidates.append((src.number, quote, set(terms(quote)) | set(terms(translate(quote)))))
@@ -679,7 +689,17 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         found = field_extract(question, field, phrase, sources)
         if found is not None:
             return found
-    return line_extract(question, sources)
+    line = line_extract(question, sources)
+    if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
+        return None  # a weight asked, a line without one: the drawing does not state it
+    return line
+
+
+#: What a line must hold to answer a question about these fields when no field value answered it.
+_LINE_FORMS: dict[str, re.Pattern[str]] = {
+    "weight": _WEIGHT,
+    "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
+}
 
 
 def coverage(question: str, text: str) -> float:

@@ -243,3 +243,9 @@ def test_umlaut_spellings_compare_equal() -> None:
         "FS-0930-2"
     )
     assert coverage("fuehrungsschiene", "Führungsschiene") == 1.0
+
+
+def test_an_empty_label_read_together_with_the_next_cell_is_no_answer() -> None:
+    """The page's OCR read two cells as one line: "GEWICHT: MASSSTAB:1:2" has no weight."""
+    src = _source(1, "GEWICHT: MASSSTAB:1:2\nWEIGHT: SCALE:2:1 SHEET 1 OF 1", title="Adapterplatte")
+    assert find_extract("How much does the Adapterplatte weigh?", [src]) is None
