@@ -102,6 +102,11 @@ class WorkerStatus:
     #: Tokens in the model's KV cache after the warm-up: the fixed prompt prefix (system turn, worked
     #: example) the first question reuses, the warm-up's own short question and its reply.
     warm_tokens: int = 0
+    #: The libseccomp bindings the worker built its filters with (``seccomp`` or ``pyseccomp``).
+    seccomp_bindings: str = ""
+    #: Landlock ABI version confining the worker's loading phase (0: the kernel has no Landlock, so
+    #: reads were not confined while the model loaded).
+    landlock_abi: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -118,6 +123,8 @@ class WorkerStatus:
             "n_ctx": self.n_ctx,
             "memory_limit_mb": self.memory_limit_mb,
             "warm_tokens": self.warm_tokens,
+            "seccomp_bindings": self.seccomp_bindings,
+            "landlock_abi": self.landlock_abi,
         }
 
 
@@ -353,6 +360,8 @@ class AnswerWorker:
                 warmup_s=float(message.get("warmup_s", 0.0)),
                 n_ctx=int(message.get("n_ctx", 0)),
                 warm_tokens=int(message.get("warm_tokens", 0)),
+                seccomp_bindings=str(message.get("seccomp", "")),
+                landlock_abi=int(message.get("landlock_abi", 0)),
             )
             self._spawn(self._watch_exit(proc))
             return

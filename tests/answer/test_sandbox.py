@@ -205,6 +205,8 @@ async def test_running_worker_is_confined(answer_settings: Any, models_dir: Path
         nproc = _limit(limits, "Max processes")
         assert nproc[0] == nproc[1] != "unlimited"
         assert Path(f"/proc/{pid}/cwd").resolve() == Path("/")
+        assert worker.status.landlock_abi == landlock.abi_version()
+        assert worker.status.seccomp_bindings in sandbox.BACKENDS
         # And it still answers under all of that.
         pieces = [
             p
