@@ -223,6 +223,14 @@ def load_model(channel: Channel, loading: Loading) -> tuple[Any, float, float]:
         path = locate(loading.spec, "gguf", loading.models_dir)
     except ModelError as err:
         _fatal(channel, err.code, err.message)
+    except OSError as err:
+        # Landlock refuses a file outside the folders it may be in (a link to somewhere else).
+        _fatal(
+            channel,
+            "model_load_failed",
+            f"the model file cannot be read in the sandbox ({err.__class__.__name__}); "
+            "it must lie in its model folder, not link elsewhere",
+        )
     verify_s = time.perf_counter() - t0
     t1 = time.perf_counter()
     threads = int(loading.start.get("threads", 2))
