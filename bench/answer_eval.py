@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import hashlib
 import json
 import shutil
@@ -166,6 +167,13 @@ def build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: 
     An index built by other ingest code is thrown away and built again: answers measured on stale
     slices would credit or blame the wrong code.
     """
+    # Two runs sharing an index folder take turns: the second waits, then finds the index built.
+    with (root / ".build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _build_index(config, root, files, log)
+
+
+def _build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: bool) -> None:
     done_file = root / "indexed.json"
     stamp_file = root / "ingest-code.txt"
     stamp = ingest_code_stamp()
