@@ -170,11 +170,17 @@ def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source
     subject = extractive._subject_sources(asked, "", sources)
     files = {(s.source, s.page) for s in subject}
     out: list[_Found] = []
+    seen: set[Dimension] = set()
     for src in sources:
         if (src.source, src.page) not in files:
             continue
         records = [_record(r) for r in src.dimensions] or _from_text(src.text)
-        out.extend(_Found(d, src) for d in records if d is not None)
+        for dim in records:
+            # The title block, the summary and the dimension's own slice all carry its record; when
+            # they come as separate sources it is still one dimension.
+            if dim is not None and dim not in seen:
+                seen.add(dim)
+                out.append(_Found(dim, src))
     if not out:
         return []
     # One drawing only: the best-ranked source's file and page.
