@@ -468,6 +468,10 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     q_terms = list(dict.fromkeys(terms(asked)))
     if not q_terms:
         return list(sources)
+    # A question that gives a file's whole name ("Aufspannung.PDF") is about that file.
+    named = [src for src in sources if _names_file(question, src)]
+    if named:
+        return named
     scored = []
     for src in sources:
         text_terms = set(terms(src.text))
@@ -487,6 +491,14 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     if best == 0:
         return list(sources)
     return [src for score, src in scored if score == best]
+
+
+def _names_file(question: str, src: Source) -> bool:
+    name = PurePosixPath(public_name(src.source)).name.lower()
+    return (
+        "." in name
+        and re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", question.lower()) is not None
+    )
 
 
 def _names_something(question: str, phrase: str) -> bool:

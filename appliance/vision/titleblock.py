@@ -878,6 +878,8 @@ def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
 
 #: Fields written in words (of any language), whose OCR slips the glossary can mend.
 _WORDED = ("title", "material", "surface_treatment", "project")
+#: The further fields of ISO 7200 title blocks (words, names).
+_ISO_7200 = ("department", "technical_reference", "document_type", "document_status", "owner")
 #: A standard's name: "ISO 2768-mK", "DIN ISO 2768-1 m", "SS-ISO 2768-1", "GB/T 1804-m".
 _STANDARD = re.compile(r"\b(?:DIN|ISO|SS|EN|GB/T|JIS|ANSI|ASME|BS)\b[ -]?(?:[A-Z]+[ -]?)?\d")
 
@@ -901,7 +903,10 @@ def _clean_value(name: str, value: str) -> str:
     value = re.sub(r"\s+", " ", value).strip()
     # A sub-label left without its value ("LINEAR: +0.1/-0.1 WINKEL:"): not part of the value.
     value = re.sub(r"(?<=\S)(?:\s+[^\W\d_]+:)+$", "", value) or value
+    abbreviated = bool(re.search(r"(?<![^\W\d_])[^\W\d_]{1,4}\.$", value.rstrip()))
     value = value.strip(" |[]{}_—-:;,.")
+    if abbreviated and name in _WORDED + _PERSON_FIELDS + _ISO_7200:
+        value += "."  # an abbreviation keeps its full stop ("DRIVES ENG.")
     value = re.sub(r"^/\s*", "", value)  # the slash between a label's two languages
     value = strip_connective(value) or value
     if name in ("drawing_number", "title"):

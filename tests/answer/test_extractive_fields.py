@@ -249,3 +249,16 @@ def test_an_empty_label_read_together_with_the_next_cell_is_no_answer() -> None:
     """The page's OCR read two cells as one line: "GEWICHT: MASSSTAB:1:2" has no weight."""
     src = _source(1, "GEWICHT: MASSSTAB:1:2\nWEIGHT: SCALE:2:1 SHEET 1 OF 1", title="Adapterplatte")
     assert find_extract("How much does the Adapterplatte weigh?", [src]) is None
+
+
+def test_a_file_named_with_its_extension_is_the_subject() -> None:
+    """Both PDFs' texts say "Aufspannung"; the question gives one file's whole name."""
+    ecke = _source(
+        1,
+        "Aufspannung_Ecken\nSHEET 1 OF 1",
+        fields={"sheet": "1 OF 1"},
+        source="Aufspannung_Ecke.PDF",
+    )
+    tower = _source(2, "Micro_Vu-4.20", fields={"sheet": "2 OF 2"}, source="Aufspannung.PDF")
+    found = find_extract("Which sheet is Aufspannung.PDF?", [ecke, tower])
+    assert found is not None and found.source_number == 2
