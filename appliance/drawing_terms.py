@@ -157,7 +157,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "未注公差",
         "一般公差",
     ),
-    "sheet": ("sheet no", "sheet", "blad", "blatt", "sida", "张次"),
+    "sheet": ("sheet no", "sheet", "blad", "blatt", "sida", "张次", "张数", "页码"),
     "size": (
         "sheet size",
         "paper size",

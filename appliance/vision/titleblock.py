@@ -336,6 +336,8 @@ def _is_label(tokens: list[str]) -> bool:
     return bool(tokens) and match_label(tokens, 0) is not None
 
 
+#: Two letters, of any of the four languages: a name, a title, a treatment.
+_WORDS_FORM = re.compile(r".*[A-Za-zÀ-ÿ\u3400-\u9fff].*[A-Za-zÀ-ÿ\u3400-\u9fff].*")
 #: What a field's value must look like to be taken (a misreading usually breaks the form).
 _VALID: dict[str, re.Pattern[str]] = {
     # An identifier: letters, digits and joining marks, with at least one digit; or words joined
@@ -343,10 +345,13 @@ _VALID: dict[str, re.Pattern[str]] = {
     "drawing_number": re.compile(
         r"(?=.*\d)[A-Za-z0-9][A-Za-z0-9_.\-/ ]{2,}|[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+"
     ),
-    "title": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "title": _WORDS_FORM,
     "material": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
     "revision": re.compile(r"[A-Za-z0-9]{1,3}"),
-    "sheet": re.compile(r"\d+(?:\s*(?:of|von|av|/)\s*\d+)?", re.IGNORECASE),
+    "sheet": re.compile(
+        r"\d+(?:\s*(?:of|von|av|/)\s*\d+)?|(?:共\s*\d+\s*张\s*)?第\s*\d+\s*张(?:\s*共\s*\d+\s*张)?",
+        re.IGNORECASE,
+    ),
     # ISO A sizes, or the letter of an ANSI size (A-E) written under its SIZE label.
     "size": re.compile(r"A[0-4]|[A-E]"),
     "date": _DATE,
@@ -358,16 +363,16 @@ _VALID: dict[str, re.Pattern[str]] = {
     "general_tolerance": re.compile(r".*\d.*"),
     "quantity": re.compile(r"\d+(?:\s*\w+)?"),
     # Words: a treatment, a code, a name.
-    "surface_treatment": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "surface_treatment": _WORDS_FORM,
     "project": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
-    "drawn_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "checked_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "approved_by": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "department": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "technical_reference": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "document_type": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "document_status": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
-    "owner": re.compile(r".*[A-Za-zÀ-ÿ].*[A-Za-zÀ-ÿ].*"),
+    "drawn_by": _WORDS_FORM,
+    "checked_by": _WORDS_FORM,
+    "approved_by": _WORDS_FORM,
+    "department": _WORDS_FORM,
+    "technical_reference": _WORDS_FORM,
+    "document_type": _WORDS_FORM,
+    "document_status": _WORDS_FORM,
+    "owner": _WORDS_FORM,
 }
 
 
@@ -628,16 +633,31 @@ def _area(box: Box) -> float:
 
 
 def _tokens(words: list[OcrWord]) -> list[tuple[str, OcrWord]]:
-    """Raw tokens, with "LABEL:value" glued by OCR split into "LABEL:" and "value"."""
-    tokens = []
+    """Raw tokens, with "LABEL:value" glued by OCR split into "LABEL:" and "value", and Chinese
+    characters Tesseract spaced apart ("名 称", "表面 处 理") joined again on their line."""
+    tokens: list[tuple[str, OcrWord]] = []
     for word in words:
         match = re.fullmatch(r"([A-Za-zÄÖÜäöüß.]{3,}:)(.+)", word.raw_text)
         if match:
             tokens.append((match.group(1), word))
             tokens.append((match.group(2), word))
+        elif (
+            tokens
+            and _HAN.fullmatch(word.raw_text)
+            and _HAN.fullmatch(tokens[-1][0])
+            and abs(_centre_y(tokens[-1][1]) - _centre_y(word)) < 0.5 * (word.box.y1 - word.box.y0)
+        ):
+            tokens[-1] = (tokens[-1][0] + word.raw_text, tokens[-1][1])
         else:
             tokens.append((word.raw_text, word))
     return tokens
+
+
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _centre_y(word: OcrWord) -> float:
+    return (word.box.y0 + word.box.y1) / 2
 
 
 def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
@@ -732,8 +752,10 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         # the label is the next row's label. A big cell holding only its label has its value
         # nowhere else: the field is empty on this drawing.
         below: list[OcrWord] = []
-        if name not in _PERSON_FIELDS and box.y1 - box.y0 <= 3.5 * label_height:
+        if box.y1 - box.y0 <= 3.5 * label_height:
             below = _below(i, per_cell, label_cells)
+            if name in _PERSON_FIELDS and not _NAME.search(" ".join(w.raw_text for w in below)):
+                below = []  # a word under "GEZEICHNET" that is no name: the next row's label
         below = below or _right_of(i, label_box, per_cell, label_cells)
         if below:
             value = " ".join(w.raw_text for w in below)
@@ -756,6 +778,8 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
     return {k: v for k, v in fields.items() if v.value}
 
 
+#: What a person's name looks like under its label: an initial ("H. Berger") or Chinese ("王明").
+_NAME = re.compile(r"^(?:[A-Z]\.\s?[A-Za-zÀ-ÿ]|[\u3400-\u9fff]{2,4}$)")
 _PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by", "technical_reference")
 
 
@@ -900,7 +924,12 @@ def _clean_value(name: str, value: str) -> str:
             flags=re.IGNORECASE,
         )
         value = re.sub(r"(\d)\s*(of|von|av)\s*(?=\d)", r"\1 \2 ", value, flags=re.IGNORECASE)
+        # "共2张第1张" (of 2 sheets, sheet 1) spaced as it is written.
+        value = re.sub(r"\s*([共第])\s*(\d+)\s*张\s*", r" \1 \2 张 ", value).strip()
     value = re.sub(r"\s+", " ", value).strip()
+    if name != "sheet":  # "共 2 张 第 1 张" is spaced as written
+        # Chinese is written without spaces; Tesseract puts some between its characters.
+        value = re.sub(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])", "", value)
     # A sub-label left without its value ("LINEAR: +0.1/-0.1 WINKEL:"): not part of the value.
     value = re.sub(r"(?<=\S)(?:\s+[^\W\d_]+:)+$", "", value) or value
     abbreviated = bool(re.search(r"(?<![^\W\d_])[^\W\d_]{1,4}\.$", value.rstrip()))

@@ -211,3 +211,29 @@ def test_sheet_strokes_around_von_are_ones() -> None:
 def test_an_ansi_size_letter_under_its_label() -> None:
     fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, "SIZE:", "B"))])
     assert choose_fields(fields)["size"] == "B"
+
+
+def test_chinese_labels_spaced_apart_by_ocr() -> None:
+    """With ``eng+chi_sim`` Tesseract spaces Chinese characters ("名 称", "表面 处 理")."""
+    cells = [
+        (Cell(Box(0, 0, 400, 60)), _row(5, 14, "名", "称") + _row(30, 22, "轴承", "座")),
+        (Cell(Box(0, 60, 400, 120)), _row(65, 14, "表面", "处", "理") + _row(90, 22, "发", "黑")),
+        (
+            Cell(Box(0, 120, 400, 180)),
+            _row(125, 14, "张", "数") + _row(150, 22, "共", "2", "张", "第", "1", "张"),
+        ),
+    ]
+    fields = choose_fields(cell_fields(cells))
+    assert fields["title"] == "轴承座"
+    assert fields["surface_treatment"] == "发黑"
+    assert fields["sheet"] == "共 2 张 第 1 张"
+
+
+def test_a_name_under_its_label_in_a_table_column() -> None:
+    """ "设计" over "王明" (a column), but not "GEZEICHNET" over a misread "GEPROFT"."""
+    label = Cell(Box(0, 0, 200, 20))
+    under = Cell(Box(0, 22, 200, 42))
+    fields = cell_fields([(label, _row(4, 12, "设计")), (under, _row(26, 12, "王明"))])
+    assert fields["drawn_by"].value == "王明"
+    fields = cell_fields([(label, _row(4, 12, "GEZEICHNET")), (under, _row(26, 12, "GEPROFT"))])
+    assert "drawn_by" not in fields
