@@ -96,6 +96,13 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
 #: Questions about the drawing's general rules, not one of its dimensions.
 _GENERAL = re.compile(
     r"\bgeneral\b|\bstandard\b|\biso\s?2768\b|\bunless\b|\bnot (?:indicated|stated|specified)\b"
+    r"|\bdecimals?\b|\bplaces?\b"
+)
+#: A tolerance question names the feature it is about ("the 70.5 diameter", "the thickness");
+#: "the tolerance on the part" asks for the general tolerance, which is no dimension.
+_FEATURE = re.compile(
+    r"\b(?:diam\w*|bore\w*|holes?|thick\w*|height|length|width|radius|radii|angle|chamfer|depth"
+    r"|deep|wide|long|tall|slot|pocket|step|shaft|pin|groove)\b|⌀"
 )
 _MAX = re.compile(r"\b(?:largest|biggest|greatest|max(?:imum)?|outer|outside|external|overall)\b")
 _MIN = re.compile(r"\b(?:smallest|least|min(?:imum)?|inner|inside|internal|narrowest)\b")
@@ -125,11 +132,13 @@ def _intent(question: str) -> _Intent | None:
             words.append(phrase)
     if not aspect:
         return None
+    values = tuple(float(v.replace(",", ".")) for v in _VALUE.findall(question))
+    if aspect == "tolerance" and not values and not _FEATURE.search(q):
+        return None
     count = bool(_COUNT.search(q))
     if count and aspect == "diameter" and "hole" in q:
         aspect = "holes"
     pick = "max" if _MAX.search(q) else "min" if _MIN.search(q) else "all"
-    values = tuple(float(v.replace(",", ".")) for v in _VALUE.findall(question))
     fits = _FIT.findall(question)
     features = next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", q)), 0)
     if aspect == "chamfer" and re.search(r"\bangle|\bdegree", q):
