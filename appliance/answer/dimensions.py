@@ -256,7 +256,7 @@ def _of_kind(found: list[_Found], *kinds: DimensionKind) -> list[_Found]:
 def _distinct(found: list[_Found]) -> list[_Found]:
     seen: dict[str, _Found] = {}
     for f in found:
-        seen.setdefault(f.dimension.spoken(), f)
+        seen.setdefault(f.dimension.callout(), f)
     return list(seen.values())
 
 
@@ -268,11 +268,11 @@ def _picked(intent: _Intent, items: list[_Found], field: str) -> extractive.Extr
     if intent.pick in ("max", "min") and all(f.dimension.value is not None for f in items):
         best = (max if intent.pick == "max" else min)(items, key=lambda f: f.dimension.value or 0)
         prefix = "largest" if intent.pick == "max" else "smallest"
-        return _extract(best, best.dimension.spoken(), f"{prefix} {field}")
+        return _extract(best, best.dimension.callout(), f"{prefix} {field}")
     distinct = _distinct(items)
     if len(distinct) == 1:
-        return _extract(distinct[0], distinct[0].dimension.spoken(), field)
-    quote = ", ".join(f.dimension.spoken() for f in distinct)
+        return _extract(distinct[0], distinct[0].dimension.callout(), field)
+    quote = ", ".join(f.dimension.callout() for f in distinct)
     return _extract(distinct[0], quote, _PLURAL.get(field, field + "s"))
 
 
@@ -285,10 +285,10 @@ def _thread(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
         return None
     if intent.count:
         total = sum(f.dimension.count for f in threads)
-        listed = ", ".join(f.dimension.spoken() for f in _distinct(threads))
+        listed = ", ".join(f.dimension.callout() for f in _distinct(threads))
         return _extract(threads[0], f"{total} ({listed})", "number of threads")
     distinct = _distinct(threads)
-    quote = ", ".join(f.dimension.spoken() for f in distinct)
+    quote = ", ".join(f.dimension.callout() for f in distinct)
     return _extract(distinct[0], quote, "thread size" if len(distinct) == 1 else "threads")
 
 
@@ -301,7 +301,7 @@ def _diameter(
         if intent.features:
             holes = [f for f in holes if f.dimension.count == intent.features] or holes
         if len(_distinct(holes)) == 1:
-            return _extract(holes[0], holes[0].dimension.spoken(), "hole diameter")
+            return _extract(holes[0], holes[0].dimension.callout(), "hole diameter")
         # "The diameter of the piston" is its outside: the largest.
         return _picked(replace(intent, pick="max"), diameters, "diameter")
     return _picked(intent, diameters, "diameter")
@@ -325,12 +325,12 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
     if "wid" in words and "length" not in words and len(ranked) > 1:
         # Length, width, height in falling order: the width is the second of the lengths (the
         # length itself when it is drawn twice, once each way, as on a square plate).
-        return _extract(ranked[1], ranked[1].dimension.spoken(), "overall width")
+        return _extract(ranked[1], ranked[1].dimension.callout(), "overall width")
     # Which way a dimension runs is not read (the text of a vertical dimension is often upright),
     # so "how long" and "how tall" are both the largest length.
     tall = any(w in words for w in ("height", "tall", "high"))
     best = ranked[0]
-    return _extract(best, best.dimension.spoken(), f"overall {'height' if tall else 'length'}")
+    return _extract(best, best.dimension.callout(), f"overall {'height' if tall else 'length'}")
 
 
 def _tolerance(
@@ -353,7 +353,7 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
         with_fit = [f for f in found if f.dimension.fit.lower() == intent.fit.lower()]
         if with_fit:
             return _extract(
-                with_fit[0], with_fit[0].dimension.spoken(), f"dimension with {intent.fit}"
+                with_fit[0], with_fit[0].dimension.callout(), f"dimension with {intent.fit}"
             )
     fitted = [f for f in named if f.dimension.fit]
     if fitted:
@@ -365,7 +365,7 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
     fitted = _distinct([f for f in found if f.dimension.fit])
     if not fitted:
         return None
-    quote = ", ".join(f.dimension.spoken() for f in fitted)
+    quote = ", ".join(f.dimension.callout() for f in fitted)
     return _extract(fitted[0], quote, "fit" if len(fitted) == 1 else "fits")
 
 
@@ -376,7 +376,7 @@ def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     if not holes:
         return None
     distinct = _distinct(holes)
-    listed = ", ".join(f.dimension.spoken() for f in distinct)
+    listed = ", ".join(f.dimension.callout() for f in distinct)
     if not intent.count:
         return _extract(distinct[0], listed, "hole size" if len(distinct) == 1 else "holes")
     total = sum(f.dimension.count for f in distinct)
@@ -387,7 +387,7 @@ def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     deep = [f for f in (named or found) if f.dimension.depth is not None]
     if not deep:
         return None
-    return _extract(deep[0], deep[0].dimension.spoken(), "depth")
+    return _extract(deep[0], deep[0].dimension.callout(), "depth")
 
 
 def _chamfer_angle(
@@ -398,7 +398,7 @@ def _chamfer_angle(
     if angled:
         angles = [re.search(r"(\d+(?:\.\d+)?)\s?°", f.dimension.text) for f in angled]
         quote = ", ".join(dict.fromkeys(f"{m.group(1)}°" for m in angles if m))
-        return _extract(angled[0], f"{quote} ({angled[0].dimension.spoken()})", "chamfer angle")
+        return _extract(angled[0], f"{quote} ({angled[0].dimension.callout()})", "chamfer angle")
     return _picked(intent, _of_kind(found, K.ANGLE), "angle")
 
 

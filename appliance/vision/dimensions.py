@@ -71,8 +71,8 @@ class Dimension:
     #: Where it is on the page, in the source's coordinates.
     box: Box | None = None
 
-    def spoken(self) -> str:
-        """The dimension as an answer names it: ``"4 x M8"``, ``"⌀21.5 ±0.1"``, ``"45°"``."""
+    def callout(self) -> str:
+        """The dimension as an answer quotes it, in drawing notation: ``"4 x M8"``, ``"⌀21.5 ±0.1"``."""
         head = f"{self.count} x " if self.count > 1 else ""
         if self.kind is DimensionKind.THREAD:
             body = self.thread

@@ -337,7 +337,7 @@ def dimension_summary(
     name = " ".join(v for v in (fields.get("title", ""), drawing_number) if v)
     lines = [f"Dimensions of {name}." if name else "Dimensions."]
     for kind, label in _SUMMARY_GROUPS:
-        items = [d.spoken() for d in typed if d.kind is kind]
+        items = [d.callout() for d in typed if d.kind is kind]
         if items:
             lines.append(f"{label}: {', '.join(dict.fromkeys(items))}.")
     # Tolerances and fits show in their dimensions' entries; a line of its own headed "Tolerances"

@@ -101,11 +101,11 @@ def test_not_dimensions(text: str) -> None:
     assert parse_dimensions(text) == []
 
 
-def test_json_round_trip_and_spoken_form() -> None:
+def test_json_round_trip_and_callout_form() -> None:
     dim = parse_dimensions("2x⌀19,9 0 -0,1", Box(1, 2, 3, 4))[0]
     assert Dimension.from_json(dim.to_json()) == dim
-    assert dim.spoken() == "2 x ⌀19.9 0/-0.1"
-    assert one("16.00 15.50").spoken() == "16.00/15.50"
+    assert dim.callout() == "2 x ⌀19.9 0/-0.1"
+    assert one("16.00 15.50").callout() == "16.00/15.50"
     with pytest.raises(ValueError):
         Dimension.from_json({"kind": "linear"})
 
