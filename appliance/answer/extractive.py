@@ -441,8 +441,17 @@ def _looks_like(field: str, line: str) -> bool:
     return False
 
 
+_RATIO = re.compile(r"\d+(?:[.,]\d+)?\s*[:/]\s*\d+")
 _TOLERANCED = re.compile(r"[⌀Ø]?\d+(?:[.,]\d+)?\s*[±+]")
 _WEIGHT = re.compile(r"\d\s*(?:mg|g|kg|t|lbs?|oz)\b", re.I)
+
+#: What a value of these fields must hold (a misread "I2" is no scale, "Micro-Vu Turm" no size).
+_FIELD_FORMS: dict[str, re.Pattern[str]] = {
+    "weight": _WEIGHT,
+    "scale": _RATIO,
+    "size": re.compile(r"^(?:A[0-4]|[A-E])$|(?<![^\W_])A[0-4](?![^\W_])"),
+    "date": re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}"),
+}
 
 #: A line that leads into a value on the next line ("... anges enligt", "acc. to /").
 _LEAD_IN = re.compile(r"(?:\bto|enligt|nach|gemäß|per|:|/)\s*$", re.I)
@@ -453,7 +462,7 @@ def _has_form(field: str, value: str) -> bool:
     with its unit), and not a label of any field."""
     if field in _NUMERIC_FIELDS and not any(ch.isdigit() for ch in value):
         return False
-    if field == "weight" and not _WEIGHT.search(value):
+    if field in _FIELD_FORMS and not _FIELD_FORMS[field].search(value):
         return False
     if field == "general_tolerance" and _TOLERANCED.match(value):
         return False  # "12 ±0.1": a dimension with its own tolerance, not the general one
@@ -710,6 +719,7 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
 #: What a line must hold to answer a question about these fields when no field value answered it.
 _LINE_FORMS: dict[str, re.Pattern[str]] = {
     "weight": _WEIGHT,
+    "scale": _RATIO,
     "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
 }
 

@@ -951,6 +951,11 @@ def _clean_value(name: str, value: str) -> str:
         # Swedish and German words the English OCR model garbled ("Kul6or"), and micrometres.
         value = re.sub(r"[^\s:;,]+", lambda m: known_spelling(m.group(0)) or m.group(0), value)
         value = re.sub(r"(?<=\d)\s?[uμ]m\b", "µm", value)
+    if name == "revision" and value.isalpha() and len(value) <= 2:
+        # A revision letter is a capital; "Cc" is one letter read as its two cases.
+        value = (
+            value[0].upper() if len(value) == 1 or value[0].lower() == value[1].lower() else value
+        )
     if name == "general_tolerance":
         # The standard the tolerances follow, whatever of the label's wording was read before it.
         standard = _STANDARD.search(value)

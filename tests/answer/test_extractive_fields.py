@@ -262,3 +262,14 @@ def test_a_file_named_with_its_extension_is_the_subject() -> None:
     tower = _source(2, "Micro_Vu-4.20", fields={"sheet": "2 OF 2"}, source="Aufspannung.PDF")
     found = find_extract("Which sheet is Aufspannung.PDF?", [ecke, tower])
     assert found is not None and found.source_number == 2
+
+
+def test_values_must_have_their_fields_form() -> None:
+    """Photo misreadings: "I2" is no scale, "Micro-Vu Turm" no size; "DO NOT SCALE DRAWING" says
+    nothing about the scale."""
+    src = _source(1, "MASSSTAB: I2\nSIZE: Micro-Vu Turm\nDO NOT SCALE DRAWING", title="Halter")
+    assert find_extract("What scale is the Halter drawn at?", [src]) is None
+    assert _quote("What sheet size is it?", src) == ""
+    good = _source(1, "MASSSTAB: 1:2\nSIZE: A4")
+    assert _quote("What scale?", good) == "1:2"
+    assert _quote("What sheet size?", good) == "A4"

@@ -237,3 +237,9 @@ def test_a_name_under_its_label_in_a_table_column() -> None:
     assert fields["drawn_by"].value == "王明"
     fields = cell_fields([(label, _row(4, 12, "GEZEICHNET")), (under, _row(26, 12, "GEPROFT"))])
     assert "drawn_by" not in fields
+
+
+def test_a_revision_letter_is_a_capital() -> None:
+    for read in ("c", "Cc"):
+        fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, "REV:", read))])
+        assert fields["revision"].value == "C"
