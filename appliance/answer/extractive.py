@@ -502,6 +502,42 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     return [src for score, src in scored if score == best]
 
 
+#: Parts a drawing's part may be joined with (their material is not the part's).
+_COMPONENTS = frozenset(
+    [
+        "seal",
+        "gasket",
+        "o-ring",
+        "oring",
+        "bolt",
+        "screw",
+        "nut",
+        "washer",
+        "spring",
+        "bearing",
+        "bushing",
+        "insert",
+        "pin",
+        "sleeve",
+        "hose",
+        "cable",
+        "wire",
+        "coating",
+        "filler",
+        "weld",
+    ]
+)
+
+
+def _of_a_component(question: str, phrase: str, src: Source) -> bool:
+    """ "What seal material do the ports use?": the material of another part than the drawing's,
+    unless the drawing is that part (its title or number says "seal")."""
+    before = re.search(r"([\w-]+)\s+" + re.escape(phrase), question.lower())
+    if before is None or before.group(1) not in _COMPONENTS:
+        return False
+    return not _term_matches(normalise(before.group(1)), identity_terms(src))
+
+
 def _names_file(question: str, src: Source) -> bool:
     name = PurePosixPath(public_name(src.source)).name.lower()
     return (
@@ -528,6 +564,8 @@ def field_extract(
     if len(subject) == len(sources) and _names_something(question, phrase):
         subject = list(sources[:1])
     for src in subject:
+        if field == "material" and _of_a_component(question, phrase, src):
+            continue
         box = src.field_boxes.get(field)
         if field == "drawing_number" and src.drawing_number:
             return Extract(src.number, src.drawing_number, field, 1.0, box)
@@ -710,6 +748,9 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         found = field_extract(question, field, phrase, sources)
         if found is not None:
             return found
+        subject = _subject_sources(question, phrase, sources)[:1]
+        if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
+            return None  # the drawing states its part's material, not this component's
     line = line_extract(question, sources)
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
         return None  # a weight asked, a line without one: the drawing does not state it

@@ -273,3 +273,18 @@ def test_values_must_have_their_fields_form() -> None:
     good = _source(1, "MASSSTAB: 1:2\nSIZE: A4")
     assert _quote("What scale?", good) == "1:2"
     assert _quote("What sheet size?", good) == "A4"
+
+
+def test_the_material_of_another_component_is_not_the_parts() -> None:
+    block = _source(
+        1,
+        "Title block.\nMaterial: AL 6061-T651",
+        fields={"material": "AL 6061-T651", "title": "MANIFOLD BLOCK"},
+    )
+    assert (
+        find_extract("What seal material do the ports of the manifold block use?", [block]) is None
+    )
+    assert find_extract("What material is the manifold block?", [block]) is not None
+    seal = _source(2, "", fields={"material": "FKM", "title": "SEAL RING"})
+    found = find_extract("What is the seal material of the seal ring?", [seal])
+    assert found is not None and found.quote == "FKM"
