@@ -288,9 +288,8 @@ def extractive_answer(
     src = next(s for s in sources if s.number == found.source_number)
     # An extractive answer quotes one source: it is [1] whatever its rank among the candidates.
     if found.field:
-        name = found.field.replace("_", " ")
-        text = f"The {name} is {found.said()} [1]."
-        spoken = f"The {name} is {found.said()}. Source: {src.label()}."
+        text = f"{found.sentence()} [1]."
+        spoken = f"{found.sentence()}. Source: {src.label()}."
     else:
         text = f"{src.label()} says: “{found.quote}” [1]"
         spoken = f"{src.label()} says: {found.quote}"

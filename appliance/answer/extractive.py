@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
-from appliance.drawing_terms import LABELS, split_label, strip_connective, translate
+from appliance.drawing_terms import FIELD_NAMES, LABELS, split_label, strip_connective, translate
 from appliance.errors import public_name
 from appliance.index.slices import Box
 
@@ -261,6 +261,20 @@ class Extract:
         """The quote as spoken: the original term, then its English sense where it is not
         English ("Anodiserad, anodised")."""
         return f"{self.quote}, {self.english}" if self.english else self.quote
+
+    def sentence(self) -> str:
+        """A field answer as one sentence, without its full stop: "The surface treatment is
+        Anodiserad, anodised", "It was drawn by K. Lund", "The drawing states: ALL DIMENSIONS IN MM"."""
+        if self.field in _PERSON_VERBS:
+            return f"It was {_PERSON_VERBS[self.field]} by {self.said()}"
+        if self.field == "units":
+            return f"The drawing states: {self.said()}"
+        name = FIELD_NAMES.get(self.field, self.field.replace("_", " "))
+        return f"The {name} is {self.said()}"
+
+
+#: The verb of a field that names a person.
+_PERSON_VERBS = {"drawn_by": "drawn", "checked_by": "checked", "approved_by": "approved"}
 
 
 def normalise(token: str) -> str:

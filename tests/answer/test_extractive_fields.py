@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from appliance.answer.context import Source, build_sources
 from appliance.answer.extractive import (
+    Extract,
     asked_field,
     coverage,
     field_extract,
@@ -288,3 +289,15 @@ def test_the_material_of_another_component_is_not_the_parts() -> None:
     seal = _source(2, "", fields={"material": "FKM", "title": "SEAL RING"})
     found = find_extract("What is the seal material of the seal ring?", [seal])
     assert found is not None and found.quote == "FKM"
+
+
+def test_a_field_answer_reads_as_a_sentence() -> None:
+    assert Extract(1, "Stahl", "material", 1.0, None, "steel").sentence() == (
+        "The material is Stahl, steel"
+    )
+    assert Extract(1, "K. Lund", "drawn_by", 1.0).sentence() == "It was drawn by K. Lund"
+    assert Extract(1, "A4", "size", 1.0).sentence() == "The sheet size is A4"
+    # A dimension answer's own wording stays.
+    assert Extract(1, "±0.1", "tolerance on ⌀21.5", 1.0).sentence() == (
+        "The tolerance on ⌀21.5 is ±0.1"
+    )
