@@ -36,6 +36,7 @@ import asyncio
 import fcntl
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -145,7 +146,10 @@ def open_config(root: Path, ocr_languages: str | None) -> Config:
     if ocr_languages:
         text += f'[vision]\nocr_languages = "{ocr_languages}"\n'
     cfg.write_text(text, encoding="utf-8")
-    config = load_config(cfg, environ={})
+    # OPENCLAW_ANSWER__* overrides (the model, its format, the fast path) apply; the index's own
+    # paths and OCR settings do not come from the environment.
+    answer_env = {k: v for k, v in os.environ.items() if k.startswith("OPENCLAW_ANSWER__")}
+    config = load_config(cfg, environ=answer_env)
     return replace(config, answer=replace(config.answer, timeout_s=900.0, start_timeout_s=900.0))
 
 

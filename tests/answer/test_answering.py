@@ -86,7 +86,7 @@ def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
         "max_answer_tokens = 24\ntimeout_s = 600\nstart_timeout_s = 600\n"
         "restart_backoff_s = 0.05\nrestart_backoff_max_s = 0.2\n"
         # The model path is what most tests here check: ask the model even when an extract is sure.
-        "fast_path = false\n",
+        "fast_path = false\nfirst_sentence_timeout_s = 600\n",
         encoding="utf-8",
     )
     return load_config(cfg, environ={})
