@@ -84,7 +84,8 @@ class Result:
     answer: Answer
     #: Expected form in the claim and the expected file cited first (answerable questions).
     right: bool
-    #: Seconds from the call to the first event (first sentence or abstention).
+    #: Seconds from the call to the first sentence or the abstention (the acknowledgement is not
+    #: counted: it is not part of the answer).
     first_s: float
     #: What the recogniser heard (spoken runs; "" otherwise).
     heard: str = ""
@@ -92,6 +93,8 @@ class Result:
     transcribe_s: float = 0.0
     #: The espeak-ng voice and rate that spoke it (spoken runs).
     voice: str = ""
+    #: Seconds from the call to the acknowledgement, when the model was asked (None otherwise).
+    ack_s: float | None = None
 
 
 # ------------------------------------------------------------------------------------ files
@@ -233,10 +236,11 @@ def score(q: Question, answer: Answer) -> bool:
 
 async def ask(
     text: str, store: IndexStore, config: Config, worker: object, mode: str
-) -> tuple[Answer, float]:
-    """One answer and the seconds to its first event."""
+) -> tuple[Answer, float, float | None]:
+    """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement."""
     t0 = time.perf_counter()
     first: float | None = None
+    ack: float | None = None
     final: Answer | None = None
     async for event in stream_answer(
         text,
@@ -245,12 +249,14 @@ async def ask(
         worker=worker,  # type: ignore[arg-type]
         extractive_only=(mode == "extractive"),
     ):
-        if first is None:
+        if event.kind == "ack":
+            ack = time.perf_counter() - t0
+        elif first is None:
             first = time.perf_counter() - t0
         if event.answer is not None:
             final = event.answer
     assert final is not None and first is not None
-    return final, first
+    return final, first, ack
 
 
 async def start_worker(config: Config) -> object | None:
@@ -294,9 +300,16 @@ async def run(
                     voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
                     heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
                     text = heard
-                answer, first_s = await ask(text, store, config, worker, mode)
+                answer, first_s, ack_s = await ask(text, store, config, worker, mode)
                 r = Result(
-                    q, answer, score(q, answer), first_s + transcribe_s, heard, transcribe_s, voice
+                    q,
+                    answer,
+                    score(q, answer),
+                    first_s + transcribe_s,
+                    heard,
+                    transcribe_s,
+                    voice,
+                    None if ack_s is None else ack_s + transcribe_s,
                 )
                 results.append(r)
                 if verbose:
@@ -391,6 +404,21 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
             f"  seconds to the first sentence: p50 {percentile(times, 50):.2f}, "
             f"p95 {percentile(times, 95):.2f} (n={len(times)})"
         )
+    report_model_path(results)
+
+
+def report_model_path(results: list[Result]) -> None:
+    """Latency of the questions the model was asked: to the acknowledgement, to the first sentence."""
+    asked = [r for r in results if r.ack_s is not None]
+    if not asked:
+        return
+    acks = [r.ack_s for r in asked if r.ack_s is not None]
+    firsts = [r.first_s for r in asked]
+    print(
+        f"  model asked on {len(asked)}/{len(results)}: acknowledgement p50 "
+        f"{percentile(acks, 50):.2f} s, p95 {percentile(acks, 95):.2f} s; first sentence p50 "
+        f"{percentile(firsts, 50):.2f} s, p95 {percentile(firsts, 95):.2f} s, max {max(firsts):.2f} s"
+    )
 
 
 def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
@@ -425,6 +453,7 @@ def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
         f"p95 {percentile(latency, 95):.2f} s (transcription alone p50 "
         f"{percentile(transcribe, 50):.2f} s, p95 {percentile(transcribe, 95):.2f} s)"
     )
+    report_model_path(results)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ class AnswerSettings:
     """Which model answers, how the worker is confined, and how answers are built."""
 
     #: Manifest name of the GGUF model; empty string for extractive answers only.
-    llm_model: str = "smollm2-135m-instruct-q4_1"
+    llm_model: str = "qwen2.5-coder-0.5b-instruct-q4_k_m"
     #: Prompt role (a template file ``appliance/answer/prompts/<role>.j2`` per role).
     role: str = "engineer"
     #: Seconds the parent waits for a whole answer before it kills the worker.
