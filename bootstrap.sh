@@ -24,8 +24,8 @@ debian_packages=(
   python3-seccomp
 )
 # Only the tests need a browser (the status page is checked in headless Chromium).
-# The wake-word training and its tests also speak through flite and festival (more speakers than
-# espeak-ng alone); the appliance itself never needs them.
+# The wake-word training (training/) and its tests also speak through flite and festival (more
+# speakers than espeak-ng alone); the appliance itself never needs them.
 test_packages=(
   chromium chromium-driver
   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
@@ -129,8 +129,8 @@ case "${1:-demo}" in
     install_debian_packages "${test_packages[@]}"
     setup
     say "ruff"
-    "$venv/bin/ruff" check appliance tests bench
-    "$venv/bin/ruff" format --check appliance tests bench
+    "$venv/bin/ruff" check appliance training tests bench
+    "$venv/bin/ruff" format --check appliance training tests bench
     say "mypy"
     "$venv/bin/mypy"
     say "pytest"

@@ -35,18 +35,18 @@ from audio_common import silence
 from appliance.audio.base import Recogniser, Samples, WakeDetection, WakeDetector
 from appliance.audio.build import build_recogniser, build_wake_detector
 from appliance.audio.commands import CommandKind
-from appliance.audio.espeak_words import speak_with_words
 from appliance.audio.frontend import Utterance, VoiceFrontEnd
 from appliance.audio.phrases import normalise_words
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
-from appliance.audio.training_clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, variant_voice_name
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.wavio import write_wav
 from appliance.config import load_config
 from appliance.presence.rooms import load_rooms
 from appliance.presence.trace import package_data
+from training.wake.clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, variant_voice_name
+from training.wake.espeak_words import speak_with_words
 
 STYLES = ("comma", "one breath", "hesitation")
 #: Seconds of silence inserted after the command's first word ("hesitation").

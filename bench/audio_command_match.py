@@ -37,19 +37,19 @@ from audio_common import silence, speech_index
 
 from appliance.audio.build import build_recogniser, build_wake_detector
 from appliance.audio.commands import CommandKind, parse_command
-from appliance.audio.espeak_words import speak_with_words
 from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.grammar import MARGIN
 from appliance.audio.phrases import normalise_words, split_after_phrase
-from appliance.audio.piper_seeded import seeded_piper
-from appliance.audio.training_clips import (
+from appliance.audio.wake import WhisperWakeDetector
+from appliance.audio.wavio import read_wav, write_wav
+from appliance.config import load_config
+from training.wake.clips import (
     TRAIN_ACCENTS,
     VALIDATION_VARIANTS,
     variant_voice_name,
 )
-from appliance.audio.wake import WhisperWakeDetector
-from appliance.audio.wavio import read_wav, write_wav
-from appliance.config import load_config
+from training.wake.espeak_words import speak_with_words
+from training.wake.piper_seeded import seeded_piper
 
 K = CommandKind
 #: What is said after "open claw", what it means, and the room it names.

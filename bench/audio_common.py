@@ -13,8 +13,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from appliance.audio.base import SAMPLE_RATE, Samples  # noqa: E402
-from appliance.audio.training_clips import synth  # noqa: E402,F401 (shared with the benches)
 from appliance.audio.wavio import read_wav, speech_bounds  # noqa: E402,F401 (shared with the benches)
+from training.wake.clips import synth  # noqa: E402,F401 (shared with the benches)
 
 SPEECH = REPO.parent / "shared" / "data" / "speech"
 

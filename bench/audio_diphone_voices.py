@@ -20,8 +20,8 @@ import subprocess
 from dataclasses import dataclass
 
 from appliance.audio.base import Samples
-from appliance.audio.training_clips import synth
-from appliance.audio.voices import pico_levels
+from training.wake.clips import synth
+from training.wake.voices import pico_levels
 
 #: MBROLA voice databases espeak-ng drives, by espeak-ng voice name.
 MBROLA_VOICES = ("mb-us1", "mb-us2", "mb-us3", "mb-en1")

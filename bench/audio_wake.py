@@ -1,7 +1,7 @@
 """Wake word: false rejects, false accepts per hour, detection latency and CPU real-time factor.
 
 Positives are made with espeak-ng (voices x rates x pitches) from voices the keyword model's training
-never used (``appliance.audio.training_clips.HELD_OUT_ACCENTS`` and ``HELD_OUT_VARIANTS``), alone
+never used (``training.wake.clips.HELD_OUT_ACCENTS`` and ``HELD_OUT_VARIANTS``), alone
 or followed by a question in the same breath, some after leading real speech, mixed with white
 noise or with real speech clips from
 ../shared/data/speech at 0-20 dB SNR. Negatives are every clip in ../shared/data/speech (none says
@@ -9,7 +9,7 @@ noise or with real speech clips from
 same audio, so the figures compare directly.
 
 Since session 4 a second family of test speakers says more positives and near-misses: the flite and
-festival voices no training clip uses (``appliance.audio.voices.HELD_OUT_VOICES``: flite ``awb``,
+festival voices no training clip uses (``training.wake.voices.HELD_OUT_VOICES``: flite ``awb``,
 festival ``ked_diphone``), made from their own seeds after the espeak-ng audio, which stays what it
 was (``--other-positives 0 --other-near-miss 0`` gives session 3's run). Figures are printed per
 family and over both.
@@ -60,10 +60,10 @@ from audio_diphone_voices import pick as pick_diphone_voice
 
 from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.espeak_words import phrase_span, speak_with_words
-from appliance.audio.piper_seeded import seeded_piper
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training_clips import (
+from appliance.audio.wake import WhisperWakeDetector
+from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
+from training.wake.clips import (
     HELD_OUT_ACCENTS,
     HELD_OUT_VARIANTS,
     NEAR_MISSES_CLAW,
@@ -72,16 +72,16 @@ from appliance.audio.training_clips import (
     TRAIN_VARIANTS,
     variant_voice_name,
 )
-from appliance.audio.training_clips import NEAR_MISSES as TRAINING_NEAR_MISSES
-from appliance.audio.voices import (
+from training.wake.clips import NEAR_MISSES as TRAINING_NEAR_MISSES
+from training.wake.espeak_words import phrase_span, speak_with_words
+from training.wake.piper_seeded import seeded_piper
+from training.wake.voices import (
     HELD_OUT_VOICES,
     TRAIN_FOREIGN_VOICES,
     TRAIN_VOICES,
     VALIDATION_VOICES,
     SyntheticVoice,
 )
-from appliance.audio.wake import WhisperWakeDetector
-from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
 
 QUESTIONS = [
     "what torque do the M8 bolts on the mounting bracket take",

@@ -36,9 +36,9 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training import step_scores
-from appliance.audio.training_clips import NEAR_MISSES_CLAW
 from appliance.audio.wake_model import KeywordHead
+from training.wake.clips import NEAR_MISSES_CLAW
+from training.wake.windows import step_scores
 
 PHRASE = "open claw"
 #: Rival phrasings of the contrast check: the training's own, of up to three words.

@@ -5,7 +5,7 @@ rate below ~9/h (95 %), far from the 0.5/h target. This benchmark adds statistic
 synthetic speech that shares nothing with the keyword model's training:
 
 - speakers: the espeak-ng test voices of ``bench/audio_wake.py`` (held-out accents and variants)
-  and the held-out flite/festival voices (``appliance.audio.voices.HELD_OUT_VOICES``);
+  and the held-out flite/festival voices (``training.wake.voices.HELD_OUT_VOICES``);
 - text: Cranfield and SciFact abstracts the training never reads (its sentences come from the
   first 200 documents of each corpus, its long readings from the first 700; this reads from
   document 700 of Cranfield and 1,000 of SciFact on), without "claw";
@@ -36,10 +36,10 @@ from audio_wake import ESPEAK, OTHER, OTHER_VOICES, VOICES, simulate
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.training import step_scores
-from appliance.audio.training_clips import READING_DOCS
 from appliance.audio.wake_model import HEAD_MODEL, KeywordHead, locate_head
 from appliance.models.manifest import load_manifest
+from training.wake.clips import READING_DOCS
+from training.wake.windows import step_scores
 
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
 #: First document of each corpus this benchmark reads (training reads documents 0-199).

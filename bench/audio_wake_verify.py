@@ -42,10 +42,10 @@ from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.engines.speech_embedding import Floats, SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.settings import AudioSettings
-from appliance.audio.training import step_scores
-from appliance.audio.training_clips import READING_DOCS, ClipSpec, load_texts, make_clip
 from appliance.audio.wake_contrast import ContrastHead
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
+from training.wake.clips import READING_DOCS, ClipSpec, load_texts, make_clip
+from training.wake.windows import step_scores
 
 MODELS = Path("var/models")
 RETRIEVAL = REPO.parent / "shared" / "data" / "retrieval"
@@ -535,7 +535,7 @@ def main() -> None:
         "--contrast",
         type=Path,
         default=None,
-        help="a contrast-stage file (appliance.audio.training_contrast): a row per contrast "
+        help="a contrast-stage file (training.wake.contrast): a row per contrast "
         "threshold, whisper's threshold only 0 and the default",
     )
     parser.add_argument(

@@ -2,7 +2,7 @@
 
 The appliance prompts ("Say: open claw"), listens for one utterance, checks it
 (:mod:`appliance.audio.enrol_takes`) and keeps a good take as a 16 kHz mono WAV file in the
-layout the training reads (``python -m appliance.audio.training --user-positives DIR
+layout the training reads (``python -m training.wake.train --user-positives DIR
 --user-near-misses DIR``; decision 0031, session 7)::
 
     <out>/positives/01.wav, 02.wav ...

@@ -81,7 +81,7 @@ class EnrolReport:
 
     def training_argv(self, head: str = "my-open-claw-head.npz") -> list[str]:
         """The training command for these folders (near-misses only when there are some)."""
-        argv = [".venv/bin/python", "-m", "appliance.audio.training"]
+        argv = [".venv/bin/python", "-m", "training.wake.train"]
         argv += ["--user-positives", str(self.positives)]
         if any(self.near_misses.glob("*.wav")):
             argv += ["--user-near-misses", str(self.near_misses)]

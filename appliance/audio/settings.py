@@ -41,7 +41,7 @@ class AudioSettings:
     #: Manifest name of the keyword model's trained head (its phrase must be ``wake_phrase``).
     wake_kws_model: str = "kws-open-claw"
     #: A head trained on this appliance's users' own recordings of the phrase (``python -m
-    #: appliance.audio.training --user-positives DIR --out FILE``; README "A wake word that
+    #: training.wake.train --user-positives DIR --out FILE``; README "A wake word that
     #: misses your voice"), used instead of ``wake_kws_model``'s; relative to
     #: ``paths.models_dir``. It is checked as a head file, not against the manifest (it is made
     #: here). Empty: the manifest's head.

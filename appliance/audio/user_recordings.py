@@ -1,6 +1,6 @@
 """The appliance's users' own recordings of the wake phrase and its near-misses (for training).
 
-``python -m appliance.audio.training --user-positives DIR --user-near-misses DIR`` reads them here:
+``python -m training.wake.train --user-positives DIR --user-near-misses DIR`` reads them here:
 one utterance per WAV file, recorded at the appliance's microphone (README "A wake word that
 misses your voice"; decision 0031, session 7).
 """

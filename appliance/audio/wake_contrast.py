@@ -3,7 +3,7 @@
 Whisper's phrase posterior (:mod:`appliance.audio.verify`) removes ordinary speech but not the
 near-misses: tiny.en gives "open clause" and a true "open claw" in noise the same probability
 (decision 0032). The keyword model tells them apart only on voices it was fitted on. This stage is
-a third opinion, trained here (``python -m appliance.audio.training_contrast``) on the same
+a third opinion, trained here (``python -m training.wake.contrast``) on the same
 synthetic clips as the keyword model, but over whisper tiny.en's encoder states of the window the
 verifier checks: an encoder trained on 680,000 hours of people, whose states are about sounds more
 than about voices (decision 0035).
@@ -126,4 +126,4 @@ class ContrastHead:
     def from_manifest(cls, models_dir: Path, name: str = CONTRAST_MODEL) -> ContrastHead:
         """The verified contrast stage named in the manifest."""
         spec = load_manifest().get(name)
-        return cls.load(locate_head(spec, models_dir, "appliance.audio.training_contrast"))
+        return cls.load(locate_head(spec, models_dir, "training.wake.contrast"))

@@ -3,7 +3,7 @@
 The feature extractor (:mod:`appliance.audio.engines.speech_embedding`) turns the stream into a 96-d
 embedding every 80 ms. The head looks at the last ``window`` embeddings (16: about 2 s of audio),
 flattened and standardised, through one hidden ReLU layer to a sigmoid score: "the wake phrase has
-just ended". The head is trained by ``python -m appliance.audio.training`` on synthetic speech only
+just ended". The head is trained by ``python -m training.wake.train`` on synthetic speech only
 (docs/decisions/0031-audio-kws-wake-model.md) and shipped as a small ``.npz`` in ``models/``, described
 in the manifest with its sha256 and verified before it is loaded.
 """
@@ -53,9 +53,7 @@ Floats = npt.NDArray[np.float32]
 _ARRAYS = ("w1", "b1", "w2", "b2", "mean", "std")
 
 
-def locate_head(
-    spec: ModelSpec, models_dir: Path, trainer: str = "appliance.audio.training"
-) -> Path:
+def locate_head(spec: ModelSpec, models_dir: Path, trainer: str = "training.wake.train") -> Path:
     """The verified head file: ``models_dir`` or a carrier first, then the repository's ``models/``.
 
     The head is small and trained here, so it is committed rather than carried by a wheel; the copy

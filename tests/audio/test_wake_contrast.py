@@ -15,7 +15,6 @@ from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
-from appliance.audio.training_contrast import auc, fit, window_ends
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.verify import VerifiedWakeDetector
 from appliance.audio.wake_contrast import (
@@ -31,6 +30,7 @@ from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
 from appliance.models.manifest import load_manifest
 from appliance.service.state import LiveState
+from training.wake.contrast import auc, fit, window_ends
 
 from .conftest import SynthFn, samples_of
 from .test_verify import ScriptedDetector, published, spoken_end
@@ -238,7 +238,7 @@ def test_a_missing_contrast_model_names_the_setting() -> None:
 
 def test_the_committed_stage_verifies_and_was_fitted_to_the_committed_head() -> None:
     # Its windows were placed where the committed keyword head's score rises: a new head needs a
-    # new stage (python -m appliance.audio.training_contrast).
+    # new stage (python -m training.wake.contrast).
     stage = ContrastHead.from_manifest(Path("/nonexistent-models-dir"))
     head = load_manifest().get(HEAD_MODEL).file("head")
     assert stage.meta["keyword_head"] == head.sha256[:12]

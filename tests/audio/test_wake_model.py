@@ -26,9 +26,7 @@ from appliance.audio.phrases import normalise_words, split_after_phrase
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
-from appliance.audio.training_clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
 from appliance.audio.tts import EspeakTts, Speaker
-from appliance.audio.voices import HELD_OUT_VOICES
 from appliance.audio.wake_model import (
     HEAD_MODEL,
     KeywordHead,
@@ -38,6 +36,8 @@ from appliance.audio.wake_model import (
 from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.models.manifest import load_manifest
+from training.wake.clips import HELD_OUT_ACCENTS, HELD_OUT_VARIANTS, TRAIN_ACCENTS
+from training.wake.voices import HELD_OUT_VOICES
 
 from .conftest import SynthFn, samples_of
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from appliance.audio import espeak_words
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.errors import TtsError
-from appliance.audio.espeak_words import phrase_span, speak_with_words
-from appliance.audio.training_clips import (
+from appliance.audio.wavio import speech_bounds
+from training.wake import espeak_words
+from training.wake.clips import (
     FLUENT_KINDS,
     KINDS,
     NEAR_MISS_KINDS,
@@ -23,7 +23,7 @@ from appliance.audio.training_clips import (
     variant_voice_name,
     voice_name,
 )
-from appliance.audio.wavio import speech_bounds
+from training.wake.espeak_words import phrase_span, speak_with_words
 
 from .conftest import clip_made_twice
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.head_ensemble import merge_heads
 from appliance.audio.wake_model import KeywordHead, KeywordModelWakeDetector
+from training.wake.head_ensemble import merge_heads
 
 from .conftest import SynthFn, samples_of
 

@@ -9,7 +9,7 @@ import numpy.typing as npt
 import pytest
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.training_clips import (
+from training.wake.clips import (
     FORMANT_KINDS,
     KINDS,
     NEAR_MISS_KINDS,
@@ -17,7 +17,7 @@ from appliance.audio.training_clips import (
     load_texts,
     make_clip,
 )
-from appliance.audio.voice_warp import formant_warp
+from training.wake.voice_warp import formant_warp
 
 
 def _vowel(f0: float, formants: tuple[float, ...], seconds: float = 1.0) -> Samples:

@@ -10,15 +10,15 @@ import pytest
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.phrases import normalise_words
-from appliance.audio.piper_seeded import seeded_piper
-from appliance.audio.training_clips import (
+from appliance.audio.wavio import speech_bounds
+from training.wake.clips import (
     KINDS,
     NEAR_MISS_KINDS,
     NEURAL_KINDS,
     ClipSpec,
     load_texts,
 )
-from appliance.audio.wavio import speech_bounds
+from training.wake.piper_seeded import seeded_piper
 
 from .conftest import clip_made_twice
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE
-from appliance.audio.training_clips import READING_DOCS, READING_S, ClipSpec, load_texts, make_clip
 from appliance.audio.wavio import speech_bounds
+from training.wake.clips import READING_DOCS, READING_S, ClipSpec, load_texts, make_clip
 
 
 def test_a_reading_is_one_long_deterministic_negative(shared_data: Path) -> None:

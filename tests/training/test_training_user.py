@@ -10,7 +10,9 @@ import pytest
 import soundfile as sf
 
 from appliance.audio.base import SAMPLE_RATE
-from appliance.audio.training_clips import (
+from appliance.audio.user_recordings import load_user_clips, recordings_digest
+from appliance.audio.wavio import speech_bounds
+from training.wake.clips import (
     NEAR_MISS_KINDS,
     USER_KIND,
     USER_KINDS,
@@ -20,8 +22,6 @@ from appliance.audio.training_clips import (
     make_clip,
     set_user_recordings,
 )
-from appliance.audio.user_recordings import load_user_clips, recordings_digest
-from appliance.audio.wavio import speech_bounds
 
 from .conftest import SynthFn, samples_of
 

@@ -12,7 +12,8 @@ import soundfile as sf
 
 from appliance.audio.base import SAMPLE_RATE, Samples
 from appliance.audio.errors import TtsError
-from appliance.audio.training_clips import (
+from appliance.audio.wavio import speech_bounds
+from training.wake.clips import (
     KINDS,
     NEAR_MISS_KINDS,
     PICO_KINDS,
@@ -22,7 +23,7 @@ from appliance.audio.training_clips import (
     make_clip,
     other_voices,
 )
-from appliance.audio.voices import (
+from training.wake.voices import (
     HELD_OUT_VOICES,
     PICO_VOICES,
     RHVOICE_VOICES,
@@ -36,7 +37,6 @@ from appliance.audio.voices import (
     pico,
     rhvoice,
 )
-from appliance.audio.wavio import speech_bounds
 
 from .conftest import clip_made_twice
 
@@ -149,7 +149,7 @@ def test_speakers_are_split_between_training_validation_and_the_benchmark() -> N
 
 
 def test_clips_of_the_other_voices_are_deterministic(shared_data: Path) -> None:
-    from appliance.audio.training_clips import load_texts
+    from training.wake.clips import load_texts
 
     texts = load_texts(shared_data / "retrieval", limit=20)
     spec = ClipSpec("positive-other", 3, False)
@@ -238,7 +238,7 @@ def test_rhvoice_speed_and_pitch_follow_the_stretch_and_f0() -> None:
 
 @pytest.mark.skipif(shutil.which("RHVoice-test") is None, reason="Debian non-free rhvoice-english")
 def test_rhvoice_clips_are_deterministic_and_hold_the_phrase(shared_data: Path) -> None:
-    from appliance.audio.training_clips import load_texts
+    from training.wake.clips import load_texts
 
     texts = load_texts(shared_data / "retrieval", limit=20)
     audio, start, end = clip_made_twice(ClipSpec("positive-rhvoice", 3, False), texts, seed=11)

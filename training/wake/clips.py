@@ -3,7 +3,7 @@
 Every clip is decided by its :class:`ClipSpec` and the training seed (:func:`make_clip`), so the same
 clips are made on every machine. Voices, phrases and questions here are the TRAINING ones; the
 benchmark's held-out ones are named here too so that it can assert it never uses a training voice
-(``bench/audio_wake.py``). :mod:`appliance.audio.training` embeds these clips, caches them and fits
+(``bench/audio_wake.py``). :mod:`training.wake.train` embeds these clips, caches them and fits
 the head (docs/decisions/0031-audio-kws-wake-model.md).
 """
 
@@ -19,10 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
-from appliance.audio.espeak_words import phrase_span, speak_with_words
-from appliance.audio.piper_seeded import seeded_piper
-from appliance.audio.voice_warp import formant_warp
-from appliance.audio.voices import (
+from appliance.audio.wavio import resample, speech_bounds, to_int16
+from training.wake.espeak_words import phrase_span, speak_with_words
+from training.wake.piper_seeded import seeded_piper
+from training.wake.voice_warp import formant_warp
+from training.wake.voices import (
     PICO_VOICES,
     RHVOICE_VOICES,
     TRAIN_FOREIGN_VOICES,
@@ -31,7 +32,6 @@ from appliance.audio.voices import (
     SyntheticVoice,
     wav_to_samples,
 )
-from appliance.audio.wavio import resample, speech_bounds, to_int16
 
 #: English accents whose voices make training data.
 TRAIN_ACCENTS = ("en-us", "en-gb", "en-gb-x-rp", "en-gb-scotland", "en-029")
@@ -285,7 +285,7 @@ class ClipSpec:
 
 #: Kinds of clip, in the order of their index in :attr:`Dataset.kinds` (appended, never reordered:
 #: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble; the
-#: "-other" kinds (session 4) are said by flite and festival voices (:mod:`appliance.audio.voices`)
+#: "-other" kinds (session 4) are said by flite and festival voices (:mod:`training.wake.voices`)
 #: instead of espeak-ng, and their babble has flite talkers too; the "-formant" kinds (session 8)
 #: are espeak-ng's with the vocal tract warped (:data:`FORMANT_RANGE`) and a wider pitch range.
 KINDS = (
@@ -307,7 +307,7 @@ KINDS = (
 FLUENT_KINDS = ("positive-fluent", "near-miss-fluent")
 #: Near-misses said in one breath with what follows (the training's own phrasings).
 FLUENT_NEAR_MISSES = NEAR_MISSES_CLAW + NEAR_MISSES
-#: The kinds whose speech goes through :func:`appliance.audio.voice_warp.formant_warp`.
+#: The kinds whose speech goes through :func:`training.wake.voice_warp.formant_warp`.
 FORMANT_KINDS = (
     "positive-formant",
     "near-miss-claw-formant",
@@ -333,7 +333,7 @@ READING_S = (20.0, 40.0)
 #: Documents per corpus the readings draw from (``bench/audio_wake_hours.py`` reads from 700 of
 #: Cranfield and 1,000 of SciFact on, so these stay apart from the benchmark's text).
 READING_DOCS = 1400
-#: The kinds said by the Piper voice en_US-joe-medium (session 11: :class:`~appliance.audio.piper_seeded.SeededPiper`), one
+#: The kinds said by the Piper voice en_US-joe-medium (session 11: :class:`~training.wake.piper_seeded.SeededPiper`), one
 #: natural US male speaker made into many by drawing its length scale, noise scales, the speaker
 #: warp and, for half the clips, a formant warp; the "-fluent" ones say the phrase (or a
 #: near-miss) and what follows as one utterance, the phrase's end found in the voice's durations.
@@ -347,12 +347,12 @@ NEURAL_LENGTH, NEURAL_NOISE, NEURAL_NOISE_W = (0.8, 1.3), (0.4, 0.9), (0.4, 1.1)
 #: Share of the "-neural" clips whose vocal tract is also warped (:data:`FORMANT_RANGE`): one male
 #: speaker otherwise.
 NEURAL_FORMANT_SHARE = 0.5
-#: The kinds said by SVOX Pico's two speakers (session 13: :data:`~appliance.audio.voices.PICO_VOICES`),
+#: The kinds said by SVOX Pico's two speakers (session 13: :data:`~training.wake.voices.PICO_VOICES`),
 #: drawn like the "-other" kinds (duration stretch, a mean F0, the speaker warp). Pico has no
 #: validation speaker of its own: its every-eighth validation clips are said by the same two.
 PICO_KINDS = ("positive-pico", "near-miss-claw-pico", "near-miss-pico", "sentence-pico")
 #: The kinds said by RHVoice's four CMU ARCTIC speakers (session 17:
-#: :data:`~appliance.audio.voices.RHVOICE_VOICES`), drawn as the "-pico" kinds are; their
+#: :data:`~training.wake.voices.RHVOICE_VOICES`), drawn as the "-pico" kinds are; their
 #: validation clips are said by the same four.
 RHVOICE_KINDS = (
     "positive-rhvoice", "near-miss-claw-rhvoice", "near-miss-rhvoice", "sentence-rhvoice",

@@ -1,9 +1,9 @@
 """Train the wake word's contrast stage (:mod:`appliance.audio.wake_contrast`).
 
-    nice -n 10 .venv/bin/python -m appliance.audio.training_contrast \\
+    nice -n 10 .venv/bin/python -m training.wake.contrast \\
         --out models/kws-open-claw-contrast/open-claw-contrast.npz
 
-The clips are the keyword model's own kinds (:func:`appliance.audio.training_clips.make_clip`, the
+The clips are the keyword model's own kinds (:func:`training.wake.clips.make_clip`, the
 training voices, seed 0) from :data:`FIRST_INDEX` on, past every count the keyword head was
 trained with: the committed head has not heard them, so where its score rises on them is where it
 would rise on a new voice's audio. Each clip gives a few windows of 1.2 s, ending where the
@@ -33,12 +33,12 @@ import numpy.typing as npt
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.training import step_scores
-from appliance.audio.training_clips import RETRIEVAL, ClipSpec, load_texts, make_clip
-from appliance.audio.training_fit import Adam
 from appliance.audio.wake_contrast import BINS, STATE_DIM, ContrastHead, window_bins
 from appliance.audio.wake_model import HEAD_MODEL, KeywordHead
 from appliance.models.manifest import load_manifest
+from training.wake.clips import RETRIEVAL, ClipSpec, load_texts, make_clip
+from training.wake.fit import Adam
+from training.wake.windows import step_scores
 
 Floats = npt.NDArray[np.float32]
 

@@ -1,6 +1,6 @@
 """One espeak-ng utterance with its word events, made in a process of its own.
 
-:mod:`appliance.audio.espeak_words` runs this file as a script (``python -I -S espeak_child.py``),
+:mod:`training.wake.espeak_words` runs this file as a script (``python -I -S espeak_child.py``),
 writes a pickled request ``(text, voice, rate, pitch)`` to its standard input and reads a pickled
 answer ``(audio bytes, [(text position, sample)], sample rate, error)`` from its standard output,
 where ``error`` is None or ``(message, code)``. It imports the standard library only, so a new

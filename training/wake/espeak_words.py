@@ -1,6 +1,6 @@
 """espeak-ng through its C library: speech together with where each word starts.
 
-The ``espeak-ng`` program (:func:`appliance.audio.training_clips.synth`) gives audio only. A
+The ``espeak-ng`` program (:func:`training.wake.clips.synth`) gives audio only. A
 phrase said in one breath with what follows ("open claw what torque ...") is not the phrase
 said alone with the rest appended: the last word is shorter, not lengthened or lowered as at the
 end of an utterance, and runs into the next one. To train on such speech and to measure it, the

@@ -1,22 +1,20 @@
 """Fitting the keyword head: one hidden ReLU layer by Adam, two rounds with hard-negative mining.
 
-The clips and their windows are :mod:`appliance.audio.training`'s; this module only fits.
+The windows are :mod:`training.wake.windows`'s; this module only fits.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.engines.speech_embedding import EMBED_DIM
 from appliance.audio.wake_model import KeywordHead
-
-if TYPE_CHECKING:
-    from appliance.audio.training import WindowSource
+from training.wake.windows import WindowSource
 
 
 @dataclass

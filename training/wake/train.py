@@ -1,10 +1,10 @@
 """Training the "open claw" keyword head from synthetic speech (reproducible, deterministic seeds).
 
-    .venv/bin/python -m appliance.audio.training --out models/kws-open-claw/open-claw-head.npz --members 4
+    .venv/bin/python -m training.wake.train --out models/kws-open-claw/open-claw-head.npz --members 4
 
 Data (all made here, nothing recorded; docs/decisions/0031-audio-kws-wake-model.md):
 
-Which clips are made, and how, is :mod:`appliance.audio.training_clips`; this module embeds and
+Which clips are made, and how, is :mod:`training.wake.clips`; this module embeds and
 caches them and fits the head.
 
 * positives: espeak-ng says "open claw" with the TRAINING voices only (accents x variants there),
@@ -14,7 +14,7 @@ caches them and fits the head.
   followed or preceded by more sound among them; only five of the benchmark's phrasings, which it
   reports apart), noise and silence;
 * on request (``--positive-formant`` etc., 0 by default), espeak-ng clips whose vocal tract is
-  warped alone (formants moved, pitch and timing kept: :mod:`appliance.audio.voice_warp`);
+  warped alone (formants moved, pitch and timing kept: :mod:`training.wake.voice_warp`);
 * on request (``--positive-neural`` etc., 0 by default), the same kinds of clip said by the Piper
   voice en_US-joe-medium (a VITS network: natural prosody, one US male speaker made into many by
   its length and noise scales and the warps; the graph's noise drawn from each clip's seed);
@@ -36,7 +36,6 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -46,8 +45,9 @@ import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.engines.speech_embedding import SpeechEmbedding
-from appliance.audio.head_ensemble import merge_heads
-from appliance.audio.training_clips import (
+from appliance.audio.user_recordings import load_user_clips, recordings_digest
+from appliance.audio.wake_model import KeywordHead
+from training.wake.clips import (
     FLUENT_KINDS,
     FLUENT_NEAR_MISSES,
     FORMANT_KINDS,
@@ -86,9 +86,9 @@ from appliance.audio.training_clips import (
     set_user_recordings,
     user_recordings,
 )
-from appliance.audio.training_fit import fit_two_rounds
-from appliance.audio.user_recordings import load_user_clips, recordings_digest
-from appliance.audio.voices import (
+from training.wake.fit import fit_two_rounds
+from training.wake.head_ensemble import merge_heads
+from training.wake.voices import (
     HELD_OUT_VOICES,
     PICO_VOICES,
     RHVOICE_F0_HZ,
@@ -97,7 +97,14 @@ from appliance.audio.voices import (
     TRAIN_VOICES,
     VALIDATION_VOICES,
 )
-from appliance.audio.wake_model import KeywordHead
+from training.wake.windows import (
+    POSITIVE_FROM_S,
+    POSITIVE_TO_S,
+    Dataset,
+    WindowSource,
+    evaluate,
+    windows,
+)
 
 Floats = npt.NDArray[np.float32]
 
@@ -119,26 +126,6 @@ def _embed_clip(args: tuple[ClipSpec, list[str], int, float]) -> tuple[Floats, i
     return _features.clip(audio), start, end, len(audio) / SAMPLE_RATE
 
 
-@dataclass
-class Dataset:
-    """Embeddings of every clip, concatenated, with what each clip is."""
-
-    #: All embeddings ``[N, 96]``.
-    embeddings: Floats
-    #: Per clip: first row in ``embeddings``.
-    offsets: npt.NDArray[np.int64]
-    #: Per clip: number of rows.
-    lengths: npt.NDArray[np.int64]
-    #: Per clip: phrase start/end sample (-1 for negatives).
-    phrase: npt.NDArray[np.int64]
-    #: Per clip: index in :data:`KINDS`.
-    kinds: npt.NDArray[np.int64]
-    #: Per clip: validation clip or not.
-    validation: npt.NDArray[np.bool_]
-    #: Seconds of audio per clip.
-    seconds: Floats
-
-
 #: Clips per cache block: adding clips of one kind only makes the new blocks.
 BLOCK = 100
 #: Bump when the way clips are made changes (invalidates the cache). 5: embeddings made by the
@@ -146,7 +133,7 @@ BLOCK = 100
 DATA_VERSION = 5
 #: Bump when the one-breath clips (:data:`FLUENT_KINDS`) are made differently.
 FLUENT_VERSION = 2  # 2: the phrase found by its place in the text
-#: Bump when :func:`appliance.audio.voice_warp.formant_warp` changes (only the "-formant" kinds'
+#: Bump when :func:`training.wake.voice_warp.formant_warp` changes (only the "-formant" kinds'
 #: blocks are made again).
 FORMANT_WARP_VERSION = 1
 #: Bump when the "-neural" kinds' clips are made differently.
@@ -278,111 +265,6 @@ def build_dataset(
         validation=np.concatenate([b["validation"] for b in blocks]),
         seconds=np.concatenate([b["seconds"] for b in blocks]),
     )
-
-
-# -- windows and labels ------------------------------------------------------------------------
-
-#: A window is positive when the phrase ended between these many seconds before its end: not
-#: earlier, because "open claw" must have been followed by something that is not the "s" of
-#: "open clause" or "open claws" before the model may say so (windows closer to the end are
-#: ambiguous and left out)...
-POSITIVE_FROM_S, POSITIVE_TO_S = 0.10, 0.36
-#: ... and it is negative when it ends this long before the phrase ends (the phrase unfinished).
-NEGATIVE_BEFORE_S = 0.2
-#: After this long past the phrase end the phrase is out of view: negative again.
-NEGATIVE_AFTER_S = 2.0
-
-
-def embedding_end(j: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Clip sample just past the audio the ``j``-th embedding saw (as EmbeddingStream reports)."""
-    return 1280 * j + 1632
-
-
-def step_scores(head: KeywordHead, embeddings: Floats, silent: Floats) -> list[tuple[int, float]]:
-    """(end sample, score) of every 80 ms step of a clip's embeddings, silence before its start."""
-    padded = np.concatenate([np.tile(silent, (head.window - 1, 1)), embeddings])
-    idx = np.arange(len(embeddings))[:, None] + np.arange(head.window)[None, :]
-    values = head.scores(padded[idx])
-    ends = embedding_end(np.arange(len(embeddings)))
-    return [(int(e), float(s)) for e, s in zip(ends, values, strict=True)]
-
-
-def windows(
-    data: Dataset,
-    clips: npt.NDArray[np.int64],
-    positive: tuple[float, float] = (POSITIVE_FROM_S, POSITIVE_TO_S),
-) -> tuple[Any, Any, Any]:
-    """(row index of each window's last embedding, label 0/1, clip) for the given clips.
-
-    ``positive``: seconds after the phrase end between which a window ending is positive.
-    """
-    rows, labels, owner = [], [], []
-    for c in clips:
-        j = np.arange(data.lengths[c])
-        label = np.zeros(len(j), dtype=np.int8)
-        start, end = data.phrase[c]
-        if start >= 0:
-            since = (embedding_end(j) - end) / SAMPLE_RATE
-            label[:] = -1
-            label[since < -NEGATIVE_BEFORE_S] = 0
-            label[(since >= positive[0]) & (since <= positive[1])] = 1
-            label[since > NEGATIVE_AFTER_S] = 0
-        keep = label >= 0
-        rows.append(data.offsets[c] + j[keep])
-        labels.append(label[keep])
-        owner.append(np.full(int(keep.sum()), c))
-    return np.concatenate(rows), np.concatenate(labels), np.concatenate(owner)
-
-
-class WindowSource:
-    """Gathers ``[n, window * 96]`` inputs from the embedding table (silence before a clip's start)."""
-
-    def __init__(self, data: Dataset, silent: Floats, window: int) -> None:
-        self.window = window
-        self.table = np.concatenate([data.embeddings, silent[None]]).astype(np.float32)
-        self.silent_row = len(self.table) - 1
-        self.clip_start = np.zeros(len(data.embeddings), dtype=np.int64)
-        for off, n in zip(data.offsets, data.lengths, strict=True):
-            self.clip_start[off : off + n] = off
-
-    def gather(self, rows: npt.NDArray[np.int64]) -> Floats:
-        """Flattened windows ending at ``rows``."""
-        idx = rows[:, None] - np.arange(self.window - 1, -1, -1)[None, :]
-        idx = np.where(idx >= self.clip_start[rows][:, None], idx, self.silent_row)
-        return self.table[idx].reshape(len(rows), -1)
-
-
-def clip_scores(
-    head: KeywordHead, source: WindowSource, data: Dataset, c: int
-) -> tuple[Floats, npt.NDArray[np.int64]]:
-    """The score of every embedding step of one clip, and each step's end sample."""
-    j = np.arange(data.lengths[c])
-    scores = head.scores(source.gather(data.offsets[c] + j))
-    return scores, embedding_end(j)
-
-
-def evaluate(
-    head: KeywordHead, source: WindowSource, data: Dataset, clips: npt.NDArray[np.int64]
-) -> tuple[list[float], list[float], list[float], float]:
-    """Per positive: best score near the phrase end and the lag of each threshold crossing;
-    per negative: the best score; and the hours of negative audio."""
-    pos_best, neg_best, lags, hours = [], [], [], 0.0
-    for c in clips:
-        scores, ends = clip_scores(head, source, data, c)
-        start, end = data.phrase[c]
-        if start >= 0:
-            since = (ends - end) / SAMPLE_RATE
-            near = (since >= -0.3) & (since <= 1.0)
-            pos_best.append(float(scores[near].max()) if near.any() else 0.0)
-            over = np.nonzero(near & (scores >= 0.5))[0]
-            if len(over):
-                lags.append(float(since[over[0]]))
-            early = since < -NEGATIVE_BEFORE_S - 0.3
-            neg_best.append(float(scores[early].max()) if early.any() else 0.0)
-        else:
-            neg_best.append(float(scores.max()) if len(scores) else 0.0)
-            hours += float(data.seconds[c]) / 3600
-    return pos_best, neg_best, lags, hours
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
 A shorter vocal tract puts every formant higher by about the same factor; the pitch is
 set by the vocal folds and the timing by the speaker, both independent of it. Resampling
-(:func:`appliance.audio.training_clips.warp_voice`) moves all three together, so the keyword
+(:func:`training.wake.clips.warp_voice`) moves all three together, so the keyword
 head's synthetic speakers differ along one dimension only. Here each short-time spectrum is split
 into its smooth envelope (the vocal tract: low-quefrency cepstrum) and the rest (the harmonics of
 the pitch, noise), the envelope alone is stretched along frequency, and the frames are put back

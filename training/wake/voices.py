@@ -4,7 +4,7 @@ espeak-ng makes every one of its voices with one formant synthesiser; these are 
 diphone concatenation (flite ``kal``, festival ``*_diphone``), statistical parametric (flite's
 clustergen ``rms``/``slt``/``awb``, festival's HTS ``cmu_us_slt_arctic_hts``) and unit selection
 (``msu_ru_nsh_clunits``) — with other glottal sources, formants and timing. The keyword model's
-training (``appliance.audio.training``) uses the TRAIN voices, picks its threshold on the
+training (``training.wake.train``) uses the TRAIN voices, picks its threshold on the
 VALIDATION ones, and never hears the HELD_OUT ones, which only ``bench/audio_wake.py`` uses.
 
 The non-English festival voices read English with their own language's letter-to-sound rules:
