@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,49 +18,13 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from appliance.errors import ModelError
+from appliance.index.embedding_options import EmbedderOptions
 from appliance.index.tokens import PassageTokens
-from appliance.models.manifest import ModelSpec, load_manifest
+from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
 
 if TYPE_CHECKING:
     from appliance.index.settings import IndexSettings
-
-
-@dataclass(frozen=True)
-class EmbedderOptions:
-    """How a model's output becomes a sentence vector."""
-
-    #: Output dimensions.
-    dimensions: int
-    #: ``mean`` (masked mean over tokens) or ``cls`` (first token).
-    pooling: str = "mean"
-    #: L2-normalise the vectors (cosine similarity becomes a dot product).
-    normalize: bool = True
-    #: Longest token sequence fed to the model; longer texts are truncated.
-    max_length: int = 256
-    #: Prepended to queries.
-    query_prefix: str = ""
-    #: Prepended to passages.
-    passage_prefix: str = ""
-
-    @classmethod
-    def from_spec(cls, spec: ModelSpec) -> EmbedderOptions:
-        """Read the options from a manifest entry."""
-        opts = spec.options
-        try:
-            return cls(
-                dimensions=int(opts["dimensions"]),
-                pooling=str(opts.get("pooling", "mean")),
-                normalize=bool(opts.get("normalize", True)),
-                max_length=int(opts.get("max_length", 256)),
-                query_prefix=str(opts.get("query_prefix", "")),
-                passage_prefix=str(opts.get("passage_prefix", "")),
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise ModelError(
-                f"model {spec.name}: bad embedding options in the manifest ({err})",
-                code="model_manifest",
-            ) from None
 
 
 def _session(model_path: Path, threads: int) -> ort.InferenceSession:

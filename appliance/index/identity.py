@@ -29,12 +29,11 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from appliance import drawing_terms
-
-if TYPE_CHECKING:
-    from appliance.index.store import IndexStore
+from appliance.index import db as dbmod
+from appliance.index.connection import IndexConnection
 
 #: A name matching at least this share of its (rarity-weighted) terms names its drawing.
 MIN_SCORE = 0.75
@@ -392,10 +391,10 @@ def _extra_names(extra: dict[str, Any]) -> list[str]:
     return [str(block[k]) for k in ("title", "drawing_number") if block.get(k)]
 
 
-def read_rows(store: IndexStore, namespaces: Sequence[str]) -> list[_SourceRow]:
+def read_rows(db: dbmod.Connection, namespaces: Sequence[str]) -> list[_SourceRow]:
     """The naming facts of every current source in the namespaces."""
     marks = ",".join("?" * len(namespaces))
-    rows = store.db.execute(
+    rows = db.execute(
         f"SELECT id, namespace, source, title, drawing_number, extra FROM sources"
         f" WHERE namespace IN ({marks}) AND superseded = 0",
         list(namespaces),
@@ -403,7 +402,7 @@ def read_rows(store: IndexStore, namespaces: Sequence[str]) -> list[_SourceRow]:
     # Title-block fields of the slices (a title block read on page 2 of a PDF, say).
     # Title-block fields and lines of the slices (a title block read on page 2 of a PDF, a
     # title whose label and value sit in cells one above the other).
-    blocks = store.db.execute(
+    blocks = db.execute(
         f"SELECT s.source_id, s.extra, s.text FROM slices s JOIN sources src ON src.id = s.source_id"
         f" WHERE src.namespace IN ({marks}) AND s.kind = 'title-block'",
         list(namespaces),
@@ -423,8 +422,8 @@ class NameCache:
     """The :class:`SourceNames` of recently searched namespace sets, read again after any change
     to one of their namespaces."""
 
-    def __init__(self, store: IndexStore, *, max_sets: int = 8) -> None:
-        self._store = store
+    def __init__(self, conn: IndexConnection, *, max_sets: int = 8) -> None:
+        self._conn = conn
         self._lock = threading.Lock()
         self._sets: dict[tuple[str, ...], tuple[tuple[int, ...], SourceNames]] = {}
         self._max_sets = max_sets
@@ -434,13 +433,13 @@ class NameCache:
     def names(self, namespaces: Sequence[str]) -> SourceNames:
         """The names of the sources in these namespaces, current as of the last commit."""
         key = tuple(sorted(set(namespaces)))
-        generations = self._store.generations()
+        generations = self._conn.generations()
         stamp = tuple(generations.get(ns, 0) for ns in key)
         with self._lock:
             held = self._sets.get(key)
             if held is not None and held[0] == stamp:
                 return held[1]
-        names = SourceNames(read_rows(self._store, key))
+        names = SourceNames(read_rows(self._conn.db, key))
         with self._lock:
             self.loads += 1
             if len(self._sets) >= self._max_sets:

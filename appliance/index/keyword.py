@@ -26,17 +26,15 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 import numpy as np
 
-from appliance.index.postings import PhraseShares, RowNamespaces
-
-if TYPE_CHECKING:
-    from appliance.index.store import IndexStore
+from appliance.index import db as dbmod
+from appliance.index.fts import TRIGRAMS, WORDS, FtsTable, KeywordStats
+from appliance.index.postings import PhraseCache, PhraseShares, RowNamespaces
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # An identifier: letters/digits joined by - _ . / and containing at least one digit.
@@ -126,99 +124,15 @@ def namespace_token(namespace: str) -> str:
     return "ns" + namespace.encode("utf-8").hex() + "0"
 
 
-@dataclass(frozen=True)
-class FtsTable:
-    """One FTS5 index the channel reads."""
+class KeywordSource(Protocol):
+    """What the channel reads an index through (an :class:`~appliance.index.store.IndexStore`)."""
 
-    #: Table name.
-    name: str
-    #: Column filter of the text columns (the namespace column never matches query words).
-    text_columns: str
-    #: bm25() column weights, namespace column last at 0.
-    weights: str
-    #: The table's tokenizer, as in its migration (query phrases are tokenized the same way).
-    tokenize: str
-
-
-#: The words table's tokenizer (migration m003); a test checks it against the schema.
-WORDS_TOKENIZE = "porter unicode61 remove_diacritics 2"
-WORDS = FtsTable("slices_fts", "{text section}", "1.0, 1.0, 0.0", WORDS_TOKENIZE)
-TRIGRAMS = FtsTable("slices_trigram", "text", "1.0, 0.0", "trigram")
-
-
-def _varint(blob: bytes) -> int:
-    """The first SQLite varint of a blob (FTS5 starts its averages record with the row count)."""
-    value = 0
-    for i, byte in enumerate(blob[:9]):
-        if i == 8:
-            return (value << 8) | byte
-        value = (value << 7) | (byte & 0x7F)
-        if not byte & 0x80:
-            break
-    return value
-
-
-class KeywordStats:
-    """Row counts the keyword channel plans with, cached until anything is committed."""
-
-    def __init__(self, store: IndexStore) -> None:
-        self._store = store
-        self._lock = threading.Lock()
-        self._version: tuple[int, int] | None = None
-        self._cache: dict[tuple[str, str], Any] = {}
-
-    def _cached(self, key: tuple[str, str], compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            version = self._store.data_version()
-            if version != self._version:
-                self._cache.clear()
-                self._version = version
-            if key in self._cache:
-                return self._cache[key]
-        value = compute()
-        with self._lock:
-            # Kept only if nothing was committed meanwhile (the next call re-checks anyway).
-            if self._version == version:
-                self._cache[key] = value
-        return value
-
-    def clear(self) -> None:
-        """Forget every count (benchmarks measure cold plans this way)."""
-        with self._lock:
-            self._cache.clear()
-            self._version = None
-
-    def total_rows(self, table: FtsTable) -> int:
-        """Rows in the FTS5 table as bm25() counts them: the first varint of its averages record."""
-
-        def read() -> int:
-            row = self._store.db.execute(
-                f"SELECT block FROM {table.name}_data WHERE id = 1"
-            ).fetchone()
-            return _varint(bytes(row[0])) if row else 0
-
-        return int(self._cached((table.name, ""), read))
-
-    def matching_rows(self, table: FtsTable, match: str) -> int:
-        """Rows matching an FTS5 expression anywhere in the index (bm25()'s count for idf)."""
-        sql = f"SELECT count(*) FROM {table.name} WHERE {table.name} MATCH ?"
-        return int(
-            self._cached(
-                (table.name, match), lambda: self._store.db.execute(sql, (match,)).fetchone()[0]
-            )
-        )
-
-    def namespaces(self) -> dict[str, int]:
-        """Slices per namespace (only namespaces holding at least one)."""
-
-        def read() -> dict[str, int]:
-            rows = self._store.db.execute(
-                "SELECT src.namespace, count(*) FROM slices s"
-                " JOIN sources src ON src.id = s.source_id GROUP BY src.namespace"
-            ).fetchall()
-            return {str(r[0]): int(r[1]) for r in rows}
-
-        return dict(self._cached(("", "namespaces"), read))
+    #: The index's connection.
+    db: dbmod.Connection
+    #: Its row counts (the budget's plan).
+    keyword_stats: KeywordStats
+    #: Its in-memory BM25 shares.
+    phrases: PhraseCache
 
 
 @dataclass(frozen=True)
@@ -235,7 +149,7 @@ class Ranked:
     in_memory: bool = False
 
 
-def _run(store: IndexStore, table: FtsTable, match: str, k: int) -> list[tuple[int, float]]:
+def _run(store: KeywordSource, table: FtsTable, match: str, k: int) -> list[tuple[int, float]]:
     rows = store.db.execute(
         f"SELECT rowid, bm25({table.name}, {table.weights}) AS rank FROM {table.name}"
         f" WHERE {table.name} MATCH ? ORDER BY rank, rowid LIMIT ?",
@@ -246,7 +160,7 @@ def _run(store: IndexStore, table: FtsTable, match: str, k: int) -> list[tuple[i
 
 
 def ranked(
-    store: IndexStore,
+    store: KeywordSource,
     table: FtsTable,
     phrases: Sequence[str],
     namespaces: Sequence[str],
@@ -359,7 +273,7 @@ def rank_in_memory(
 
 
 def keyword_channel(
-    store: IndexStore,
+    store: KeywordSource,
     query: str,
     namespaces: Sequence[str],
     k: int,
@@ -392,7 +306,7 @@ def merge_lists(
 
 
 def _run_within(
-    store: IndexStore, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
+    store: KeywordSource, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
 ) -> list[tuple[int, float]]:
     match = f"{table.text_columns} : (" + " OR ".join(phrases) + ")"
     rows = store.db.execute(
@@ -422,7 +336,7 @@ def rank_within(
 
 
 def _within(
-    store: IndexStore, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
+    store: KeywordSource, table: FtsTable, phrases: Sequence[str], ids: Sequence[int], k: int
 ) -> list[tuple[int, float]]:
     """The best of the given rows for the OR of the phrases: in memory when the phrases are,
     else FTS5 restricted to the rows (which still reads each phrase's whole doclist)."""
@@ -437,7 +351,7 @@ def _within(
 
 
 def keyword_channel_within(
-    store: IndexStore, query: str, slice_ids: Sequence[int], k: int, rrf_k: int
+    store: KeywordSource, query: str, slice_ids: Sequence[int], k: int, rrf_k: int
 ) -> list[tuple[int, float]]:
     """The keyword channel over a given set of slices (a named drawing's): the same BM25 scores
     as over the whole index, word and trigram lists merged by reciprocal rank."""

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from appliance.index.connection import IndexConnection
+
 if TYPE_CHECKING:
     import onnxruntime as ort
 
-    from appliance.index.store import IndexStore
 
 #: Namespaces this large get the int8 first pass (below it one float32 product takes < 1 ms).
 INT8_MIN_ROWS = 20_000
@@ -180,8 +181,8 @@ class VectorCache:
     the cache entirely.
     """
 
-    def __init__(self, store: IndexStore, *, max_bytes: int) -> None:
-        self._store = store
+    def __init__(self, conn: IndexConnection, *, max_bytes: int) -> None:
+        self._conn = conn
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._copies: OrderedDict[str, NamespaceMatrix] = OrderedDict()
@@ -225,7 +226,7 @@ class VectorCache:
             self.matrix(ns)
 
     def _drop_stale(self) -> None:
-        generations = self._store.generations()
+        generations = self._conn.generations()
         if generations is self._seen:
             return
         for ns in [ns for ns, m in self._copies.items() if generations.get(ns, 0) != m.generation]:
@@ -233,18 +234,18 @@ class VectorCache:
         self._seen = generations
 
     def _read(self, namespace: str) -> NamespaceMatrix:
-        store = self._store
-        dims = store.codec.dimensions
+        conn = self._conn
+        dims = conn.codec.dimensions
         # The write lock keeps this connection's own writers out of the read transaction.
-        with store._write_lock:
-            store.db.execute("BEGIN")
+        with conn.write_lock:
+            conn.db.execute("BEGIN")
             try:
-                row = store.db.execute(
+                row = conn.db.execute(
                     "SELECT generation FROM namespace_generations WHERE namespace = ?",
                     (namespace,),
                 ).fetchone()
                 generation = int(row[0]) if row else 0
-                count = store.db.execute(
+                count = conn.db.execute(
                     "SELECT count(*) FROM slices s JOIN sources src ON src.id = s.source_id"
                     " WHERE src.namespace = ?",
                     (namespace,),
@@ -258,16 +259,16 @@ class VectorCache:
                         generation, empty, np.zeros((0, dims), np.float32), False
                     )
                 self._make_room(needed)
-                rows = store.db.execute(self._vectors_sql(), (namespace,)).fetchall()
+                rows = conn.db.execute(self._vectors_sql(), (namespace,)).fetchall()
             finally:
-                store.db.execute("COMMIT")
+                conn.db.execute("COMMIT")
         self.loads += 1
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
         return NamespaceMatrix.build(generation, ids, vectors.reshape(len(rows), dims).copy())
 
     def _vectors_sql(self) -> str:
-        if self._store.codec.rescored:
+        if self._conn.codec.rescored:
             # int8 and bit tables are lossy; their exact float32 twins live beside them.
             return (
                 "SELECT f.slice_id, f.embedding FROM slice_vectors_full f"

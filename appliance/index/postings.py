@@ -31,15 +31,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from appliance.index import db as dbmod
-
-if TYPE_CHECKING:
-    from appliance.index.keyword import FtsTable
-    from appliance.index.store import IndexStore
+from appliance.index.connection import IndexConnection
+from appliance.index.fts import WORDS, FtsTable, KeywordStats
 
 #: Rows one search may fetch from FTS5 for its phrases not yet in memory (about 2 us a row).
 INLINE_ROWS = 2000
@@ -146,8 +143,9 @@ class PhraseCache:
     recently used phrases go first. The row namespaces add 2 bytes per slice. ``max_bytes=0`` disables it (the keyword channel then always asks FTS5).
     """
 
-    def __init__(self, store: IndexStore, *, max_bytes: int) -> None:
-        self._store = store
+    def __init__(self, conn: IndexConnection, stats: KeywordStats, *, max_bytes: int) -> None:
+        self._conn = conn
+        self._stats = stats
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._signature: Signature | None = None
@@ -211,8 +209,6 @@ class PhraseCache:
             if self._common_words_for == signature:
                 return
             self._common_words_for = signature
-        from appliance.index.keyword import WORDS
-
         self._queue(_Request(WORDS, (), False, True, signature))
 
     def lookup(
@@ -238,13 +234,13 @@ class PhraseCache:
         for p in sorted(counts, key=lambda p: counts[p]):
             if inline_rows + counts[p] <= INLINE_ROWS:
                 inline_rows += counts[p]
-                found[p] = shares = fetch_shares(self._store.db, table, p)
+                found[p] = shares = fetch_shares(self._conn.db, table, p)
                 self.inline_fetches += 1
                 self.keep(signature, key=keys[p], shares=shares)
             else:
                 queued.append((p, keys[p]))
-        if namespaces is None and sum(self._store.keyword_stats.namespaces().values()) <= 20_000:
-            namespaces = fetch_namespaces(self._store.db)  # ~10 ms at 20k slices
+        if namespaces is None and sum(self._stats.namespaces().values()) <= 20_000:
+            namespaces = fetch_namespaces(self._conn.db)  # ~10 ms at 20k slices
             self.keep(signature, namespaces=namespaces)
         if queued or namespaces is None:
             # A search that had to fall back is a sign of a process that keeps searching (the
@@ -300,7 +296,7 @@ class PhraseCache:
         self._namespaces = None
 
     def _check_signature(self) -> Signature:
-        signature = signature_from(self._store.generations())
+        signature = signature_from(self._conn.generations())
         with self._lock:
             if signature != self._signature:
                 self._drop()
@@ -308,7 +304,7 @@ class PhraseCache:
         return signature
 
     def _queue(self, request: _Request) -> None:
-        path = self._store.path
+        path = self._conn.path
         if path is None:
             return
         with self._filler_lock:

@@ -10,10 +10,9 @@ writers in different processes by SQLite's own lock and ``busy_timeout``.
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,8 +21,13 @@ import numpy as np
 
 from appliance.errors import IndexStoreError
 from appliance.index import db as dbmod
+from appliance.index.connection import IndexConnection
 from appliance.index.fit import fit_slices
+from appliance.index.fts import KeywordStats
+from appliance.index.identity import NameCache
+from appliance.index.matrix import VectorCache
 from appliance.index.migrations import migrate
+from appliance.index.postings import PhraseCache
 from appliance.index.revisions import revision_key
 from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.vectors import VectorCodec
@@ -167,30 +171,24 @@ class IndexStore:
         vector_cache_mb: int = DEFAULT_VECTOR_CACHE_MB,
         keyword_cache_mb: int = DEFAULT_KEYWORD_CACHE_MB,
     ) -> None:
-        from appliance.index.identity import NameCache
-        from appliance.index.keyword import KeywordStats
-        from appliance.index.matrix import VectorCache
-        from appliance.index.postings import PhraseCache
-
         self.db = db
         self.path = path
         self._embedder = embedder
-        self._write_lock = threading.RLock()
-        # Commits made through this connection: PRAGMA data_version only counts other connections'.
-        self._local_commits = 0
-        self._generations_lock = threading.Lock()
-        self._generations: tuple[tuple[int, int], dict[str, int]] | None = None
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         self.codec = VectorCodec(meta["vector_type"], int(meta["dimensions"]))
         self.embedding_model = meta["embedding_model"]
+        #: The connection with its write lock and change counters, as the caches below read it.
+        self.conn = IndexConnection(db, path, self.codec)
         #: In-memory vectors of the namespaces searched recently (exact numpy top-k).
-        self.vectors = VectorCache(self, max_bytes=vector_cache_mb * 1_000_000)
+        self.vectors = VectorCache(self.conn, max_bytes=vector_cache_mb * 1_000_000)
         #: Row counts the keyword channel plans its queries with, cached per data version.
-        self.keyword_stats = KeywordStats(self)
+        self.keyword_stats = KeywordStats(self.conn)
         #: In-memory BM25 shares of the phrases searched recently (the keyword channel's fast path).
-        self.phrases = PhraseCache(self, max_bytes=keyword_cache_mb * 1_000_000)
+        self.phrases = PhraseCache(
+            self.conn, self.keyword_stats, max_bytes=keyword_cache_mb * 1_000_000
+        )
         #: The sources' names (drawing number, title, file name) that questions name drawings by.
-        self.names = NameCache(self)
+        self.names = NameCache(self.conn)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -289,45 +287,17 @@ class IndexStore:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> AbstractContextManager[None]:
         """One write transaction; rolls back on any exception, including KeyboardInterrupt."""
-        with self._write_lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
-            self._local_commits += 1
+        return self.conn.transaction()
 
     def data_version(self) -> tuple[int, int]:
-        """Changes whenever anything was committed to the index since the last call returned.
-
-        ``PRAGMA data_version`` changes when another connection (in this process or another one)
-        commits; commits through this connection are counted here. Cheap enough for every search.
-        """
-        row = self.db.execute("PRAGMA data_version").fetchone()
-        return int(row[0]), self._local_commits
+        """Changes whenever anything was committed to the index (:meth:`IndexConnection.data_version`)."""
+        return self.conn.data_version()
 
     def generations(self) -> dict[str, int]:
-        """Every namespace's write generation, read again only after something was committed.
-
-        The in-memory caches (vectors, BM25 shares) compare these to what they hold. The same
-        dict object is returned until a commit: callers may compare by identity.
-        """
-        version = self.data_version()
-        with self._generations_lock:
-            if self._generations is not None and self._generations[0] == version:
-                return self._generations[1]
-        rows = self.db.execute("SELECT namespace, generation FROM namespace_generations")
-        found = {str(r[0]): int(r[1]) for r in rows.fetchall()}
-        with self._generations_lock:
-            # Tagged with the version read before: a commit in between moves data_version again,
-            # so the next call reads once more; a stale dict is never kept.
-            self._generations = (version, found)
-        return found
+        """Every namespace's write generation (:meth:`IndexConnection.generations`)."""
+        return self.conn.generations()
 
     def _bump_generation(self, namespace: str) -> None:
         """Mark a namespace as changed; called inside the write transaction that changes it."""

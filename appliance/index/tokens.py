@@ -17,6 +17,7 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from appliance.errors import ModelError
+from appliance.index.embedding_options import EmbedderOptions
 from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
 
@@ -142,8 +143,6 @@ def _best_cut(
 def passage_tokens(model_name: str, models_dir: Path) -> PassageTokens:
     """The token counter of a manifest embedding model (tokenizer verified by checksum), loaded
     once per process."""
-    from appliance.index.embedder import EmbedderOptions
-
     spec = load_manifest().get(model_name)
     if spec.kind != "embedding":
         raise ModelError(f"model {model_name} is a {spec.kind} model, not an embedding model")

@@ -15,7 +15,8 @@ import pytest
 from appliance.index import db as dbmod
 from appliance.index import matrix as matrix_module
 from appliance.index.embedder import Embedder
-from appliance.index.keyword import TRIGRAMS, WORDS, ranked, trigram_phrases, words_phrases
+from appliance.index.fts import TRIGRAMS, WORDS
+from appliance.index.keyword import ranked, trigram_phrases, words_phrases
 from appliance.index.migrations import MIGRATIONS
 from appliance.index.search import SearchOptions, search, sqlite_vec_knn
 from appliance.index.slices import DocumentSlice, SourceDocument

@@ -9,15 +9,8 @@ import pytest
 
 from appliance.index import postings
 from appliance.index.embedder import Embedder
-from appliance.index.keyword import (
-    TRIGRAMS,
-    WORDS,
-    WORDS_TOKENIZE,
-    Ranked,
-    ranked,
-    trigram_phrases,
-    words_phrases,
-)
+from appliance.index.fts import TRIGRAMS, WORDS, WORDS_TOKENIZE
+from appliance.index.keyword import Ranked, ranked, trigram_phrases, words_phrases
 from appliance.index.search import SearchOptions, search
 from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
