@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from pathlib import Path
 
+from appliance.ingest.names import display_name
+
 
 class ExitCode(enum.IntEnum):
     """Process exit codes of the ``openclaw`` CLI, one per error family."""
@@ -99,6 +101,10 @@ class AnswerError(OpenClawError, RuntimeError):
 
 
 def public_name(path: str | Path) -> str:
-    """The name of an input as it may appear in an error: the file name, never the absolute path."""
+    """The name of an input as it may appear in an error: the file name, never the absolute path.
+
+    A name that is not valid UTF-8 (or holds control characters) is given in its printable form,
+    so the error can be printed, logged and sent as JSON.
+    """
     name = Path(str(path)).name
-    return name or "<input>"
+    return display_name(name) if name else "<input>"

@@ -8,6 +8,7 @@ file holds is refused as truncated: libsndfile would silently read the shorter p
 
 from __future__ import annotations
 
+import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,13 @@ from appliance.errors import public_name
 MIN_RATE, MAX_RATE = 8_000, 192_000
 #: Channel counts accepted for downmixing.
 MAX_CHANNELS = 8
+#: Longest file read whole: a replayed session or a training clip is minutes long, while a
+#: header may declare (and a sparse file may hold) gigabytes that would all be decoded in memory.
+MAX_SECONDS = 3600
+#: Most samples (frames x channels) decoded at once: 4 bytes each as float, so 512 MB.
+MAX_SAMPLES = 128 * 1024 * 1024
+#: RIFF chunks looked at before the data chunk must have come.
+MAX_CHUNKS = 64
 # espeak-ng and other streaming writers put a placeholder in the size fields.
 _STREAMING_SIZES = {0, 0xFFFFFFFF, 0x7FFFFFFF, 0x7FFFF000}
 
@@ -52,7 +60,11 @@ def check_riff_complete(path: Path) -> None:
             return  # not RIFF (or too short): libsndfile gives the precise error
         size = path.stat().st_size
         pos = 12
-        while pos + 8 <= size:
+        # A real WAV has a handful of chunks before its data; a file of zeros after the header
+        # would be walked 8 bytes at a time (2 GB sparse: hundreds of millions of reads).
+        for _ in range(MAX_CHUNKS):
+            if pos + 8 > size:
+                return
             fh.seek(pos)
             chunk_id, chunk_size = struct.unpack("<4sI", fh.read(8))
             if chunk_id == b"data":
@@ -65,6 +77,15 @@ def check_riff_complete(path: Path) -> None:
                     )
                 return
             pos += 8 + chunk_size + (chunk_size & 1)
+        raise AudioFormatError(
+            f"{public_name(path)}: no audio data within its first {MAX_CHUNKS} RIFF chunks",
+            code="audio_unreadable",
+        )
+
+
+def _reason(err: Exception) -> str:
+    """libsndfile's own words, without the file name soundfile puts before them (a full path)."""
+    return str(getattr(err, "error_string", "") or "unknown error")
 
 
 def resample(audio: npt.NDArray[np.float32], src: int, dst: int) -> npt.NDArray[np.float32]:
@@ -101,11 +122,13 @@ def read_wav(path: str | Path, *, convert: bool = True) -> tuple[Samples, WavInf
     if not path.is_file():
         raise AudioFormatError(f"{name}: no such audio file", code="audio_missing")
     check_riff_complete(path)
+    # libsndfile is given the name as bytes: a name that is not UTF-8 cannot be encoded from str.
+    raw = os.fsencode(path)
     try:
-        info = sf.info(str(path))
+        info = sf.info(raw)
     except (sf.LibsndfileError, RuntimeError) as err:
         raise AudioFormatError(
-            f"{name}: not a readable audio file ({err})", code="audio_unreadable"
+            f"{name}: not a readable audio file ({_reason(err)})", code="audio_unreadable"
         ) from None
     rate, channels, subtype = int(info.samplerate), int(info.channels), str(info.subtype)
     is_native = rate == SAMPLE_RATE and channels == 1 and subtype == "PCM_16"
@@ -121,16 +144,25 @@ def read_wav(path: str | Path, *, convert: bool = True) -> tuple[Samples, WavInf
         raise AudioFormatError(
             f"{name}: {channels} channels; at most {MAX_CHANNELS} can be downmixed"
         )
+    frames = int(info.frames)
+    if frames <= 0:
+        raise AudioFormatError(f"{name}: the file holds no audio (0 frames)", code="audio_empty")
+    if frames > MAX_SECONDS * rate or frames * channels > MAX_SAMPLES:
+        raise AudioFormatError(
+            f"{name}: {frames / rate:.0f} s of audio; at most {MAX_SECONDS} s "
+            f"({MAX_SAMPLES // (1024 * 1024)} M samples) are read",
+            code="audio_too_long",
+        )
     try:
         if is_native:
-            samples = sf.read(str(path), dtype="int16", always_2d=False)[0]
+            samples = sf.read(raw, dtype="int16", always_2d=False)[0]
             return np.ascontiguousarray(samples, dtype=np.int16), WavInfo(
                 rate, channels, subtype, len(samples) / rate, False
             )
-        data = sf.read(str(path), dtype="float32", always_2d=True)[0]
+        data = sf.read(raw, dtype="float32", always_2d=True)[0]
     except (sf.LibsndfileError, RuntimeError) as err:
         raise AudioFormatError(
-            f"{name}: audio data unreadable ({err})", code="audio_unreadable"
+            f"{name}: audio data unreadable ({_reason(err)})", code="audio_unreadable"
         ) from None
     mono = data.mean(axis=1, dtype=np.float32)
     out = to_int16(resample(mono, rate, SAMPLE_RATE))

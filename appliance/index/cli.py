@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.errors import InputError, public_name
-from appliance.ingest.names import display_name, display_path
+from appliance.ingest.names import absolute_path, display_name, display_path
 
 if TYPE_CHECKING:
     from appliance.index.store import IndexStore
@@ -153,12 +152,12 @@ def sources_command(app: AppContext, namespace: str | None, as_json: bool) -> No
 @pass_app
 def forget_command(app: AppContext, source: str, namespace: str) -> None:
     """Remove a source and every trace of it (slices, vectors, keyword rows)."""
-    candidates = [display_name(source), display_path(Path(source).resolve())]
+    candidates = [display_name(source), display_path(absolute_path(source))]
     with _open(app) as store:
         removed = any(store.delete_source(namespace, c) for c in dict.fromkeys(candidates))
     if not removed:
         raise InputError(
-            f"{public_name(source)} is not indexed in namespace {namespace}",
+            f"{public_name(source)} is not indexed in namespace {display_name(namespace)[:64]}",
             code="source_not_found",
         )
     click.echo(f"forgot {display_name(source)}")

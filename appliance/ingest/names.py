@@ -46,3 +46,15 @@ def display_name(name: str | bytes | os.PathLike[str]) -> str:
 def display_path(path: Path | str) -> str:
     """:func:`display_name` of a whole path."""
     return display_name(str(path))
+
+
+def absolute_path(path: str | Path) -> str:
+    """The resolved form of a path, or its absolute form when it cannot be resolved.
+
+    ``Path.resolve`` raises on a symbolic link loop; a name given on the command line may be one,
+    and looking it up in the index must then simply not find it.
+    """
+    try:
+        return str(Path(path).resolve())
+    except (RuntimeError, OSError):
+        return os.path.abspath(path)

@@ -64,8 +64,22 @@ def _print_slices(slices: list[DocumentSlice], fields: dict[str, str]) -> None:
         click.echo(f"[{item.kind}] p{item.page} [{box}]{flag} {text}")
 
 
+def _check_drawing(file: Path, max_file_mb: int) -> None:
+    """The checks indexing makes (symlink loops, empty and oversized files), and a drawing's type."""
+    from appliance.ingest.errors import IngestError
+    from appliance.ingest.files import open_input
+
+    info = open_input(file, max_bytes=max_file_mb * 1024 * 1024)
+    if info.media_type != "application/pdf" and not info.media_type.startswith("image/"):
+        raise IngestError(
+            file,
+            "is not a drawing; ocr reads PDF, PNG, JPEG and TIFF files",
+            code="unsupported_type",
+        )
+
+
 @click.command("ocr")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the slices as JSON.")
 @click.option(
     "--boxes-out",
@@ -80,6 +94,7 @@ def ocr_command(app: AppContext, file: Path, as_json: bool, boxes_out: Path | No
     prose and red for low-confidence text.
     """
     config = app.config
+    _check_drawing(file, config.ingest.max_file_mb)
     if file.suffix.lower() == ".pdf":
         from appliance.ingest.pipeline import build_document
 
