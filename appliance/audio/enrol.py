@@ -3,7 +3,7 @@
 The appliance prompts ("Say: open claw"), listens for one utterance, checks it
 (:mod:`appliance.audio.enrol_takes`) and keeps a good take as a 16 kHz mono WAV file in the
 layout the training reads (``python -m training.wake.train --user-positives DIR
---user-near-misses DIR``; decision 0031, session 7)::
+--user-near-misses DIR``; decision 0031)::
 
     <out>/positives/01.wav, 02.wav ...
     <out>/near-misses/open-clause-1.wav, open-clause-2.wav, open-claws-1.wav ...
@@ -41,7 +41,7 @@ from appliance.errors import InputError
 NEAR_MISS_OF = "open claw"
 #: Phrasings close to "open claw" that must not wake it; the README's enrolment section quotes
 #: this list. Each is recorded ``--near-takes`` times: without them a head trained on a user's
-#: "open claw" also wakes on that user's "open clause" (decision 0031, session 7).
+#: "open claw" also wakes on that user's "open clause" (decision 0031).
 NEAR_MISS_PHRASES: tuple[str, ...] = (
     "open clause",
     "open claws",

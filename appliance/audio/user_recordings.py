@@ -2,7 +2,7 @@
 
 ``python -m training.wake.train --user-positives DIR --user-near-misses DIR`` reads them here:
 one utterance per WAV file, recorded at the appliance's microphone (README "A wake word that
-misses your voice"; decision 0031, session 7).
+misses your voice"; decision 0031).
 """
 
 from __future__ import annotations

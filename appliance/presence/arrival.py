@@ -1,4 +1,4 @@
-"""Arriving in a room (revision 9, ``arrival_margin``): the walk in is no move to the room beyond.
+"""Arriving in a room (``arrival_margin``): the walk in is no move to the room beyond.
 
 Carried into a room, every link changed on the way in: the room entered rose, and so did the room
 beyond it, whose beacons read through the far wall. The signs of that walk are remembered for a

@@ -5,10 +5,10 @@ beacons as well (``none_margin_db`` beyond its radius); "no room" scores 0, a ro
 all silent ``-silent_db``. A rival gains ``(its score - the current's - margin) / evidence_db``
 nats/s (at most ``evidence_cap``), so a lead under the margin *loses* evidence and permanent
 shadowing never piles up (:meth:`Evidence.margin`: hysteresis between rooms, towards a room being
-moved to, into and out of "no room"). Standing still (revision 4), a rival is measured against the
+moved to, into and out of "no room"). Standing still, a rival is measured against the
 current room's *usual* level when it reads weaker now, unless the rival itself rose
 ``standstill_rise_db``; in "no room" a room that did not rise over its median gains no evidence
-(revision 5; :meth:`Evidence.usual_scores`).
+(:meth:`Evidence.usual_scores`).
 """
 
 from __future__ import annotations

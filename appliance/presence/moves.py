@@ -8,15 +8,14 @@ a long time switches. Once the beacons show a *move* towards a room, the hazard 
   the current room fell ``fall_db`` (or went silent, or there is none), or ``surge_db`` on its
   own; remembered for ``move_memory_s``;
 * *deep fall*: the current room fell ``deep_fall_db``, more than a body costs — towards every room
-  now stronger; or (session 10) every heard beacon of a room with two or more fell
-  ``beacons_fall_db`` under its own median (one person stands in one line of sight), or (session
-  16) ``carried_fall_db`` while another room's beacon rose ``carried_rise_db`` (nobody adds
+  now stronger; or every heard beacon of a room with two or more fell ``beacons_fall_db``
+  under its own median (one person stands in one line of sight), or ``carried_fall_db`` while another room's beacon rose ``carried_rise_db`` (nobody adds
   signal) — then not towards a room just passed on the way (:meth:`MoveSigns.beacons_fell`);
 * *lasting fall*: the current room stayed ``lasting_fall_db`` down for ``lasting_fall_s`` while
   that room rose ``lasting_rise_db`` (:meth:`MoveSigns.lasting_fall`);
 * *beacon rise*: any one beacon rose ``beacon_rise_db`` over the high end of its own readings (a
   body only takes signal away), towards every room now leading the current one;
-* *start-up move* (revision 8): a room rose ``startup_move_db`` over its levels since the start
+* *start-up move*: a room rose ``startup_move_db`` over its levels since the start
   while the current room fell, before the ordinary rise can be measured; it ends start-up.
 
 A move is not believed straight into a room the rooms file says the current one does not open into
@@ -151,7 +150,7 @@ class MoveSigns:
     def startup_moves(
         self, levels: dict[str, RoomLevel], current: str | None, now: float
     ) -> set[str]:
-        """Rooms moved to during start-up, before a room's rise can be measured (revision 8).
+        """Rooms moved to during start-up, before a room's rise can be measured.
 
         While ``startup_rise_s`` holds the rise back, a room that now reads ``startup_move_db``
         over the high end (``rise_quantile``) of its levels since the start, while the current
@@ -223,7 +222,7 @@ class MoveSigns:
         for the appliance leaving, when its beacons are far apart in level. Every beacon down
         ``beacons_fall_db``, more than a body costs, is the appliance carried away. Every beacon
         down ``carried_fall_db`` is that too when some beacon of another room rose at the same
-        time (session 16): two people may stand in front of the room's two beacons, but nobody
+        time: two people may stand in front of the room's two beacons, but nobody
         makes a third beacon read stronger. A silent beacon is not counted: a dying battery is
         no move.
         """

@@ -120,9 +120,8 @@ class RoomsPlan:
         beacon costs as much signal as carrying the appliance out, so the engine waits for more
         evidence before it believes a move out of it. A second beacon a few metres from the
         first (not in the same line of sight from the bench) keeps the room's level up while one
-        is blocked and lets the engine see both fall at once when it is carried out (decision
-        0006, "Session 12": on the simulated floor, entries within 10 s 762 -> 776 of 798 on the
-        tuning walks, missed 10 -> 4; wrong switches standing still 4 -> 2 in 496 h).
+        is blocked and lets the engine see both fall at once when it is carried out (the figures
+        on the simulated floor are in decision 0006).
         """
         return {
             room.key: (

@@ -111,16 +111,16 @@ class PresenceSettings:
     joint_fall_db: float = 0.0
     #: A room whose level is two or more beacons: every heard one of them this many dB under its
     #: own median over ``motion_window_s`` is a fall deeper than a body, as ``deep_fall_db`` is
-    #: for the room's level — but not towards a room being passed (0 = off, revision 9). One
+    #: for the room's level — but not towards a room being passed (0 = off). One
     #: person stands in one line of sight and costs 8-14 dB; beacons placed apart in a room all
     #: fall further together only when the appliance leaves it (16 = 14 + what fading leaves).
     beacons_fall_db: float = 16.0
-    #: The same fall seen shallower, with a rise beside it (session 16; 0 = off, the default):
+    #: The same fall seen shallower, with a rise beside it (0 = off, the default):
     #: every heard beacon of a room of two or more this many dB under its own median while a
     #: beacon of another room rose ``carried_rise_db`` over the high end of its own readings. Two
     #: people can block a room's two beacons at once, but a body only takes signal away. At 8 dB
     #: it brings about 1 % more entries under 10 s and costs a switch at equal distance and a few
-    #: with a person at the bench in some 400 standing hours (decision 0006, "Session 16"): off,
+    #: with a person at the bench in some 400 standing hours (figures in decision 0006): off,
     #: because a wrong room while standing still is worse at a bench than a late one on a walk.
     carried_fall_db: float = 0.0
     #: How far that other room's beacon must rise for ``carried_fall_db`` (dB over the
@@ -134,25 +134,24 @@ class PresenceSettings:
     #: measured against the current room's *usual* level when it now reads weaker: the
     #: ``rise_quantile`` of its levels over ``motion_window_s``. A person in front of a beacon
     #: only takes signal away, and for seconds, so a fall that has not outlasted most of the
-    #: motion window is no evidence that the appliance moved (False = the current level, as
-    #: before revision 4).
+    #: motion window is no evidence that the appliance moved (False = the current level).
     standstill_usual_level: bool = True
     #: ...unless the rival itself reads this many dB over its own usual level (a person only
     #: takes signal away: a rival that rose was neared, a move the move signs missed).
     standstill_rise_db: float = 4.0
-    #: Standing still in "no room" (revision 5): a room that reads no more than
+    #: Standing still in "no room": a room that reads no more than
     #: ``standstill_rise_db`` over its median since the standstill began gains no evidence, so
     #: "no room" is left only for a room that rose (was neared) or on a sign of a move, not by
     #: small upward excursions (drift, fading) just over ``enter_margin_db`` added up over many
-    #: minutes (False = as in revision 4).
+    #: minutes (False = every small excursion counts).
     standstill_no_room: bool = True
-    #: Standing still for longer than ``motion_window_s`` (revision 6), a room's rise and the
+    #: Standing still for longer than ``motion_window_s``, a room's rise and the
     #: rival's rise in a lasting fall are measured against what that room read at this spot since
     #: the standstill began, when that is higher than the motion window's reference. Nothing
     #: about the spot changes while the appliance stands still, and a body only takes signal
     #: away: a beacon blocked again and again for most of two minutes drags that window's high
-    #: end down, and its return to a level it had before (plus drift) is no move (False = as in
-    #: revision 5).
+    #: end down, and its return to a level it had before (plus drift) is no move (False = the
+    #: motion window's reference alone).
     standstill_reference: bool = True
     #: Quantile of those levels taken as the reference (at most the window's own quantile): the
     #: upper quartile is over the levels a body leaves (bodies hide a link a tenth of the time)
@@ -165,36 +164,36 @@ class PresenceSettings:
     #: ...against its usual level since the count began: when the current room and another
     #: room both read more than this many dB away from theirs (a body changes one link, a
     #: carried appliance every link; after a missed move the old room fell far, the new one
-    #: rose), the count starts again from now (revision 6, session 6).
+    #: rose), the count starts again from now.
     standstill_reference_db: float = 6.0
-    #: Start-up (revision 7): a room heard since the engine started shows no *rise* until this
-    #: many seconds of its levels lie before the rise's last ``motion_lag_s`` (0 = as in
-    #: revision 6, from the first seconds; 50 s: from the first minute on, as a beacon's rise). A reference of a few seconds holds whatever a body or
+    #: Start-up: a room heard since the engine started shows no *rise* until this many seconds
+    #: of its levels lie before the rise's last ``motion_lag_s`` (0 = from the first seconds;
+    #: 50 s: from the first minute on, as a beacon's rise). A reference of a few seconds holds whatever a body or
     #: a fade did to them, so the first ordinary reading after it looks like a move; a beacon's
     #: own rise and a newly heard room already wait for half the motion window.
     startup_rise_s: float = 50.0
-    #: Start-up (revision 7): during the first ``startup_s`` after the engine started, a new
+    #: Start-up: during the first ``startup_s`` after the engine started, a new
     #: room (or "no room") must hold ``switch_posterior`` for this many seconds instead of
-    #: ``dwell_s`` (0 = ``dwell_s``, as in revision 6). From the uniform prior a room's posterior
+    #: ``dwell_s`` (0 = ``dwell_s``). From the uniform prior a room's posterior
     #: passes 0.9 after a second or two of readings; a decision taken on so little is changed
     #: again later, where the appliance stands still...
     startup_dwell_s: float = 10.0
     #: ...and this is how long start-up lasts (s).
     startup_s: float = 60.0
-    #: Start-up (revision 7): a room decided during start-up is made as firm as one the
+    #: Start-up: a room decided during start-up is made as firm as one the
     #: appliance stood in for long (every rival's posterior at the standstill floor, the log of
     #: ``hazard_still_per_s``). From the uniform prior a rival is only as unlikely as the few
     #: seconds of evidence made it, so a blockage of the decided room's beacon soon after the
     #: decision hands it the room back in seconds, where it would need ~46 s of lead later on
-    #: (False = as in revision 6).
+    #: (False = the posterior as the evidence left it).
     startup_settle: bool = True
-    #: Start-up (revision 8): while ``startup_rise_s`` holds a room's rise back, a room reading
+    #: Start-up: while ``startup_rise_s`` holds a room's rise back, a room reading
     #: this many dB over the high end (``rise_quantile``) of its levels since the start, while
     #: the current room fell ``fall_db``, is a move (two links changed, one far beyond fading),
-    #: and it ends start-up (0 = off, as in revision 7: a move in the first minute is believed
-    #: once start-up is over, ~30 s late).
+    #: and it ends start-up (0 = off: a move in the first minute is believed once start-up is
+    #: over, ~30 s late).
     startup_move_db: float = 12.0
-    #: Arrival (revision 9): after an automatic switch into a room (start-up decisions aside), a
+    #: Arrival: after an automatic switch into a room (start-up decisions aside), a
     #: rival that read more than ``evidence_margin_db`` under the room entered at the switch,
     #: and is shown a move only by signs from the walk in (it has not risen ``rise_db`` over
     #: its level at the switch since), needs the between-rooms margin, not the moving margin,
@@ -202,7 +201,7 @@ class PresenceSettings:
     #: memory: 32 s with the defaults) — unless the room entered fell ``passed_fall_db`` in the
     #: first ``motion_lag_s`` after the switch (carried through it, not into it). A room beyond
     #: the one entered rose with it on the walk in; a blockage of the entered room's beacon at
-    #: its bench then handed it the room (False = revision 8).
+    #: its bench then handed it the room (False = the moving margin throughout).
     arrival_margin: bool = True
     #: Seconds such a move keeps the hazard raised while the new room's evidence builds up.
     move_memory_s: float = 15.0

@@ -1,11 +1,11 @@
-"""What each room and beacon reads at the spot where the appliance stands still (revision 6).
+"""What each room and beacon reads at the spot where the appliance stands still.
 
 Standing still for longer than the motion window, a rise is measured against what the room (or
 beacon) read here since the standstill began, when that is higher than its last two minutes: a
 beacon coming back from blockages that covered most of the window is no move. The spot counts as
 the same until the current room and another room both read far from their usual levels — a person
 in front of a beacon changes one link and only takes signal away; a carried appliance changes
-every link (decision 0006, revision 6).
+every link (decision 0006).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The engine's first minute: when it started, whether start-up still holds, the longer dwell.
 
 In its first ``startup_s`` the engine has little history and no firm prior, so a switch needs
-the posterior over the threshold for ``startup_dwell_s`` and the room decided then is settled
-(revision 7). A move seen during start-up (:meth:`~appliance.presence.moves.MoveSigns`'s start-up
-sign, revision 8) ends it early: the appliance is being carried.
+the posterior over the threshold for ``startup_dwell_s`` and the room decided then is settled.
+A move seen during start-up (:meth:`~appliance.presence.moves.MoveSigns`'s start-up sign) ends it
+early: the appliance is being carried.
 """
 
 from __future__ import annotations
