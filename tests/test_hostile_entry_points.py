@@ -301,3 +301,31 @@ def _upload(url: str, auth: dict[str, str], name: str, fh: Any) -> httpx.Respons
         headers=auth,
         timeout=120,
     )
+
+
+def test_ocr_boxes_out_on_a_huge_page_hits_the_pixel_cap(
+    config_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pymupdf
+    from PIL import Image
+
+    note = "General note: deburr all edges, torque M8 bolts to 25 N m."
+    for name, side in (("huge.pdf", 14400), ("sheet.pdf", 842)):  # the largest page PDF allows; A3
+        with pymupdf.open() as doc:
+            doc.new_page(width=side, height=side).insert_text((72, 72), note)
+            doc.save(tmp_path / name)
+    # The text layer is read without rendering: the page itself is fine for indexing ...
+    rc, out, _err = _run(capsys, config_file, "ocr", str(tmp_path / "huge.pdf"))
+    assert rc == 0 and "torque M8 bolts" in out
+    # ... but the picture of its boxes would be 829 Mpx at 2x.
+    boxes = tmp_path / "boxes.png"
+    rc, _out, err = _run(
+        capsys, config_file, "ocr", str(tmp_path / "huge.pdf"), "--boxes-out", str(boxes)
+    )
+    assert (rc, _code(err)) == (4, "page_too_large") and not boxes.exists()
+    rc, _out, err = _run(
+        capsys, config_file, "ocr", str(tmp_path / "sheet.pdf"), "--boxes-out", str(boxes)
+    )
+    assert rc == 0, err
+    with Image.open(boxes) as image:
+        assert image.size == (842 * 2, 842 * 2)

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
 import pymupdf
 
 from appliance.index.slices import Box, DocumentSlice, SliceKind
@@ -107,14 +109,28 @@ def _title_block(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]:
 
 def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> list[DocumentSlice]:
     """Render a page without a text layer and hand it to the vision package's OCR."""
-    import numpy as np
-
     try:
         vision = importlib.import_module("appliance.vision.ingest")
     except ModuleNotFoundError:
         return []  # a build without the vision package indexes text-layer pages only
-    max_pixels = min(MAX_PAGE_PIXELS, config.vision.max_image_pixels)
+    max_pixels = page_pixel_limit(config)
     scale = render_scale(page.rect.width, page.rect.height, max_pixels, path=path, page_no=page_no)
+    image = render_page(page, scale, path=path, page_no=page_no, max_pixels=max_pixels)
+    slices: list[DocumentSlice] = vision.ocr_page_image(
+        image, page=page_no, config=config, scale=scale
+    )
+    return slices
+
+
+def page_pixel_limit(config: Config) -> int:
+    """Most pixels one rendered page may have under this configuration."""
+    return min(MAX_PAGE_PIXELS, config.vision.max_image_pixels)
+
+
+def render_page(
+    page: pymupdf.Page, scale: float, *, path: Path, page_no: int, max_pixels: int
+) -> npt.NDArray[np.uint8]:
+    """A page as an RGB array at ``scale`` (from :func:`render_scale`); MuPDF's failures coded."""
     try:
         pix = page.get_pixmap(
             matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False
@@ -126,11 +142,7 @@ def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> l
         raise IngestError(
             path, f"page {page_no} cannot be rendered ({scrub(str(err), path)})", code="pdf_corrupt"
         ) from None
-    del pix
-    slices: list[DocumentSlice] = vision.ocr_page_image(
-        image, page=page_no, config=config, scale=scale
-    )
-    return slices
+    return image
 
 
 def render_scale(

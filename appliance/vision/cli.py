@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from appliance.cli import AppContext, echo_json, pass_app
+from appliance.config import Config
 from appliance.index.slices import DocumentSlice, SliceKind
 
 #: Box colours (BGR) by slice kind for ``--boxes-out``.
@@ -50,6 +51,23 @@ def _draw_boxes(
         cv2.rectangle(canvas, p0, p1, colour, thickness)
     if not cv2.imwrite(str(out), canvas):
         raise click.ClickException(f"cannot write {out.name}")
+
+
+def _render_first_page(file: Path, config: Config) -> tuple[Any, float]:
+    """Page 1 at 2x (144 dpi) for the boxes, under the pixel cap indexing uses (else a coded error)."""
+    from appliance.ingest.pdf import open_pdf, page_pixel_limit, render_page, render_scale
+
+    max_pixels = page_pixel_limit(config)
+    pdf = open_pdf(file)
+    try:
+        page = pdf.load_page(0)
+        width, height = page.rect.width, page.rect.height
+        # render_scale refuses a page too large for the cap at OCR resolution; 2x is below that.
+        scale = min(2.0, render_scale(width, height, max_pixels, path=file, page_no=1))
+        image = render_page(page, scale, path=file, page_no=1, max_pixels=max_pixels)
+    finally:
+        pdf.close()
+    return image, scale
 
 
 def _print_slices(slices: list[DocumentSlice], fields: dict[str, str]) -> None:
@@ -102,19 +120,8 @@ def ocr_command(app: AppContext, file: Path, as_json: bool, boxes_out: Path | No
         slices = list(doc.slices)
         fields = {}
         if boxes_out is not None:
-            import numpy as np
-            import pymupdf
-
-            with pymupdf.open(file) as pdf:
-                pix = pdf.load_page(0).get_pixmap(
-                    matrix=pymupdf.Matrix(2, 2), colorspace=pymupdf.csRGB, alpha=False
-                )
-                image = (
-                    np.frombuffer(pix.samples, dtype=np.uint8)
-                    .reshape(pix.height, pix.width, 3)
-                    .copy()
-                )
-            _draw_boxes(image, [s for s in slices if s.page == 1], boxes_out, factor=2.0)
+            image, scale = _render_first_page(file, config)
+            _draw_boxes(image, [s for s in slices if s.page == 1], boxes_out, factor=scale)
     else:
         from appliance.vision.analysis import analyse_image
         from appliance.vision.images import read_image
