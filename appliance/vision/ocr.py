@@ -24,9 +24,14 @@ import numpy as np
 
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
+from appliance.vision.imageops import binarise, drop_non_text, estimate_text_height, long_line_mask
+from appliance.vision.leftovers import read_leftovers
+from appliance.vision.points import restore_points
+from appliance.vision.rereads import read_alone
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise, normalise_dimension_line, normalise_word
 from appliance.vision.tesseract import RawWord, run_tesseract
+from appliance.vision.tolerances import degree_mark, find_stack, read_stacks
 
 log = logging.getLogger(__name__)
 
@@ -122,61 +127,6 @@ class PreparedPage:
     text_height: float
     #: Share of ink that belongs to long straight lines (high for drawings, low for text pages).
     line_ink_share: float
-
-
-def binarise(gray: np.ndarray) -> np.ndarray:
-    """Ink as 255 on 0, tolerant of uneven light (adaptive threshold over ~1/40 of the page)."""
-    block = max(15, (min(gray.shape[:2]) // 60) | 1)
-    return cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, block, 15
-    )
-
-
-def estimate_text_height(ink: np.ndarray) -> float:
-    """Median height of blobs shaped like characters; 0 when the page has none."""
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    if count <= 1:
-        return 0.0
-    heights = stats[1:, cv2.CC_STAT_HEIGHT]
-    widths = stats[1:, cv2.CC_STAT_WIDTH]
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    fill = areas / np.maximum(1, heights * widths)
-    chars = (
-        (heights >= 6) & (heights <= 300) & (widths <= heights * 1.6) & (widths >= 2) & (fill > 0.1)
-    )
-    if chars.sum() < 8:
-        return 0.0
-    return float(np.median(heights[chars]))
-
-
-def long_line_mask(ink: np.ndarray, min_length: int) -> np.ndarray:
-    """Horizontal and vertical strokes at least ``min_length`` long (borders, tables, dimension lines)."""
-    horizontal = cv2.getStructuringElement(cv2.MORPH_RECT, (min_length, 1))
-    vertical = cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_length))
-    return cv2.bitwise_or(
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, horizontal),
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, vertical),
-    )
-
-
-def drop_non_text(ink: np.ndarray, text_height: float) -> np.ndarray:
-    """Remove blobs no character makes: arcs and circles (large, thin) and shapes far taller than text.
-
-    Tesseract's sparse-text mode otherwise glues the pieces of a drawing's geometry to the nearest
-    dimension and reads the lot as one garbled line.
-    """
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    if count <= 1:
-        return ink
-    widths = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
-    heights = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
-    fill = stats[:, cv2.CC_STAT_AREA] / np.maximum(1.0, widths * heights)
-    extent = np.maximum(widths, heights)
-    drop = (heights > 4.0 * text_height) | ((extent > 2.5 * text_height) & (fill < 0.12))
-    drop[0] = False
-    if not drop.any():
-        return ink
-    return np.where(drop[labels], 0, ink).astype(np.uint8)
 
 
 def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
@@ -333,8 +283,6 @@ def _with_unsure_words_reread(
     digits are checked by the stack and degree-sign rules, and a word read on its side would have
     to be cut out turned.
     """
-    from appliance.vision.rereads import read_alone
-
     s = prepared.scale
     spots: list[tuple[int, int]] = []
     boxes: list[Box] = []
@@ -368,8 +316,6 @@ def _with_unsure_words_reread(
 
 def _with_points_restored(prepared: PreparedPage, lines: list[OcrLine]) -> list[OcrLine]:
     """Points Tesseract left out of upright words of letters put back (see :mod:`points`)."""
-    from appliance.vision.points import restore_points
-
     s = prepared.scale
     ink = cv2.bitwise_not(prepared.image)
     result = []
@@ -395,8 +341,6 @@ def _with_tolerance_stacks(
     prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
 ) -> list[OcrLine]:
     """Deviation stacks after the numbers of dimension lines, read apart (see :mod:`tolerances`)."""
-    from appliance.vision.tolerances import find_stack, read_stacks
-
     s = prepared.scale
     height = prepared.image.shape[0]
     upright_ink = cv2.bitwise_not(prepared.image)
@@ -483,8 +427,6 @@ def _with_degree_signs(
     image: np.ndarray,
 ) -> OcrLine:
     """Numbers whose last mark is a small raised ring end in a degree sign ("459" -> "45°")."""
-    from appliance.vision.tolerances import degree_mark
-
     words = list(line.words)
     changed = False
     for wi, word in enumerate(words):
@@ -514,8 +456,6 @@ def _slanted_lines(
     prepared: PreparedPage, lines: list[OcrLine], settings: VisionSettings, page: OcrPage
 ) -> list[OcrLine]:
     """Numbers at an angle or in boxes that neither pass read (see :mod:`leftovers`)."""
-    from appliance.vision.leftovers import read_leftovers
-
     s = prepared.scale
     covered = [Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s) for b in (line.box for line in lines)]
     try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from appliance.vision.ocr import binarise, estimate_text_height
+from appliance.vision.imageops import binarise, estimate_text_height
 from appliance.vision.page import CorrectedPage, to_gray
 from appliance.vision.settings import VisionSettings
 

@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from appliance.index.slices import Box
+from appliance.vision.imageops import binarise, estimate_text_height, long_line_mask
 from appliance.vision.mosaic import read_row_words, scaled
-from appliance.vision.ocr import binarise, estimate_text_height, long_line_mask
 from appliance.vision.settings import VisionSettings
 
 #: Longest side of the copy the word shapes are measured on.

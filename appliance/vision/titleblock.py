@@ -21,12 +21,11 @@ import numpy as np
 from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
 from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
+from appliance.vision.imageops import binarise, long_line_mask
 from appliance.vision.ocr import (
     PSM_LINE,
     OcrLine,
     OcrWord,
-    binarise,
-    long_line_mask,
     read_page,
 )
 from appliance.vision.settings import VisionSettings
