@@ -35,7 +35,7 @@ a rise measured against a few seconds of readings and comes back to the lab by a
         --out tests/presence/data/door-startup.jsonl
 
 Revision 8's start-up move test (``early-move.jsonl``): switched on at the machine shop's bench,
-carried to the electronics lab after 25 s (``presence_early_move.py``'s route); revision 7
+carried to the electronics lab after 25 s (``presence_sim.early_move_path``); revision 7
 believes the move only once start-up is over (60.5 s):
 
     .venv/bin/python bench/presence_fixture.py --seed 1002 --early 25 --no-block --duration 120 \
@@ -75,9 +75,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_early_move import path as early_path
 from presence_rooms import STANDING, refuse_held_out
-from presence_sim import LAYOUTS, bench_floor, simulate, walk_path, waypoints
+from presence_sim import LAYOUTS, bench_floor, early_move_path, simulate, walk_path, waypoints
 
 from appliance.presence.trace import write_trace
 
@@ -100,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         "--early",
         type=float,
         help="switched on at the shop's bench and carried off after this many seconds "
-        "(presence_early_move.py's route, 90 s in the lab and at assembly)",
+        "(presence_sim.early_move_path, 90 s in the lab and at assembly)",
     )
     parser.add_argument(
         "--silent", action="append", default=[], help="end of the id of a beacon that is off"
@@ -129,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.walk:
         path, place = walk_path(), "walk"
     elif args.early is not None:
-        path, place = early_path(args.early, 90.0), f"carried off after {args.early:g} s"
+        path, place = early_move_path(args.early, 90.0), f"carried off after {args.early:g} s"
     else:
         if args.at:
             x, _, y = args.at.partition(",")

@@ -445,6 +445,13 @@ def walk_path(stay: float = 90.0) -> Callable[[float], Point]:
     )
 
 
+def early_move_path(lead: float, stay: float) -> Callable[[float], Point]:
+    """Shop bench for ``lead`` s from switching on, then lab and assembly ``stay`` s each."""
+    shop, lab, assembly = (2.0, 1.5), (10.0, 1.2), (15.0, 2.5)
+    door1, door2 = (6.0, 2.5), (12.0, 2.5)
+    return waypoints([(lead, shop), (0.0, door1), (stay, lab), (0.0, door2), (stay, assembly)])
+
+
 def with_bystanders(records: Iterator[TraceRecord], seed: int) -> Iterator[TraceRecord]:
     """Mix in what else a workshop radio hears: phones, a laptop, a broken beacon, an odd RSSI."""
     rng = random.Random(seed)

@@ -331,7 +331,7 @@ class WhisperRecogniser:
         """Log-probability of each phrase's tokens forced at the window's start (best spelling).
 
         Rival phrasings compared on one window ("open claw" against "open clause" and its kind:
-        ``bench/audio_wake_ceiling.py``); one encoder call and one batched decoder call.
+        ``bench/studies/audio_wake_ceiling.py``); one encoder call and one batched decoder call.
         """
         with self._lock:
             encoded = self._encode(audio)

@@ -8,7 +8,7 @@ settings as they are, and the same with ``--set`` overrides. Both rooms are acce
 so every switch after the first decision is a flap; it prints the switches of each engine per seed
 and the seeds that flapped.
 
-    .venv/bin/python bench/presence_long_block.py --seed-list 1-6,13-15,17 \
+    .venv/bin/python bench/studies/presence_long_block.py --seed-list 1-6,13-15,17 \
         --set standstill_reference=0
 """
 
@@ -19,8 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_long_stay import comparison, replay
 from presence_rooms import STANDING

@@ -5,9 +5,9 @@ For finding out why an entry is slow or missed (``presence_rooms.py`` lists them
 beacon's smoothed RSSI relative to its RSSI at 1 m (and the last raw reading), each room's level,
 the posterior, the rooms a move is seen towards, the decided room and any switch with its reason.
 
-    .venv/bin/python bench/presence_entry_trace.py --seed 1 --from 185 --to 240
-    .venv/bin/python bench/presence_entry_trace.py --scenario body --seed 12 --from 1500 --to 1600
-    .venv/bin/python bench/presence_entry_trace.py --scenario early --lead 25 --seed 1002 --to 70
+    .venv/bin/python bench/studies/presence_entry_trace.py --seed 1 --from 185 --to 240
+    .venv/bin/python bench/studies/presence_entry_trace.py --scenario body --seed 12 --from 1500 --to 1600
+    .venv/bin/python bench/studies/presence_entry_trace.py --scenario early --lead 25 --seed 1002 --to 70
 """
 
 from __future__ import annotations
@@ -18,12 +18,20 @@ import itertools
 import sys
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from presence_early_move import path as early_path
 from presence_rooms import STANDING, TRACE_REFUSED, parse_overrides
-from presence_sim import LAYOUTS, bench_floor, replay, simulate, walk_path, waypoints
+from presence_sim import (
+    LAYOUTS,
+    bench_floor,
+    early_move_path,
+    replay,
+    simulate,
+    walk_path,
+    waypoints,
+)
 
 from appliance.presence.engine import RoomEngine
 from appliance.presence.scanner import BeaconScanner
@@ -99,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenario == "walk":
         path = walk_path()
     elif args.scenario == "early":
-        path = early_path(args.lead, 90.0)
+        path = early_move_path(args.lead, 90.0)
     else:
         where, _expect, prepare = STANDING[args.scenario]
         path = waypoints([(args.hours * 3600.0, where)])

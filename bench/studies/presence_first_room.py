@@ -10,7 +10,7 @@ the scenario's acceptable rooms (or none decided), of them never corrected withi
 time in an unacceptable state after the first minute ("no room" included), and every switch
 after the first decision, into an acceptable room or out of one, with its reason:
 
-    .venv/bin/python bench/presence_first_room.py --seed-list 1000-1199 --scenarios boundary,equal \\
+    .venv/bin/python bench/studies/presence_first_room.py --seed-list 1000-1199 --scenarios boundary,equal \\
         --minutes 20 --levels --set startup_move_db=0
 
 With ``--levels`` it also prints, for each wrong first room, what every state's score was on
@@ -29,8 +29,9 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import NONE, SETTLE_S, STANDING, parse_overrides, parse_seeds, refuse_held_out
 from presence_tune import record, replay

@@ -38,11 +38,11 @@ room strongest by ``margin`` for ``hold`` s, kept until another is) through ``pr
 standing scenarios and prints its switches per hour: every one is a flap. A (hold, margin) that
 calls an entry visible and also flaps at the door does not separate that entry from a blockage.
 
-    .venv/bin/python bench/presence_visibility.py --seed-list 1-6
-    .venv/bin/python bench/presence_visibility.py --seed-list 1 --standing boundary,equal,body,battery \
+    .venv/bin/python bench/studies/presence_visibility.py --seed-list 1-6
+    .venv/bin/python bench/studies/presence_visibility.py --seed-list 1 --standing boundary,equal,body,battery \
         --stand-seeds 1-6,13-30
-    .venv/bin/python bench/presence_visibility.py --seed-list 1-6,13-72,100-199,1000-1099 --late
-    .venv/bin/python bench/presence_visibility.py --seed-list 800-859 --held-out-ok
+    .venv/bin/python bench/studies/presence_visibility.py --seed-list 1-6,13-72,100-199,1000-1099 --late
+    .venv/bin/python bench/studies/presence_visibility.py --seed-list 800-859 --held-out-ok
 
 Held-out seeds: 200-959 (the sets of sessions 3-10, each run once) need ``--held-out-ok`` — fine
 for this analysis because nothing is tuned on it (900-959 was read here only after its one
@@ -61,8 +61,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import (
     STANDING,

@@ -6,7 +6,7 @@ active room, the candidate, the rooms a move is seen towards and those held back
 standstill and spot-reference start times, the full posterior (``repr``, every bit) and each room's
 level; a switch adds its record (``RoomSwitch.to_json``).
 
-    .venv/bin/python bench/presence_state_dump.py --walk-seeds 1-3 --stand-seeds 1 \\
+    .venv/bin/python bench/studies/presence_state_dump.py --walk-seeds 1-3 --stand-seeds 1 \\
         --scenarios walk,boundary > before.txt
 
 Uses ``presence_tune.py``'s cache (the same recordings, simulated once); held-out seeds are
@@ -21,8 +21,9 @@ import json
 import sys
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_rooms import STANDING, parse_seeds, refuse_held_out
 from presence_tune import _value, record, replay

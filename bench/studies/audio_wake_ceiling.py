@@ -16,14 +16,19 @@ held-out voices and near-miss phrasings):
    is checked by whisper on the window ending a delay after its peak (positives and near-misses
    only: ordinary speech is not scored here).
 
-    .venv/bin/python bench/audio_wake_ceiling.py --positives 60 --near-miss 108
+    .venv/bin/python bench/studies/audio_wake_ceiling.py --positives 60 --near-miss 108
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+# The benchmarks this study builds on (audio_common puts the repository on the path too).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from audio_common import speech_bounds

@@ -10,7 +10,7 @@ they are, and the same with ``--set`` overrides — and per engine it prints the
 move (lab, assembly) within 10 s, missed, the latency median / p90 / max, the latency of the lab
 entry per lead time, and the switches in total:
 
-    .venv/bin/python bench/presence_early_move.py --seed-list 1000-1019 --set early_move_db=0
+    .venv/bin/python bench/studies/presence_early_move.py --seed-list 1000-1019 --set early_move_db=0
 """
 
 from __future__ import annotations
@@ -20,28 +20,20 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from presence_long_stay import comparison, replay, score, summary
 from presence_rooms import entries
-from presence_sim import Point, bench_floor, waypoints
-
-SHOP, LAB, ASSEMBLY = (2.0, 1.5), (10.0, 1.2), (15.0, 2.5)
-DOOR1, DOOR2 = (6.0, 2.5), (12.0, 2.5)
-
-
-def path(lead: float, stay: float) -> Callable[[float], Point]:
-    """Shop bench for ``lead`` s from switching on, then lab and assembly ``stay`` s each."""
-    return waypoints([(lead, SHOP), (0.0, DOOR1), (stay, LAB), (0.0, DOOR2), (stay, ASSEMBLY)])
+from presence_sim import bench_floor, early_move_path
 
 
 def spans(lead: float, stay: float) -> list[tuple[float, float, str]]:
     """(entered at, left at, room) of the rooms entered after the start, from the route."""
-    route = path(lead, stay)
+    route = early_move_path(lead, stay)
     found = entries(bench_floor(), route, route.duration)  # type: ignore[attr-defined]
     return [(start, end, room or "-") for start, end, room in found[1:] if end - start >= 30.0]
 
@@ -61,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = [0, 0]
     for seed in seeds:
         for lead in leads:
-            route = path(lead, args.stay)
+            route = early_move_path(lead, args.stay)
             duration = route.duration  # type: ignore[attr-defined]
             want = spans(lead, args.stay)
             results = replay(bench_floor(), route, duration, seed, [base, other])

@@ -9,7 +9,7 @@ engines in the same process: the settings as they are, and the same with ``--set
 prints, per engine, the entries switched within 10 s, the missed ones (no switch into the room
 before leaving it), the latency median / p90 / max and the number of switches.
 
-    .venv/bin/python bench/presence_long_stay.py --seed-list 1000-1019 --stay 300 \
+    .venv/bin/python bench/studies/presence_long_stay.py --seed-list 1000-1019 --stay 300 \
         --set motion_window_s=180
 """
 
@@ -24,8 +24,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+# The repository (appliance, training) and the benchmarks these studies build on.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bleak.backends.device import BLEDevice
 from presence_rooms import entries, parse_overrides, parse_seeds, refuse_held_out
