@@ -95,6 +95,9 @@ class Result:
     voice: str = ""
     #: Seconds from the call to the acknowledgement, when the model was asked (None otherwise).
     ack_s: float | None = None
+    #: Seconds from the end of the question to the first audio of the answer (spoken runs: the
+    #: transcription, the answer's first sentence, and the voice synthesising its first clause).
+    audio_s: float | None = None
 
 
 # ------------------------------------------------------------------------------------ files
@@ -236,11 +239,13 @@ def score(q: Question, answer: Answer) -> bool:
 
 async def ask(
     text: str, store: IndexStore, config: Config, worker: object, mode: str
-) -> tuple[Answer, float, float | None]:
-    """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement."""
+) -> tuple[Answer, float, float | None, str]:
+    """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement,
+    and the first sentence's spoken text."""
     t0 = time.perf_counter()
     first: float | None = None
     ack: float | None = None
+    first_text = ""
     final: Answer | None = None
     async for event in stream_answer(
         text,
@@ -253,10 +258,11 @@ async def ask(
             ack = time.perf_counter() - t0
         elif first is None:
             first = time.perf_counter() - t0
+            first_text = event.text
         if event.answer is not None:
             final = event.answer
     assert final is not None and first is not None
-    return final, first, ack
+    return final, first, ack, first_text
 
 
 async def start_worker(config: Config) -> object | None:
@@ -285,10 +291,13 @@ async def run(
     if mode.startswith("llm") and worker is None:
         return []
     recogniser = None
+    tts = None
     if spoken:
+        from appliance.audio.build import build_tts
         from appliance.audio.engines.whisper import WhisperRecogniser
 
         recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", config.paths.models_dir)
+        tts = build_tts(config)
     results = []
     try:
         with IndexStore.open(config) as store:
@@ -300,7 +309,10 @@ async def run(
                     voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
                     heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
                     text = heard
-                answer, first_s, ack_s = await ask(text, store, config, worker, mode)
+                answer, first_s, ack_s, first_text = await ask(text, store, config, worker, mode)
+                audio_s = None
+                if tts is not None:
+                    audio_s = transcribe_s + first_s + await first_audio_s(tts, first_text)
                 r = Result(
                     q,
                     answer,
@@ -310,6 +322,7 @@ async def run(
                     transcribe_s,
                     voice,
                     None if ack_s is None else ack_s + transcribe_s,
+                    audio_s,
                 )
                 results.append(r)
                 if verbose:
@@ -318,6 +331,18 @@ async def run(
         if worker is not None:
             await worker.close()  # type: ignore[attr-defined]
     return results
+
+
+async def first_audio_s(voice: object, sentence: str) -> float:
+    """Seconds the voice takes to synthesise what is played first: the first clause of the first
+    sentence, as the appliance's speaker cuts it for a quick-start voice (the whole sentence
+    otherwise)."""
+    from appliance.audio.tts import first_clause
+
+    piece = first_clause(sentence)[0] if voice.quick_start else sentence  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    await voice.synthesize(piece or "…")  # type: ignore[attr-defined]
+    return time.perf_counter() - t0
 
 
 def bias_words(config: Config, store: IndexStore) -> list[str]:
@@ -453,6 +478,13 @@ def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
         f"p95 {percentile(latency, 95):.2f} s (transcription alone p50 "
         f"{percentile(transcribe, 50):.2f} s, p95 {percentile(transcribe, 95):.2f} s)"
     )
+    fast = [r.audio_s for r in results if r.audio_s is not None and r.ack_s is None]
+    if fast:
+        print(
+            f"  end of question -> first audio, answered without the model: p50 "
+            f"{percentile(fast, 50):.2f} s, p95 {percentile(fast, 95):.2f} s, max {max(fast):.2f} s "
+            f"(n={len(fast)}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        )
     report_model_path(results)
 
 

@@ -105,6 +105,9 @@ class Source:
     dimensions: list[dict[str, Any]] = field(default_factory=list)
     #: Where each field's value is written (field name -> box in source coordinates), when known.
     field_boxes: dict[str, Box] = field(default_factory=dict)
+    #: Hole and revision tables of the merged slices (JSON records of
+    #: :class:`appliance.vision.tables.Table`, rows with their cells' boxes), without repeats.
+    tables: list[dict[str, Any]] = field(default_factory=list)
     #: Whether the text was cut to fit the budget.
     truncated: bool = False
     _ords: list[int] = field(default_factory=list, repr=False)
@@ -138,6 +141,18 @@ def _fields(extra: dict[str, Any]) -> dict[str, str]:
     if isinstance(field_name, str) and isinstance(extra.get("value"), str):
         out[field_name.lower()] = str(extra["value"])
     return out
+
+
+def _add_tables(src: Source, extra: dict[str, Any]) -> None:
+    """Add a slice's tables (a table slice's ``extra["table"]``, a title block's
+    ``extra["tables"]``) to the source, each once."""
+    found = [extra["table"]] if isinstance(extra.get("table"), dict) else []
+    listed = extra.get("tables")
+    if isinstance(listed, list):
+        found.extend(t for t in listed if isinstance(t, dict))
+    for table in found:
+        if table not in src.tables:
+            src.tables.append(table)
 
 
 def _add_field_boxes(src: Source, extra: dict[str, Any]) -> None:
@@ -207,6 +222,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                 )
                 _add_dimensions(src, hit.extra)
                 _add_field_boxes(src, hit.extra)
+                _add_tables(src, hit.extra)
                 break
         else:
             if len(groups) >= max_sources:
@@ -231,6 +247,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
             )
             _add_dimensions(groups[-1], hit.extra)
             _add_field_boxes(groups[-1], hit.extra)
+            _add_tables(groups[-1], hit.extra)
             texts.append({hit.ord: hit.text})
     remaining = int(budget_tokens * CHARS_PER_TOKEN)
     out: list[Source] = []

@@ -753,8 +753,14 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
 
 def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     """A field answer when the question names a field, else the best qualifying line."""
-    from appliance.answer import dimensions  # imported here: it builds on this module
+    from appliance.answer import dimensions, tables  # imported here: they build on this module
 
+    row = tables.asks_table(question)
+    if row is not None:
+        cell, has_table = tables.table_extract(question, row, sources)
+        if cell is not None or has_table:
+            return cell  # (None: the drawing's table has no such row or column)
+        return _without_table(question, sources)
     if dimensions.asks_dimension(question):
         return dimensions.dimension_extract(question, sources)
     field, phrase = asked_field(question)
@@ -769,6 +775,15 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
         return None  # a weight asked, a line without one: the drawing does not state it
     return line
+
+
+def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:
+    """A table question about a drawing without such a table: its dimensions or lines may say."""
+    from appliance.answer import dimensions
+
+    if dimensions.asks_dimension(question):
+        return dimensions.dimension_extract(question, sources)
+    return line_extract(question, sources)
 
 
 #: What a line must hold to answer a question about these fields when no field value answered it.

@@ -11,6 +11,11 @@ durchgehend"), carries its typed dimensions (:mod:`appliance.vision.dimensions`)
 ``extra["dimensions"]``, each with its own box; one more slice per page lists them all by kind
 ("Threads: 4 x M8. Diameters: ...") for questions over the whole set, and the title-block slice
 carries the set too (a question that names the drawing finds its title block).
+
+Hole and revision tables (:mod:`appliance.vision.tables`) are read as rows and columns: their lines
+become one table slice each ("Hole H5: X -47,6; Y 15,5; Dimension M12x1.5."), with the rows and every
+cell's box in ``extra["table"]``, and are kept out of the notes and dimensions; the title-block slice
+carries the page's tables in ``extra["tables"]``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from appliance.drawing_terms import FIELD_NAMES, english
 from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 from appliance.vision.ocr import OcrLine, OcrPage
+from appliance.vision.tables import Table, find_tables, table_text
 from appliance.vision.titleblock import FIELDS, TitleBlock
 
 _LETTER_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
@@ -196,12 +202,20 @@ def build_slices(
                 revision=revision,
             )
         )
+    tables = (
+        find_tables(page.lines, skip=title_block.box if title_block is not None else None)
+        if page.layout == "drawing"
+        else []
+    )
+    in_tables = {id(line) for table in tables for line in table.lines}
     groups: dict[tuple[str, int], list[OcrLine]] = {}
     order: list[tuple[str, int]] = []
     dimensions: list[OcrLine] = []
     for line in page.lines:
         if title_block is not None and _inside(line, title_block.box):
             continue
+        if id(line) in in_tables:
+            continue  # read as a row of its table, not as a dimension or a note
         if page.layout == "drawing" and len(line.text.strip()) <= 1 and _in_margin(line, page_size):
             continue  # zone letters and numbers of the drawing frame
         if page.layout == "drawing" and is_dimension(line.text):
@@ -256,6 +270,25 @@ def build_slices(
                 revision=revision,
             )
         )
+    name = " ".join(v for v in (fields.get("title", ""), number) if v)
+    mapped = [_mapped(table, to_source) for table in tables]
+    for table in mapped:
+        rest.append(
+            DocumentSlice(
+                text=table_text(table, name),
+                kind=SliceKind.TABLE,
+                box=table.box,
+                section="hole table" if table.kind == "holes" else "revisions",
+                extra={"table": table.to_json()},
+                page=page_no,
+                drawing_number=number,
+                revision=revision,
+            )
+        )
+    if mapped and slices and slices[0].kind is SliceKind.TITLE_BLOCK:
+        # A question naming the drawing finds its title block first: its tables go with it.
+        records = [table.to_json() for table in mapped]
+        slices[0] = replace(slices[0], extra={**slices[0].extra, "tables": records})
     if typed:
         if slices and slices[0].kind is SliceKind.TITLE_BLOCK:
             # A question naming the drawing finds its title block first: the set goes with it.
@@ -356,6 +389,15 @@ def dimension_summary(
         drawing_number=drawing_number,
         revision=revision,
     )
+
+
+def _mapped(table: Table, to_source: Callable[[Box], Box]) -> Table:
+    """The table with every box in the source's coordinates."""
+    rows = [
+        replace(row, boxes={k: _rounded(to_source(b)) for k, b in row.boxes.items()})
+        for row in table.rows
+    ]
+    return replace(table, rows=rows, box=_rounded(to_source(table.box)), lines=[])
 
 
 def _rounded(box: Box) -> Box:

@@ -23,7 +23,8 @@ from appliance.config import Config, load_config
 from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import ingest_path
-from tests.answer.conftest import fault_command
+from appliance.models.manifest import load_manifest
+from tests.answer.conftest import TEST_MODEL, fault_command
 
 pytestmark = pytest.mark.slow
 
@@ -80,9 +81,14 @@ def _drawing() -> SourceDocument:
 def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
     root = tmp_path_factory.mktemp("answer-index")
     cfg = root / "openclaw.toml"
+    # The test model (a model joined from pieces lives in the configured models folder; the small
+    # one is read from its PyPI carrier).
+    in_parts = load_manifest().get(TEST_MODEL).in_parts
+    models = load_config().paths.models_dir if in_parts else root / "models"
     cfg.write_text(
-        f'[paths]\ndata_dir = "{root / "data"}"\nmodels_dir = "{root / "models"}"\n'
-        "[answer]\nthreads = 1\ncontext_tokens = 1024\ncontext_budget_tokens = 300\n"
+        f'[paths]\ndata_dir = "{root / "data"}"\nmodels_dir = "{models}"\n'
+        f'[answer]\nllm_model = "{TEST_MODEL}"\n'
+        "threads = 1\ncontext_tokens = 1024\ncontext_budget_tokens = 300\n"
         "max_answer_tokens = 24\ntimeout_s = 600\nstart_timeout_s = 600\n"
         "restart_backoff_s = 0.05\nrestart_backoff_max_s = 0.2\n"
         # The model path is what most tests here check: ask the model even when an extract is sure.

@@ -1,0 +1,102 @@
+"""Questions about one row of a drawing's hole or revision table, answered from the cell.
+
+"What size is hole H5 in the hole table?", "What is the X position of hole P1?", "When was revision A
+made?", "What changed in revision C?": the question names a row (a hole's tag, a revision's letter)
+and a column (size, X, Y; date, change). The answer is that cell of the table of the drawing the
+question is about (:attr:`Source.tables`, put there by the vision package), cited with the cell's
+box. When that drawing has such a table and the row or column is not in it, nothing answers: another
+line of the drawing would only be a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from appliance.answer import extractive
+from appliance.answer.context import Source
+from appliance.vision.tables import Table, row_key
+
+_HOLE = re.compile(r"\bhole\s+(?:no\.?\s+|number\s+)?([A-Za-z]{0,3}\d{1,3})\b", re.I)
+_REVISION = re.compile(r"\b(?:revision|rev\.?)\s+([A-Za-z])\b(?!-)")
+_HOLE_COLUMNS = (
+    ("x", re.compile(r"\bx\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
+    ("y", re.compile(r"\by\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
+    (
+        "size",
+        re.compile(r"\b(?:size|diameter|dia|thread|tap|drill|dimension|how (?:big|large))\b", re.I),
+    ),
+)
+_REVISION_COLUMNS = (
+    ("date", re.compile(r"\b(?:when|date|dated|made|released|issued)\b", re.I)),
+    ("description", re.compile(r"\b(?:chang\w*|what|describ\w*|description|why)\b", re.I)),
+)
+#: How a column is named in the spoken answer.
+_SPOKEN = {
+    "x": "X position of hole {key}",
+    "y": "Y position of hole {key}",
+    "size": "size of hole {key}",
+    "date": "date of revision {key}",
+    "description": "change in revision {key}",
+}
+
+
+@dataclass(frozen=True)
+class TableAsk:
+    """What a table question asks."""
+
+    #: ``holes`` or ``revisions``.
+    kind: str
+    #: The row's key as the question gives it ("H5", "A").
+    key: str
+    #: The column asked for (x, y, size, date, description).
+    column: str
+    #: The words that name the row, left out when the drawing is looked for.
+    words: tuple[str, ...]
+
+
+def asks_table(question: str) -> TableAsk | None:
+    """The row and column a question asks for, or None when it names no table row."""
+    hole = _HOLE.search(question)
+    if hole:
+        for column, pattern in _HOLE_COLUMNS:
+            if pattern.search(question):
+                return TableAsk("holes", row_key(hole[1]), column, (hole[0],))
+        return None
+    revision = _REVISION.search(question)
+    if revision and revision[1].isupper():
+        for column, pattern in _REVISION_COLUMNS:
+            if pattern.search(question):
+                return TableAsk("revisions", revision[1], column, (revision[0],))
+    return None
+
+
+def table_extract(
+    question: str, ask: TableAsk, sources: Sequence[Source]
+) -> tuple[extractive.Extract | None, bool]:
+    """The cell that answers (or None), and whether the drawing the question is about has a table
+    of that kind at all (when it has none, other answers may try)."""
+    asked = question
+    for word in ask.words:
+        asked = asked.replace(word, " ")
+    subject = extractive._subject_sources(asked, "", sources)
+    files = {(s.source, s.page) for s in subject[:1]}
+    seen_table = False
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        for record in src.tables:
+            table = Table.from_json(record)
+            if table.kind != ask.kind:
+                continue
+            seen_table = True
+            row = table.row(ask.key)
+            if row is None or ask.column not in row.cells:
+                continue
+            field = _SPOKEN[ask.column].format(key=ask.key)
+            cell = extractive.Extract(
+                src.number, row.cells[ask.column], field, 1.0, box=row.boxes.get(ask.column)
+            )
+            return cell, True
+    return None, seen_table

@@ -1,0 +1,407 @@
+"""Tables on a drawing read as rows and columns: hole tables and revision tables.
+
+A table is found by its header row: a word naming the row key (HOLE, TAG, Hål, Bohrung, 孔 for
+holes; REV, Index, Änderung for revisions) with at least one more column header on the same line
+(X, Y, SIZE, Ø; DESCRIPTION, DATE, Datum). The columns start where their headers start; every word
+under the header goes to the column it starts in, and the lines below, as long as they follow each
+other at the table's row pitch, are its rows. A row is known by its key ("H5", "B"), so "what size is
+hole H5" and "when was revision A made" are answered from the cell, with the cell's box.
+
+Column names are canonical (``key``, ``x``, ``y``, ``size``, ``description``, ``date``) where the
+header is one of the known words; any other header keeps its own text, lower-cased.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from appliance.index.slices import Box
+from appliance.vision.ocr import OcrLine, OcrWord
+
+#: Header words of a hole table's key column.
+HOLE_KEYS = frozenset({"hole", "holes", "tag", "hal", "hål", "loch", "bohrung", "孔", "孔号", "nr"})
+#: Header words of a revision table's key column.
+REVISION_KEYS = frozenset(
+    {"rev", "rev.", "revision", "index", "ind", "änd", "änd.", "and", "and.", "版本", "版次"}
+)
+#: Header words of the other columns, by canonical column name.
+COLUMN_WORDS: dict[str, frozenset[str]] = {
+    "x": frozenset({"x"}),
+    "y": frozenset({"y"}),
+    "size": frozenset(
+        {
+            "size",
+            "dia",
+            "dia.",
+            "diameter",
+            "dimension",
+            "ø",
+            "⌀",
+            "grösse",
+            "größe",
+            "grosse",
+            "durchmesser",
+            "gewinde",
+            "storlek",
+            "尺寸",
+            "孔径",
+        }
+    ),
+    "description": frozenset(
+        {
+            "description",
+            "change",
+            "änderung",
+            "anderung",
+            "beschreibung",
+            "ändring",
+            "andring",
+            "beskrivning",
+            "描述",
+            "内容",
+            "更改内容",
+        }
+    ),
+    "date": frozenset({"date", "datum", "日期"}),
+}
+_KEY = re.compile(r"^[A-Z]{0,3}\d{0,3}$")
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of a table."""
+
+    #: The row's key as written in its first column ("H5", "P1", "B"); "" when it was not read.
+    key: str
+    #: Cell text by column name.
+    cells: dict[str, str]
+    #: Box of each cell on the page, by column name.
+    boxes: dict[str, Box]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A hole table or a revision table."""
+
+    #: ``holes`` or ``revisions``.
+    kind: str
+    #: Column names in page order (canonical where known: key, x, y, size, description, date).
+    columns: list[str]
+    #: Each column's header as printed.
+    headers: dict[str, str]
+    #: The rows, top to bottom.
+    rows: list[TableRow]
+    #: The whole table, header included.
+    box: Box
+    #: The lines the table was read from (kept out of the page's notes and dimensions).
+    lines: list[OcrLine] = field(default_factory=list, repr=False, compare=False)
+
+    def row(self, key: str) -> TableRow | None:
+        """The row whose key is ``key`` (compared as :func:`row_key` reads it)."""
+        wanted = row_key(key)
+        for r in self.rows:
+            if r.key and r.key == wanted:
+                return r
+        return None
+
+    def to_json(self) -> dict[str, object]:
+        """JSON form stored with the slice (boxes in the coordinates they were mapped to)."""
+        return {
+            "kind": self.kind,
+            "columns": list(self.columns),
+            "headers": dict(self.headers),
+            "rows": [
+                {
+                    "key": r.key,
+                    "cells": dict(r.cells),
+                    "boxes": {k: b.to_list() for k, b in r.boxes.items()},
+                }
+                for r in self.rows
+            ],
+            "box": self.box.to_list(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Table:
+        """The table stored by :meth:`to_json`."""
+        rows = []
+        for item in data.get("rows", []):  # type: ignore[attr-defined]
+            rows.append(
+                TableRow(
+                    key=str(item.get("key", "")),
+                    cells={str(k): str(v) for k, v in item.get("cells", {}).items()},
+                    boxes={str(k): Box.from_list(v) for k, v in item.get("boxes", {}).items()},
+                )
+            )
+        return cls(
+            kind=str(data.get("kind", "")),
+            columns=[str(c) for c in data.get("columns", [])],  # type: ignore[attr-defined]
+            headers={str(k): str(v) for k, v in data.get("headers", {}).items()},  # type: ignore[attr-defined]
+            rows=rows,
+            box=Box.from_list(data.get("box", [0, 0, 0, 0])),  # type: ignore[arg-type]
+        )
+
+
+def row_key(text: str) -> str:
+    """A row key as compared: upper case, OCR's letter-for-digit slips after a letter mended
+    ("Pl" -> "P1", "HO" -> "H0"), a bare lower-case revision letter raised ("c" -> "C")."""
+    key = text.strip().strip(".:").upper()
+    if len(key) >= 2 and key[0].isalpha():
+        key = key[0] + key[1:].replace("L", "1").replace("I", "1").replace("O", "0")
+    return key if _KEY.match(key) else ""
+
+
+def _norm(text: str) -> str:
+    return text.lower().strip(":").strip()
+
+
+def _height(word: OcrWord) -> float:
+    return max(1.0, word.box.y1 - word.box.y0)
+
+
+def _middle(word: OcrWord) -> float:
+    return (word.box.y0 + word.box.y1) / 2
+
+
+def _column_of(header: str) -> str | None:
+    for name, words in COLUMN_WORDS.items():
+        if header in words:
+            return name
+    return None
+
+
+def find_tables(lines: Sequence[OcrLine], *, skip: Box | None = None) -> list[Table]:
+    """The hole and revision tables among a page's lines (upright text only; ``skip``: the title
+    block, whose cells are fields, not a table)."""
+    words = [
+        w
+        for line in lines
+        if line.source_pass == "upright" and not _within(line.box, skip)
+        for w in line.words
+    ]
+    tables: list[Table] = []
+    for word in words:
+        key = _norm(word.text)
+        kind = "holes" if key in HOLE_KEYS else "revisions" if key in REVISION_KEYS else ""
+        if not kind or any(_within(word.box, t.box) for t in tables):
+            continue
+        table = _table_at(word, kind, words)
+        if table is not None:
+            used = [
+                line
+                for line in lines
+                if line.source_pass == "upright" and _within(line.box, table.box)
+            ]
+            tables.append(
+                Table(table.kind, table.columns, table.headers, table.rows, table.box, used)
+            )
+    return tables
+
+
+def _within(box: Box, outer: Box | None) -> bool:
+    if outer is None:
+        return False
+    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+    return outer.x0 <= cx <= outer.x1 and outer.y0 <= cy <= outer.y1
+
+
+def _band(words: Sequence[OcrWord], y: float, height: float) -> list[OcrWord]:
+    return sorted((w for w in words if abs(_middle(w) - y) <= 0.6 * height), key=lambda w: w.box.x0)
+
+
+def _cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
+    """Words of one line grouped into cells: a gap wider than ~1.5 letter heights splits."""
+    cells: list[list[OcrWord]] = []
+    for word in band:
+        if cells and word.box.x0 - cells[-1][-1].box.x1 <= 1.5 * height:
+            cells[-1].append(word)
+        else:
+            cells.append([word])
+    return cells
+
+
+def _header_cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
+    """Header words in cells; a known column word starts a cell of its own even when the header
+    before it is set close ("Index Änderung")."""
+    out: list[list[OcrWord]] = []
+    for cell in _cells(band, height):
+        out.append([cell[0]])
+        for word in cell[1:]:
+            if _column_of(_norm(word.text)):
+                out.append([word])
+            else:
+                out[-1].append(word)
+    return out
+
+
+def _table_at(anchor: OcrWord, kind: str, words: Sequence[OcrWord]) -> Table | None:
+    height = _height(anchor)
+    header_cells: list[list[OcrWord]] = []
+    for cell in _header_cells(
+        [w for w in _band(words, _middle(anchor), height) if w.box.x0 >= anchor.box.x0 - height],
+        height,
+    ):
+        gap = cell[0].box.x0 - header_cells[-1][-1].box.x1 if header_cells else 0.0
+        if gap > 30 * height or (gap > 10 * height and not _column_of(_norm(cell[0].text))):
+            break  # text far to the right on the same line is not this table's
+        header_cells.append(cell)
+    # The key column is the table's first; a key word inside a sentence is not a header.
+    if len(header_cells) < 2 or anchor not in header_cells[0]:
+        return None
+    header_band = [w for cell in header_cells for w in cell]
+    columns: list[str] = []
+    headers: dict[str, str] = {}
+    starts: list[float] = []
+    known = 0
+    for i, cell in enumerate(header_cells):
+        text = " ".join(w.text for w in cell)
+        name = "key" if i == 0 else None
+        if name is None:
+            for w in cell:
+                name = _column_of(_norm(w.text))
+                if name:
+                    break
+        if name and name != "key":
+            known += 1
+        name = name or _norm(text)
+        if name in headers:
+            name = f"{name} {i}"
+        columns.append(name)
+        headers[name] = text
+        starts.append(cell[0].box.x0)
+    if known == 0:
+        return None
+    left = starts[0] - height
+    span = starts[-1] - starts[0]
+    right = max(w.box.x1 for w in header_cells[-1]) + max(span, 10 * height)
+    top = max(w.box.y1 for w in header_band)
+    below = sorted((w for w in words if w.box.y0 > top and left <= w.box.x0 <= right), key=_middle)
+    bands: list[list[OcrWord]] = []
+    last_y = _middle(anchor)
+    pitch: float | None = None
+    used: set[int] = set()
+    for word in below:
+        if id(word) in used:
+            continue
+        y = _middle(word)
+        gap = y - last_y
+        if gap > (2.5 * pitch if pitch else 4 * height):
+            break
+        band = [w for w in _band(below, y, height) if id(w) not in used]
+        used.update(id(w) for w in band)
+        if len(_cells(band, height)) < 2:
+            break  # one cell alone is a note under the table, not a row of it
+        bands.append(band)
+        pitch = statistics.median([*([pitch] if pitch else []), gap])
+        last_y = y
+    starts, columns = _data_columns(kind, bands, starts, columns, height)
+    rows = [_row(band, starts, columns, height) for band in bands]
+    if not rows:
+        return None
+    box = Box(
+        min(starts[0], *(b.x0 for r in rows for b in r.boxes.values())),
+        min(w.box.y0 for w in header_band),
+        max(max(w.box.x1 for w in header_band), *(b.x1 for r in rows for b in r.boxes.values())),
+        max(b.y1 for r in rows for b in r.boxes.values()),
+    )
+    return Table(kind, columns, headers, _keyed(kind, rows), box)
+
+
+def _data_columns(
+    kind: str, bands: list[list[OcrWord]], starts: list[float], columns: list[str], height: float
+) -> tuple[list[float], list[str]]:
+    """The header's columns with those only the rows show added: a one-letter header (X, Y) is
+    often not read at all, but its column's cells start at the same place row after row."""
+    cell_starts = sorted(cell[0].box.x0 for band in bands for cell in _cells(band, height))
+    clusters: list[list[float]] = []
+    for x in cell_starts:
+        if clusters and x - clusters[-1][-1] <= 2 * height:
+            clusters[-1].append(x)
+        else:
+            clusters.append([x])
+    out = list(zip(starts, columns, strict=True))
+    for cluster in clusters:
+        if len(cluster) < max(2, len(bands) // 2):
+            continue  # a cell or two out of line: a long entry, not a column
+        x = min(cluster)
+        if all(abs(x - s) > 2 * height for s, _ in out):
+            out.append((x, ""))
+    out.sort()
+    free = [n for n in (("x", "y", "z") if kind == "holes" else ()) if n not in columns]
+    named: list[str] = []
+    for i, (_, name) in enumerate(out):
+        if not name:
+            name = (
+                free.pop(0)
+                if free and i > 0 and named[-1] in ("key", "x", "y")
+                else f"column {i + 1}"
+            )
+        named.append(name)
+    return [s for s, _ in out], named
+
+
+def _row(band: list[OcrWord], starts: list[float], columns: list[str], height: float) -> TableRow:
+    cells: dict[str, list[OcrWord]] = {}
+    for word in band:
+        index = max((i for i, s in enumerate(starts) if word.box.x0 >= s - height), default=0)
+        cells.setdefault(columns[index], []).append(word)
+    texts = {name: " ".join(_as_written(w) for w in ws) for name, ws in cells.items()}
+    boxes = {}
+    for name, ws in cells.items():
+        box = ws[0].box
+        for w in ws[1:]:
+            box = box.union(w.box)
+        boxes[name] = box
+    return TableRow(row_key(texts.get("key", "")), texts, boxes)
+
+
+def _as_written(word: OcrWord) -> str:
+    """The word as the drawing writes it where reading changed only its decimal comma ("0,0"),
+    else as read (symbols mended: "@52" -> "⌀52", "@.201" -> "⌀.201")."""
+    if word.raw_text.replace(",", ".") == word.text:
+        return _DIAMETER_SLIP.sub("⌀", word.raw_text)
+    return _DIAMETER_SLIP.sub("⌀", word.text)
+
+
+#: OCR reads a diameter sign as "@" (or "O", "0" before a decimal point is too ambiguous).
+_DIAMETER_SLIP = re.compile(r"^@(?=\.?\d)")
+
+
+def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
+    """Revision rows whose letters were not read take them from their order when none was read:
+    revisions are lettered A, B, C in the order they were made, so by their dates."""
+    if kind != "revisions" or any(r.key for r in rows) or len(rows) > 26:
+        return rows
+    dated = [_date_key(r.cells.get("date", "")) for r in rows]
+    if any(d is None for d in dated) or dated != sorted(dated):  # type: ignore[type-var]
+        return rows
+    return [TableRow(chr(ord("A") + i), r.cells, r.boxes) for i, r in enumerate(rows)]
+
+
+def _date_key(text: str) -> tuple[int, int, int] | None:
+    m = re.search(r"(\d{4})-(\d{2})-(\d{2})", text)
+    if m:
+        return int(m[1]), int(m[2]), int(m[3])
+    m = re.search(r"(\d{1,2})[./](\d{1,2})[./](\d{4})", text)
+    if m:
+        return int(m[3]), int(m[2]), int(m[1])
+    return None
+
+
+def table_text(table: Table, name: str) -> str:
+    """The table as searchable lines: "Hole table of Hjulnav HN-5520." then
+    "Hole H1: X 0,0; Y 50,0; Dimension M12x1.5." per row."""
+    noun = "Hole" if table.kind == "holes" else "Revision"
+    title = "Hole table" if table.kind == "holes" else "Revisions"
+    lines = [f"{title} of {name}." if name else f"{title}."]
+    for r in table.rows:
+        parts = [
+            f"{table.headers.get(c, c.upper() if len(c) == 1 else c)} {r.cells[c]}"
+            for c in table.columns
+            if c != "key" and c in r.cells
+        ]
+        lines.append(f"{noun} {r.key or '?'}: {'; '.join(parts)}.")
+    return "\n".join(lines)

@@ -1,0 +1,143 @@
+"""Hole and revision tables read as rows and columns by real Tesseract, and answered from the cell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from appliance.answer import extractive
+from appliance.answer.context import Source
+from appliance.config import Config
+from appliance.index.slices import SliceKind
+from appliance.vision.analysis import analyse_image
+from appliance.vision.tables import Table, row_key
+
+_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def _sheet() -> np.ndarray:
+    """An A4-landscape page at 150 dpi with a hole table, a revision table, a note and a dimension."""
+    page = Image.new("RGB", (1754, 1240), "white")
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(_FONT, 26)
+    draw.rectangle((20, 20, 1734, 1220), outline="black", width=3)
+
+    def row(y: int, cells: list[tuple[int, str]]) -> None:
+        for x, text in cells:
+            draw.text((x, y), text, fill="black", font=font)
+
+    row(80, [(1000, "HOLE TABLE")])
+    row(130, [(1000, "HOLE"), (1150, "X"), (1300, "Y"), (1450, "SIZE")])
+    for i, (tag, x, y, size) in enumerate(
+        [
+            ("A1", "25,0", "40,0", "M6"),
+            ("A2", "75,0", "40,0", "M6"),
+            ("B1", "50,0", "90,0", "Ø8 H7"),
+        ]
+    ):
+        row(180 + 50 * i, [(1000, tag), (1150, x), (1300, y), (1450, size)])
+    row(500, [(1000, "REVISIONS")])
+    row(550, [(1000, "REV"), (1100, "DESCRIPTION"), (1500, "DATE")])
+    row(600, [(1000, "A"), (1100, "First issue"), (1500, "2025-01-15")])
+    row(650, [(1000, "B"), (1100, "Slot widened to 12"), (1500, "2025-03-02")])
+    row(900, [(100, "NOTES")])
+    row(950, [(100, "1. Break all sharp edges")])
+    row(400, [(300, "120")])
+    return np.asarray(page)
+
+
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory: pytest.TempPathFactory) -> list:
+    from appliance.config import load_config
+
+    config: Config = load_config(
+        environ={"OPENCLAW_PATHS__DATA_DIR": str(tmp_path_factory.mktemp("data"))}
+    )
+    return analyse_image(_sheet(), config.vision, strict=False).slices
+
+
+def _tables(slices: list) -> dict[str, Table]:
+    found = [Table.from_json(s.extra["table"]) for s in slices if s.kind is SliceKind.TABLE]
+    return {t.kind: t for t in found}
+
+
+def test_hole_table_rows_and_columns(analysed: list) -> None:
+    holes = _tables(analysed)["holes"]
+    assert holes.columns[:4] == ["key", "x", "y", "size"]
+    assert [r.key for r in holes.rows] == ["A1", "A2", "B1"]
+    b1 = holes.row("b1")
+    assert b1 is not None
+    assert b1.cells["x"] == "50,0"  # as the drawing writes it, decimal comma kept
+    assert b1.cells["size"].replace("Ø", "⌀").replace(" ", "") == "⌀8H7"
+    # Each cell keeps its own box, inside the table's.
+    assert holes.box.x0 <= b1.boxes["size"].x0 < b1.boxes["size"].x1 <= holes.box.x1
+
+
+def test_revision_table_and_its_slice_text(analysed: list) -> None:
+    revisions = _tables(analysed)["revisions"]
+    assert [r.key for r in revisions.rows] == ["A", "B"]
+    assert revisions.row("B").cells["date"] == "2025-03-02"  # type: ignore[union-attr]
+    text = next(s.text for s in analysed if s.kind is SliceKind.TABLE and "Revision B" in s.text)
+    assert "Slot widened to 12" in text
+
+
+def test_table_cells_are_not_notes_or_dimensions(analysed: list) -> None:
+    others = [s for s in analysed if s.kind in (SliceKind.NOTE, SliceKind.DIMENSION)]
+    texts = " | ".join(s.text for s in others)
+    assert "First issue" not in texts and "25,0" not in texts and "25.0" not in texts
+    assert "Break all sharp edges" in texts  # the page's own note is still a note
+    assert any(s.text == "120" for s in others)
+
+
+def test_row_keys_mend_ocr_slips() -> None:
+    assert row_key("Pl") == "P1"
+    assert row_key("c") == "C"
+    assert row_key("H5.") == "H5"
+    assert row_key("First issue") == ""
+
+
+def _source(slices: list) -> Source:
+    tables = [s.extra["table"] for s in slices if s.kind is SliceKind.TABLE]
+    return Source(
+        number=1,
+        slice_ids=[1],
+        source="plate.png",
+        namespace="default",
+        title="plate",
+        page=1,
+        box=None,
+        drawing_number="",
+        revision="",
+        section="",
+        score=1.0,
+        text="\n".join(s.text for s in slices if s.kind is SliceKind.TABLE),
+        tables=tables,
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "quote", "sentence"),
+    [
+        ("What size is hole B1 in the hole table?", "8H7", "The size of hole B1 is"),
+        ("What is the X position of hole A2?", "75,0", "The X position of hole A2 is 75,0"),
+        ("When was revision B made?", "2025-03-02", "The date of revision B is 2025-03-02"),
+        ("What changed in revision A?", "First issue", "The change in revision A is First issue"),
+    ],
+)
+def test_table_questions_answered_from_the_cell(
+    analysed: list, question: str, quote: str, sentence: str
+) -> None:
+    found = extractive.find_extract(question, [_source(analysed)])
+    assert found is not None
+    assert quote in found.quote.replace(" ", "") if " " not in quote else quote in found.quote
+    assert found.sentence().startswith(sentence)
+    assert found.box is not None  # the answer points at the cell
+
+
+def test_a_row_the_table_does_not_have_is_not_answered(analysed: list) -> None:
+    assert (
+        extractive.find_extract("What size is hole C7 in the hole table?", [_source(analysed)])
+        is None
+    )
+    assert extractive.find_extract("When was revision D made?", [_source(analysed)]) is None
