@@ -42,12 +42,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index.embedder import Embedder
 from appliance.index.fts import WORDS
 from appliance.index.keyword import keyword_channel, ranked, words_phrases
 from appliance.index.search import SearchOptions, scope, search, sqlite_vec_knn, vector_channel
 from appliance.index.settings import IndexSettings
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 from bench.common import out_dir, percentile
 from bench.index_retrieval import load

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from appliance.document import SourceDocument
 from appliance.index.embedder import Embedder
 from appliance.index.search import SearchOptions, search
-from appliance.index.slices import SourceDocument
 from appliance.index.store import IndexStore
 from appliance.ingest.chunking import pack
 from appliance.ingest.markdown import text_blocks

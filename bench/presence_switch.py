@@ -35,9 +35,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from appliance.document import DocumentSlice, SourceDocument  # noqa: E402
 from appliance.index.embedder import Embedder  # noqa: E402
 from appliance.index.search import search  # noqa: E402
-from appliance.index.slices import DocumentSlice, SourceDocument  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
 from appliance.presence.activator import NamespaceActivator  # noqa: E402
 

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from appliance.config import load_config
-from appliance.index.slices import Box, SliceKind
+from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.dimensions import Dimension, parse_dimensions
 from bench.vision_common import SAMPLES, load_rgb

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from appliance.index.slices import DocumentSlice, SliceKind
+from appliance.document import DocumentSlice, SliceKind
 from appliance.index.tokens import PassageTokens
 
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")

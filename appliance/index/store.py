@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from appliance.document import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.errors import IndexStoreError
 from appliance.index import db as dbmod
 from appliance.index.connection import IndexConnection
@@ -29,7 +30,6 @@ from appliance.index.matrix import VectorCache
 from appliance.index.migrations import migrate
 from appliance.index.postings import PhraseCache
 from appliance.index.revisions import revision_key
-from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.vectors import VectorCodec
 
 if TYPE_CHECKING:

@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.index.fit import fit_slice
-from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.index.tokens import PassageTokens
 
 # Latin sentence ends need whitespace after them ("3.5", "e.g.x" stay whole); CJK ones do not.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from appliance.index.slices import DocumentSlice, SourceDocument
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.ingest.errors import IngestError
 from appliance.ingest.names import display_name, is_printable
 

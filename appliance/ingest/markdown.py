@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from appliance.index.slices import SliceKind
+from appliance.document import SliceKind
 from appliance.ingest.chunking import Block
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")

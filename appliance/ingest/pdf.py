@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pymupdf
 
-from appliance.index.slices import Box, DocumentSlice, SliceKind
+from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.ingest.chunking import Block
 from appliance.ingest.errors import IngestError, scrub
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.errors import OpenClawError, public_name
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.tokens import passage_tokens
 from appliance.ingest import pdf
 from appliance.ingest.chunking import Block, pack

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from appliance.index.slices import Box, DocumentSlice
+from appliance.document import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
 from appliance.vision.ocr import OcrPage, read_page
 from appliance.vision.orientation import upright

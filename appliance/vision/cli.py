@@ -9,7 +9,7 @@ import click
 
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.config import Config
-from appliance.index.slices import DocumentSlice, SliceKind
+from appliance.document import DocumentSlice, SliceKind
 
 #: Box colours (BGR) by slice kind for ``--boxes-out``.
 _COLOURS = {

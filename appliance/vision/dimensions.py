@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.symbols import normalise
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.errors import public_name
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.vision.analysis import Analysis, analyse_image, analyse_render
 from appliance.vision.artifacts import write_artifacts
 from appliance.vision.errors import ImageInputError

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import run_tesseract
 

@@ -13,7 +13,7 @@ import dataclasses
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import RawWord, run_tesseract
 

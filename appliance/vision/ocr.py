@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.imageops import binarise, drop_non_text, estimate_text_height, long_line_mask
 from appliance.vision.leftovers import read_leftovers

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 
 #: Long side of the working copy used to find the page and measure skew.
 WORK_PX = 1000

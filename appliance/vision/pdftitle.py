@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.drawing_terms import split_label
-from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.vision.ocr import OcrLine, OcrWord
 from appliance.vision.slicing import title_block_text
 from appliance.vision.symbols import normalise_word

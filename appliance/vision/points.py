@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 
 
 def restore_points(ink: np.ndarray, text: str, box: Box) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.settings import VisionSettings
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.imageops import binarise, estimate_text_height, long_line_mask
 from appliance.vision.mosaic import read_row_words, scaled
 from appliance.vision.settings import VisionSettings

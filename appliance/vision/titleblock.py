@@ -18,8 +18,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from appliance.document import Box
 from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
-from appliance.index.slices import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.imageops import binarise, long_line_mask
 from appliance.vision.ocr import (
@@ -707,11 +707,6 @@ def _labels_in(tokens: list[str]) -> list[tuple[int, str, int]]:
         else:
             pos += 1
     return found
-
-
-def parse_fields(lines: list[OcrLine], cells: list[Cell]) -> dict[str, str]:
-    """Field values from words placed in cells (see the module docstring)."""
-    return {name: r.value for name, r in cell_fields(_cell_words(lines, cells)).items()}
 
 
 def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldReading]:

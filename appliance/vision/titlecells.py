@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.imageops import binarise
 from appliance.vision.mosaic import padded_crop, read_row_words, scaled

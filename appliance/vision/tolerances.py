@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise

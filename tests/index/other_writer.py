@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index.embedder import Embedder
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 
 

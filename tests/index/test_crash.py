@@ -57,7 +57,7 @@ def test_sigkill_after_commit_keeps_whole_new_version(tmp_path: Path, embedder: 
         texts = [s.text for s in store.source_slices("shop", "big.md")]
         assert len(texts) == 400 and all(t.startswith("version 1 ") for t in texts)
         # The index stays writable after the crash.
-        from appliance.index.slices import DocumentSlice, SourceDocument
+        from appliance.document import DocumentSlice, SourceDocument
 
         store.replace_source(SourceDocument("big.md", "shop", "v9", (DocumentSlice(text="after"),)))
         assert [s.text for s in store.source_slices("shop", "big.md")] == ["after"]

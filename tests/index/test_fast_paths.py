@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index import db as dbmod
 from appliance.index import matrix as matrix_module
 from appliance.index.embedder import Embedder
@@ -19,7 +20,6 @@ from appliance.index.fts import TRIGRAMS, WORDS
 from appliance.index.keyword import ranked, trigram_phrases, words_phrases
 from appliance.index.migrations import MIGRATIONS
 from appliance.index.search import SearchOptions, search, sqlite_vec_knn
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 
 WRITER = Path(__file__).with_name("other_writer.py")

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index import postings
 from appliance.index.embedder import Embedder
 from appliance.index.fts import TRIGRAMS, WORDS, WORDS_TOKENIZE
 from appliance.index.keyword import Ranked, ranked, trigram_phrases, words_phrases
 from appliance.index.search import SearchOptions, search
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 from tests.index.test_fast_paths import QUERIES, _other_process, abstracts
 

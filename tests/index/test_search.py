@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index.keyword import trigram_query, words_query
 from appliance.index.search import SearchOptions, search
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 
 NOTES = [

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.index.keyword import keyword_channel_within
 from appliance.index.search import SearchOptions, focus_slice_ids, search
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 
 BRACKET = [

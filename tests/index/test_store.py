@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from appliance.document import DocumentSlice, SliceKind, SourceDocument
 from appliance.errors import IndexStoreError
-from appliance.index.slices import DocumentSlice, SliceKind, SourceDocument
 from appliance.index.store import IndexStore
 
 
@@ -89,7 +89,7 @@ def test_namespace_names_are_checked(store: IndexStore) -> None:
 
 
 def test_slice_metadata_round_trips(store: IndexStore) -> None:
-    from appliance.index.slices import Box
+    from appliance.document import Box
 
     store.replace_source(
         doc(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.index.slices import SliceKind
+from appliance.document import SliceKind
 from appliance.index.tokens import PassageTokens, passage_tokens
 from appliance.ingest.chunking import pack, sentences
 from appliance.ingest.markdown import markdown_blocks, text_blocks

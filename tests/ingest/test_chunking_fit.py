@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from appliance.document import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.search import SearchOptions, search
-from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.store import IndexStore
 
 # A title block as the vision path builds it: summary fields, then every OCR'd line of the block.

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from appliance.config import load_config
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.errors import IndexStoreError
 from appliance.events import EventBus
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 from appliance.presence.activator import NamespaceActivator
 from appliance.presence.monitor import PresenceMonitor

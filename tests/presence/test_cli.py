@@ -9,8 +9,8 @@ import pytest
 
 from appliance.cli import main
 from appliance.config import load_config
+from appliance.document import DocumentSlice, SourceDocument
 from appliance.errors import ExitCode
-from appliance.index.slices import DocumentSlice, SourceDocument
 from appliance.index.store import IndexStore
 from appliance.presence.trace import SAMPLE_ROOMS_NAME, package_data
 

@@ -115,7 +115,7 @@ def test_service_rooms_take_the_configured_radius_and_name_empty_namespaces(
     """The running appliance reads the rooms file as `openclaw rooms` does (the default radius),
     and logs a room's namespace the index holds nothing in instead of refusing it: captures made
     in a new room are what fill its namespace."""
-    from appliance.index.slices import DocumentSlice, SourceDocument
+    from appliance.document import DocumentSlice, SourceDocument
     from appliance.index.store import IndexStore
 
     data = tmp_path / "data"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from appliance.config import Config
-from appliance.index.slices import Box, SliceKind
+from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 

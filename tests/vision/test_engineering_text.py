@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from appliance.config import Config
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import _lines, prepare
 from appliance.vision.orientation import turn_page, upright
 from appliance.vision.page import correct_page

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import OcrLine, OcrWord, merge_readings
 from appliance.vision.titleblock import TitleBlock, _clean_value, fill_from_page
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from appliance.config import Config, load_config
-from appliance.index.slices import Box, SliceKind, SourceDocument
+from appliance.document import Box, SliceKind, SourceDocument
 from appliance.vision.analysis import analyse_image
 from appliance.vision.ingest import ingest_image, ocr_page_image
 from appliance.vision.page import map_box

@@ -9,8 +9,8 @@ import pymupdf
 import pytest
 
 from appliance.config import Config
+from appliance.document import SliceKind
 from appliance.index.embedder import Embedder
-from appliance.index.slices import SliceKind
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import build_document, ingest_path
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from appliance.config import load_config
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import (
     OcrLine,
     OcrPage,

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import OcrWord
 from appliance.vision.page import correct_page
 from appliance.vision.settings import VisionSettings

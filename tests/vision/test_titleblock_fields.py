@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import OcrWord
 from appliance.vision.page import correct_page
 from appliance.vision.settings import VisionSettings

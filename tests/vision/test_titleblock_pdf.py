@@ -7,7 +7,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from appliance.index.slices import DocumentSlice, SliceKind
+from appliance.document import DocumentSlice, SliceKind
 from appliance.vision.pdftitle import looks_like_drawing, ruling, title_block_slices
 
 
