@@ -72,8 +72,8 @@ NEAR_MISSES_EXTRA = (
     "open clawback", "token claw", "woken claw", "open floor", "open claudette", "oaken claw",
     "open cloche", "open clover", "open glaucoma", "open clawson", "open clogged", "open cloister",
 )  # fmt: skip
-#: "Open claw" followed by more sound, or with a sound before it (session 3: the heads before woke on
-#: "open clause" and "open claws" said by voices they had not heard). Five of these phrasings are
+#: "Open claw" followed by more sound, or with a sound before it (a head trained without them
+#: wakes on "open clause" and "open claws" said by voices it has not heard). Five of these phrasings are
 #: also in the benchmark's list (``bench/audio_wake.py`` reports them apart, as "trained phrasings",
 #: spoken there by held-out voices only); the benchmark's other near-misses stay out of training.
 NEAR_MISSES_CLAW = (
@@ -104,7 +104,7 @@ PHRASE = "open claw"
 
 
 def voice_name(accent: str, variant: str | None) -> str:
-    """espeak-ng's voice argument for an accent and a variant, as the kinds before session 8 name it.
+    """espeak-ng's voice argument for an accent and a variant, as the espeak-ng kinds name it.
 
     espeak-ng 1.51 finds "en-gb" by language, not by a voice file name, and then drops the
     variant: "en-gb+f2" is the plain "en-gb" voice, sample for sample. Those kinds' en-gb clips are
@@ -285,8 +285,8 @@ class ClipSpec:
 
 #: Kinds of clip, in the order of their index in :attr:`Dataset.kinds` (appended, never reordered:
 #: the index is part of each clip's seed). The "-babble" kinds are mixed with heavy babble; the
-#: "-other" kinds (session 4) are said by flite and festival voices (:mod:`training.wake.voices`)
-#: instead of espeak-ng, and their babble has flite talkers too; the "-formant" kinds (session 8)
+#: "-other" kinds are said by flite and festival voices (:mod:`training.wake.voices`)
+#: instead of espeak-ng, and their babble has flite talkers too; the "-formant" kinds
 #: are espeak-ng's with the vocal tract warped (:data:`FORMANT_RANGE`) and a wider pitch range.
 KINDS = (
     "positive", "sentence", "near-miss", "noise", "near-miss-extra", "near-miss-claw",
@@ -299,7 +299,7 @@ KINDS = (
     "sentence-pico", "positive-rhvoice", "near-miss-claw-rhvoice", "near-miss-rhvoice",
     "sentence-rhvoice",
 )  # fmt: skip
-#: The kinds said in one breath (session 8): the phrase (or a near-miss) and what follows it are
+#: The kinds said in one breath: the phrase (or a near-miss) and what follows it are
 #: ONE espeak-ng utterance, so the phrase's last word is not lengthened and lowered as at the end
 #: of an utterance but runs into the next word ("open claw what torque ..."). The other kinds
 #: synthesise the phrase alone and append the question, which is not how one breath sounds: the
@@ -328,12 +328,12 @@ USER_KINDS = (USER_KIND, USER_NEAR_KIND)
 #: Kinds that read on for :data:`READING_S` seconds from the wider text pool (:data:`READING_DOCS`).
 READING_KINDS = ("reading", "reading-other")
 #: Seconds one reading clip lasts: hours of ordinary speech are where a wake word's false accepts
-#: per hour are decided, and session 3's 1,200 short sentences were 1.5 h.
+#: per hour are decided, and 1,200 short sentences are only 1.5 h.
 READING_S = (20.0, 40.0)
 #: Documents per corpus the readings draw from (``bench/audio_wake_hours.py`` reads from 700 of
 #: Cranfield and 1,000 of SciFact on, so these stay apart from the benchmark's text).
 READING_DOCS = 1400
-#: The kinds said by the Piper voice en_US-joe-medium (session 11: :class:`~training.wake.piper_seeded.SeededPiper`), one
+#: The kinds said by the Piper voice en_US-joe-medium (:class:`~training.wake.piper_seeded.SeededPiper`), one
 #: natural US male speaker made into many by drawing its length scale, noise scales, the speaker
 #: warp and, for half the clips, a formant warp; the "-fluent" ones say the phrase (or a
 #: near-miss) and what follows as one utterance, the phrase's end found in the voice's durations.
@@ -347,12 +347,12 @@ NEURAL_LENGTH, NEURAL_NOISE, NEURAL_NOISE_W = (0.8, 1.3), (0.4, 0.9), (0.4, 1.1)
 #: Share of the "-neural" clips whose vocal tract is also warped (:data:`FORMANT_RANGE`): one male
 #: speaker otherwise.
 NEURAL_FORMANT_SHARE = 0.5
-#: The kinds said by SVOX Pico's two speakers (session 13: :data:`~training.wake.voices.PICO_VOICES`),
+#: The kinds said by SVOX Pico's two speakers (:data:`~training.wake.voices.PICO_VOICES`),
 #: drawn like the "-other" kinds (duration stretch, a mean F0, the speaker warp). Pico has no
 #: validation speaker of its own: its every-eighth validation clips are said by the same two.
 PICO_KINDS = ("positive-pico", "near-miss-claw-pico", "near-miss-pico", "sentence-pico")
-#: The kinds said by RHVoice's four CMU ARCTIC speakers (session 17:
-#: :data:`~training.wake.voices.RHVOICE_VOICES`), drawn as the "-pico" kinds are; their
+#: The kinds said by RHVoice's four CMU ARCTIC speakers
+#: (:data:`~training.wake.voices.RHVOICE_VOICES`), drawn as the "-pico" kinds are; their
 #: validation clips are said by the same four.
 RHVOICE_KINDS = (
     "positive-rhvoice", "near-miss-claw-rhvoice", "near-miss-rhvoice", "sentence-rhvoice",

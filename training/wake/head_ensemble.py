@@ -1,11 +1,10 @@
 """Several keyword heads folded into one: the mean of their logits, as one wider head.
 
 Heads fitted on the same clips with different seeds (initial weights, batch order, dropout) differ
-by as much on held-out speakers as the candidates decision 0031 was asked to judge (session 17's
-control). Their mean logit is a geometric mean of their odds. Measured in session 19, the members
-differ mostly in where a fixed threshold falls on one shared trade-off curve, and the merge sits on
-that curve too, at its strict end: fewer near-misses accepted, as many phrases heard as the single
-committed head before it (decision 0031, "Session 19").
+by as much on held-out speakers as the candidate changes to the training do. Their mean logit is
+a geometric mean of their odds. The members differ mostly in where a fixed threshold falls on one
+shared trade-off curve, and the merge sits on that curve too, at its strict end: fewer near-misses
+accepted, as many phrases heard as a single head (figures in decision 0031).
 
 Each member standardises with its own mean and spread. Written in the first member's
 standardisation, member ``i``'s hidden layer is ``x0 @ (s0 / si) w1_i + b1_i + ((m0 - mi) / si)

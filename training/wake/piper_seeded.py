@@ -1,6 +1,6 @@
 """The Piper voice with its noise drawn by the caller: the same seed gives the same samples.
 
-For the wake word's training clips and benchmarks (decision 0031, session 11), which must be the
+For the wake word's training clips and benchmarks (decision 0031), which must be the
 same on every run; speech out uses :class:`appliance.audio.piper.PiperVoice`.
 """
 

@@ -279,7 +279,7 @@ def main() -> None:
     parser.add_argument("--near-miss-claw", type=int, default=1200)
     parser.add_argument("--positive-babble", type=int, default=600)
     parser.add_argument("--sentence-babble", type=int, default=300)
-    # Session 4: the same kinds of clip said by flite and festival voices.
+    # The same kinds of clip said by flite and festival voices.
     parser.add_argument("--positive-other", type=int, default=800)
     parser.add_argument("--sentence-other", type=int, default=400)
     parser.add_argument("--near-miss-other", type=int, default=400)
@@ -287,29 +287,28 @@ def main() -> None:
     parser.add_argument("--positive-other-babble", type=int, default=200)
     # Long readings (20-40 s each) by espeak-ng and by flite/festival training voices; 0 by
     # default: the head trained with them (1000 and 300, --epochs 6) was measured and not adopted
-    # (decision 0031, session 4).
+    # (decision 0031).
     parser.add_argument("--reading", type=int, default=0)
     parser.add_argument("--reading-other", type=int, default=0)
-    # Session 8: espeak-ng clips with the vocal tract warped (formants moved, pitch and timing
-    # kept) and the whole pitch range; 0 by default (decision 0031, "Session 8").
+    # espeak-ng clips with the vocal tract warped (formants moved, pitch and timing kept) and the
+    # whole pitch range; 0 by default (decision 0031).
     parser.add_argument("--positive-formant", type=int, default=0)
     parser.add_argument("--near-miss-claw-formant", type=int, default=0)
     parser.add_argument("--near-miss-formant", type=int, default=0)
     parser.add_argument("--sentence-formant", type=int, default=0)
-    # Session 8: the phrase (or a near-miss) and what follows as one utterance (decision 0031,
-    # "Session 8: one breath"); the committed head since session 9 was trained with 1000 each.
+    # The phrase (or a near-miss) and what follows as one utterance (decision 0031); the committed
+    # head is trained with 1000 each.
     parser.add_argument("--positive-fluent", type=int, default=1000)
     parser.add_argument("--near-miss-fluent", type=int, default=1000)
-    # Session 11: the same kinds said by the Piper voice en_US-joe-medium; 0 by default (decision
-    # 0031, "Session 11: a neural voice").
+    # The same kinds said by the Piper voice en_US-joe-medium; 0 by default (decision 0031).
     for kind in NEURAL_KINDS:
         parser.add_argument(f"--{kind}", type=int, default=0)
-    # Session 13: the same kinds said by SVOX Pico's two speakers (Debian non-free
-    # libttspico-utils); 0 by default (decision 0031, "Session 13").
+    # The same kinds said by SVOX Pico's two speakers (Debian non-free libttspico-utils); 0 by
+    # default (decision 0031).
     for kind in PICO_KINDS:
         parser.add_argument(f"--{kind}", type=int, default=0)
-    # Session 17: the same kinds said by RHVoice's four CMU ARCTIC speakers (Debian non-free
-    # rhvoice-english); 0 by default (decision 0031, "Session 17").
+    # The same kinds said by RHVoice's four CMU ARCTIC speakers (Debian non-free
+    # rhvoice-english); 0 by default (decision 0031).
     for kind in RHVOICE_KINDS:
         parser.add_argument(f"--{kind}", type=int, default=0)
     parser.add_argument(
@@ -351,7 +350,7 @@ def main() -> None:
         "--hard-fraction", type=float, default=0.35, help="share of hard negatives, round 2"
     )
     parser.add_argument("--seed", type=int, default=20261130)
-    # Session 18: several heads fitted on the same clips, merged into one (the mean logit).
+    # Several heads fitted on the same clips, merged into one (the mean logit).
     parser.add_argument(
         "--fit-seed",
         type=int,

@@ -7,7 +7,7 @@ head's synthetic speakers differ along one dimension only. Here each short-time 
 into its smooth envelope (the vocal tract: low-quefrency cepstrum) and the rest (the harmonics of
 the pitch, noise), the envelope alone is stretched along frequency, and the frames are put back
 with their own phases: the harmonics stay where they were, their amplitudes follow the moved
-formants. Docs: docs/decisions/0031-audio-kws-wake-model.md, "Session 8: formant warping".
+formants. Docs: docs/decisions/0031-audio-kws-wake-model.md, on formant warping.
 """
 
 from __future__ import annotations

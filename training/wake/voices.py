@@ -110,7 +110,7 @@ HELD_OUT_VOICES = (
 )
 
 
-#: SVOX Pico's two English speakers (session 13; Debian non-free ``libttspico-utils``, the files
+#: SVOX Pico's two English speakers (Debian non-free ``libttspico-utils``, the files
 #: Apache-2.0): diphones a person recorded, not a synthesiser's model. Training speakers of the
 #: "-pico" kinds only when asked for (``--positive-pico`` ...); never a test speaker of the
 #: benchmark's other families. Its pitch is a percentage of its own, from :data:`PICO_F0_HZ`.
@@ -121,7 +121,7 @@ PICO_VOICES = (
 #: The mean F0 Pico's pitch level 100 is taken to be (its voices are female).
 PICO_F0_HZ = 200.0
 
-#: RHVoice's English speakers whose data is LGPL-2.1+ (session 17; Debian non-free
+#: RHVoice's English speakers whose data is LGPL-2.1+ (Debian non-free
 #: ``rhvoice-english``, non-free only because the voices are trained models without their training
 #: scripts): statistical parametric models of the CMU ARCTIC recordings of four people — ``bdl``
 #: (US male), ``clb`` (US female), ``alan`` (Scottish male) and ``slt`` (US female, the person
