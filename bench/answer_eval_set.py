@@ -161,24 +161,56 @@ _STOP = set(
 )
 
 
+_FILE = re.compile(r"\.(png|jpg|pdf)\b", re.I)
+#: Auxiliary verbs: they carry no content of their own.
+_AUX = {"has", "have", "had", "can", "will", "should"}
+
+
 def content_words(text: str) -> list[str]:
-    """The words of a question that carry its meaning (for the spoken right-question rate)."""
+    """The words of a question that carry its meaning (for the spoken right-question rate).
+
+    A file ending is not one ("drawing Lagerdeckel.png": the name says which drawing), nor is the
+    "'s" of "what's" or an auxiliary verb ("has", "have").
+    """
+    text = _FILE.sub("", normalise(text)).lower().replace("'", " ")
+    return [w for w in re.findall(r"[a-z0-9]+", text) if w not in _STOP and w not in _AUX]
+
+
+def content_words_strict(text: str) -> list[str]:
+    """content_words as they were before decision 0037 (file endings, "whats", auxiliaries
+    counted), kept so the strict rate can be printed beside the revised one."""
     words = re.findall(r"[a-z0-9]+", normalise(text).lower().replace("'", ""))
     return [w for w in words if w not in _STOP]
+
+
+#: Number words a recogniser may write for a digit that was said ("zero five one eight").
+_DIGIT_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    )
+}
 
 
 def question_heard(asked: str, heard: str) -> bool:
     """Every content word of the asked question is in the transcript.
 
     The transcript is compared with its spaces and punctuation removed, so a code heard as
-    "2 0 2 2 0 0 1" or "GB 4410-01" counts as its written form.
+    "2 0 2 2 0 0 1", "two zero two two zero zero one" or "GB 4410-01" counts as its written form.
     """
-    said = re.sub(r"[^a-z0-9]", "", normalise(heard).lower())
+    words = re.findall(r"[a-z0-9]+", normalise(heard).lower())
+    said = "".join(_DIGIT_WORDS.get(w, w) for w in words)
     return all(w in said for w in content_words(asked))
 
 
+def question_heard_strict(asked: str, heard: str) -> bool:
+    """question_heard as it was before decision 0037: digits only as digits, and the strict
+    content words."""
+    said = re.sub(r"[^a-z0-9]", "", normalise(heard).lower())
+    return all(w in said for w in content_words_strict(asked))
+
+
 _CODE = re.compile(r"[\w\-/]*\d[\w\-/]*(?:\.\d+)?")
-_FILE = re.compile(r"\.(png|jpg|pdf)\b", re.I)
 
 
 def _say_part(part: str) -> str:
