@@ -26,7 +26,7 @@ transcripts, and the end-of-question -> first-sentence-ready latency (transcript
 answer up to its first sentence), p50/p95.
 
     .venv/bin/python bench/answer_eval.py [--split tuning|heldout|all] [--condition clean,photo]
-        [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken] [--limit N] [-v]
+        [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken] [--limit N] [--sample N] [-v]
 """
 
 from __future__ import annotations
@@ -511,6 +511,12 @@ def main() -> None:
         "--no-bias", action="store_true", help="spoken: no bias list for the recogniser"
     )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="ask N questions spread evenly over the split (for the slow model path)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     splits = list(SPLITS) if args.split == "all" else [args.split]
@@ -520,6 +526,9 @@ def main() -> None:
     questions = [q for q in every if q.split in splits]
     if args.limit:
         questions = questions[: args.limit]
+    if args.sample and args.sample < len(questions):
+        step = len(questions) / args.sample
+        questions = [questions[int(i * step)] for i in range(args.sample)]
     print(
         f"questions: {len(questions)} ({sum(q.answerable for q in questions)} answerable) in "
         f"{', '.join(splits)}"

@@ -177,18 +177,25 @@ def find_tables(lines: Sequence[OcrLine], *, skip: Box | None = None) -> list[Ta
     """The hole and revision tables among a page's lines (upright text only; ``skip``: the title
     block, whose cells are fields, not a table)."""
     words = [
-        w
+        piece
         for line in lines
         if line.source_pass == "upright" and not _within(line.box, skip)
         for w in line.words
+        for piece in _unruled(w)
     ]
+    anchors = sorted(
+        (
+            w
+            for w in words
+            if _norm(w.text) in HOLE_KEYS | REVISION_KEYS or _column_of(_norm(w.text))
+        ),
+        key=lambda w: (_middle(w), w.box.x0),
+    )
     tables: list[Table] = []
-    for word in words:
-        key = _norm(word.text)
-        kind = "holes" if key in HOLE_KEYS else "revisions" if key in REVISION_KEYS else ""
-        if not kind or any(_within(word.box, t.box) for t in tables):
+    for word in anchors:
+        if any(_within(word.box, t.box) for t in tables):
             continue
-        table = _table_at(word, kind, words)
+        table = _table_at(word, words)
         if table is not None:
             used = [
                 line
@@ -199,6 +206,29 @@ def find_tables(lines: Sequence[OcrLine], *, skip: Box | None = None) -> list[Ta
                 Table(table.kind, table.columns, table.headers, table.rows, table.box, used)
             )
     return tables
+
+
+#: Ruling lines of a table photographed, read as characters beside the text ("H4__|-29,4", "|0,0").
+_RULING = re.compile(r"[|_“”]+")
+
+
+def _unruled(word: OcrWord) -> list[OcrWord]:
+    """The word without the table's ruling read into it; split where a ruling line crossed it."""
+    if not _RULING.search(word.text):
+        return [word]
+    parts = [(m.start(), m.group()) for m in re.finditer(r"[^|_“”]+", word.text)]
+    parts = [(i, t) for i, t in parts if any(ch.isalnum() for ch in t)]
+    raw = [t for t in _RULING.split(word.raw_text) if any(ch.isalnum() for ch in t)]
+    width = (word.box.x1 - word.box.x0) / max(1, len(word.text))
+    out = []
+    for n, (i, text) in enumerate(parts):
+        box = Box(
+            word.box.x0 + i * width, word.box.y0, word.box.x0 + (i + len(text)) * width, word.box.y1
+        )
+        out.append(
+            OcrWord(text, raw[n] if len(raw) == len(parts) else text, word.conf, box, word.vertical)
+        )
+    return out
 
 
 def _within(box: Box, outer: Box | None) -> bool:
@@ -223,6 +253,16 @@ def _cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
     return cells
 
 
+def _too_far(left: OcrWord, right: OcrWord, height: float) -> bool:
+    gap = right.box.x0 - left.box.x1
+    return gap > 30 * height or (gap > 10 * height and not _header_word(right))
+
+
+def _header_word(word: OcrWord) -> bool:
+    text = _norm(word.text)
+    return text in HOLE_KEYS or text in REVISION_KEYS or _column_of(text) is not None
+
+
 def _header_cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
     """Header words in cells; a known column word starts a cell of its own even when the header
     before it is set close ("Index Änderung")."""
@@ -237,45 +277,54 @@ def _header_cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
     return out
 
 
-def _table_at(anchor: OcrWord, kind: str, words: Sequence[OcrWord]) -> Table | None:
+def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
     height = _height(anchor)
-    header_cells: list[list[OcrWord]] = []
-    for cell in _header_cells(
-        [w for w in _band(words, _middle(anchor), height) if w.box.x0 >= anchor.box.x0 - height],
-        height,
-    ):
-        gap = cell[0].box.x0 - header_cells[-1][-1].box.x1 if header_cells else 0.0
-        if gap > 30 * height or (gap > 10 * height and not _column_of(_norm(cell[0].text))):
+    cells = _header_cells(_band(words, _middle(anchor), height), height)
+    at = next(i for i, cell in enumerate(cells) if anchor in cell)
+    header_cells = [cells[at]]
+    for cell in cells[at + 1 :]:
+        if _too_far(header_cells[-1][-1], cell[0], height):
             break  # text far to the right on the same line is not this table's
         header_cells.append(cell)
-    # The key column is the table's first; a key word inside a sentence is not a header.
-    if len(header_cells) < 2 or anchor not in header_cells[0]:
-        return None
+    for cell in reversed(cells[:at]):
+        if _too_far(cell[-1], header_cells[0][0], height) or not _header_word(cell[0]):
+            break
+        header_cells.insert(0, cell)
     header_band = [w for cell in header_cells for w in cell]
     columns: list[str] = []
     headers: dict[str, str] = {}
     starts: list[float] = []
     known = 0
+    kind = ""
     for i, cell in enumerate(header_cells):
-        text = " ".join(w.text for w in cell)
-        name = "key" if i == 0 else None
-        if name is None:
+        text = " ".join(w.text for w in cell).strip()
+        first = _norm(cell[0].text)
+        name = None
+        if i == 0 and first in HOLE_KEYS | REVISION_KEYS:
+            name = "key"
+            kind = "holes" if first in HOLE_KEYS else "revisions"
+        else:
             for w in cell:
                 name = _column_of(_norm(w.text))
                 if name:
                     break
         if name and name != "key":
             known += 1
+            kind = kind or ("revisions" if name in ("description", "date") else "holes")
         name = name or _norm(text)
         if name in headers:
             name = f"{name} {i}"
         columns.append(name)
         headers[name] = text
         starts.append(cell[0].box.x0)
-    if known == 0:
+    # A table has a key column and another known one, or two known ones whose key header was
+    # not read (the key column is then found from the rows, left of the headers).
+    if known == 0 or (columns[0] != "key" and known < 2):
         return None
-    left = starts[0] - height
+    if kind == "revisions" and not {"description", "date"} & set(columns):
+        return None
     span = starts[-1] - starts[0]
+    left = starts[0] - (height if columns[0] == "key" else max(2 * span, 20 * height))
     right = max(w.box.x1 for w in header_cells[-1]) + max(span, 10 * height)
     top = max(w.box.y1 for w in header_band)
     below = sorted((w for w in words if w.box.y0 > top and left <= w.box.x0 <= right), key=_middle)
@@ -333,6 +382,8 @@ def _data_columns(
     free = [n for n in (("x", "y", "z") if kind == "holes" else ()) if n not in columns]
     named: list[str] = []
     for i, (_, name) in enumerate(out):
+        if not name and i == 0 and "key" not in columns:
+            name = "key"  # the key header was not read; its column is the table's first
         if not name:
             name = (
                 free.pop(0)
@@ -346,8 +397,12 @@ def _data_columns(
 def _row(band: list[OcrWord], starts: list[float], columns: list[str], height: float) -> TableRow:
     cells: dict[str, list[OcrWord]] = {}
     for word in band:
-        index = max((i for i, s in enumerate(starts) if word.box.x0 >= s - height), default=0)
-        cells.setdefault(columns[index], []).append(word)
+        # By where the word starts, or its middle for a long word (a piece of a word a ruling
+        # line split, whose box is only an estimate).
+        at = max(word.box.x0, (word.box.x0 + word.box.x1) / 2 - height)
+        index = max((i for i, s in enumerate(starts) if at >= s - height), default=None)
+        if index is not None:  # (left of the table: not its text)
+            cells.setdefault(columns[index], []).append(word)
     texts = {name: " ".join(_as_written(w) for w in ws) for name, ws in cells.items()}
     boxes = {}
     for name, ws in cells.items():
@@ -361,8 +416,9 @@ def _row(band: list[OcrWord], starts: list[float], columns: list[str], height: f
 def _as_written(word: OcrWord) -> str:
     """The word as the drawing writes it where reading changed only its decimal comma ("0,0"),
     else as read (symbols mended: "@52" -> "⌀52", "@.201" -> "⌀.201")."""
-    if word.raw_text.replace(",", ".") == word.text:
-        return _DIAMETER_SLIP.sub("⌀", word.raw_text)
+    raw = _RULING.sub("", word.raw_text)
+    if raw.replace(",", ".") == word.text:
+        return _DIAMETER_SLIP.sub("⌀", raw)
     return _DIAMETER_SLIP.sub("⌀", word.text)
 
 
@@ -371,14 +427,26 @@ _DIAMETER_SLIP = re.compile(r"^@(?=\.?\d)")
 
 
 def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
-    """Revision rows whose letters were not read take them from their order when none was read:
-    revisions are lettered A, B, C in the order they were made, so by their dates."""
-    if kind != "revisions" or any(r.key for r in rows) or len(rows) > 26:
+    """Revision rows keyed by their one letter (a stray mark beside it dropped: "iB" -> B); when no
+    letter was read at all, by their order: revisions are lettered A, B, C as they are made, so by
+    their dates."""
+    if kind != "revisions":
+        return rows
+    rows = [TableRow(_revision_key(r.cells.get("key", "")), r.cells, r.boxes) for r in rows]
+    if any(r.key for r in rows) or len(rows) > 26:
         return rows
     dated = [_date_key(r.cells.get("date", "")) for r in rows]
     if any(d is None for d in dated) or dated != sorted(dated):  # type: ignore[type-var]
         return rows
     return [TableRow(chr(ord("A") + i), r.cells, r.boxes) for i, r in enumerate(rows)]
+
+
+def _revision_key(text: str) -> str:
+    capitals = re.findall(r"[A-Z]", text)
+    if len(capitals) == 1:
+        return capitals[0]
+    letters = re.findall(r"[A-Za-z]", text)
+    return letters[0].upper() if len(letters) == 1 else ""
 
 
 def _date_key(text: str) -> tuple[int, int, int] | None:

@@ -9,9 +9,10 @@ from PIL import Image, ImageDraw, ImageFont
 from appliance.answer import extractive
 from appliance.answer.context import Source
 from appliance.config import Config
-from appliance.index.slices import SliceKind
+from appliance.index.slices import Box, SliceKind
 from appliance.vision.analysis import analyse_image
-from appliance.vision.tables import Table, row_key
+from appliance.vision.ocr import OcrLine, OcrWord
+from appliance.vision.tables import Table, find_tables, row_key
 
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -141,3 +142,56 @@ def test_a_row_the_table_does_not_have_is_not_answered(analysed: list) -> None:
         is None
     )
     assert extractive.find_extract("When was revision D made?", [_source(analysed)]) is None
+
+
+def _line(y: float, *cells: tuple[float, str, str]) -> OcrLine:
+    words = tuple(
+        OcrWord(text, raw, 90.0, Box(x, y, x + 12 * len(text), y + 20)) for x, text, raw in cells
+    )
+    return OcrLine(words, block=1, source_pass="upright")
+
+
+def _merged(y: float, x0: float, x1: float, text: str, raw: str) -> OcrWord:
+    """One word Tesseract made of two cells and the ruling between them."""
+    return OcrWord(text, raw, 60.0, Box(x0, y, x1, y + 20))
+
+
+def test_a_photographed_table_without_its_key_header_and_with_ruling_read_as_text() -> None:
+    # As Tesseract reads a camera shot of a hole table: the "HOLE" and "X" headers lost, a ruling
+    # line read into a cell ("H4__|-29,4"), another in front of a value ("|0,0").
+    lines = [
+        _line(100, (1300, "Y", "Y"), (1450, "SIZE", "SIZE")),
+        _line(
+            150,
+            (1000, "H1", "H1"),
+            (1150, "0.0", "|0,0"),
+            (1300, "50.0", "50,0"),
+            (1450, "M6", "M6"),
+        ),
+        _line(
+            200,
+            (1000, "H2", "H2"),
+            (1150, "25.0", "25,0"),
+            (1300, "50.0", "50,0"),
+            (1450, "M6", "M6"),
+        ),
+        _line(250, (1300, "10.0", "10,0"), (1450, "M8", "M8")),
+    ]
+    # "H4" at 1000, the ruling, "-29,4" from 1150: one word of ten characters spanning both cells.
+    lines[3] = OcrLine(
+        (_merged(250, 1000, 1210, "H4__|-29.4", "H4__|-29,4"), *lines[3].words), 1, "upright"
+    )
+    (table,) = find_tables(lines)
+    assert table.kind == "holes" and table.columns == ["key", "x", "y", "size"]
+    assert [r.key for r in table.rows] == ["H1", "H2", "H4"]
+    assert table.row("H1").cells["x"] == "0,0"  # type: ignore[union-attr]
+    assert table.row("H4").cells["x"] == "-29,4"  # type: ignore[union-attr]
+    assert table.row("H4").cells["size"] == "M8"  # type: ignore[union-attr]
+
+
+def test_words_beside_a_header_word_in_a_sentence_are_no_table() -> None:
+    lines = [
+        _line(100, (100, "Date", "Date"), (180, "of", "of"), (220, "issue", "issue")),
+        _line(150, (100, "2025-01-01", "2025-01-01")),
+    ]
+    assert find_tables(lines) == []
