@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import ipaddress
 import json
+import os
 import socket
 import struct
 import threading
@@ -31,10 +32,22 @@ _REFRESH_S = 60.0
 _SIOCGIFADDR = 0x8915
 
 
+def _interface_names() -> list[str]:
+    """The network interfaces' names, from sysfs.
+
+    Not ``socket.if_nameindex()``: glibc asks the kernel over a netlink socket, which the systemd unit
+    does not allow the service to open (RestrictAddressFamilies=).
+    """
+    try:
+        return sorted(os.listdir("/sys/class/net"))
+    except OSError:
+        return [name for _index, name in socket.if_nameindex()]
+
+
 def _ipv4_addresses() -> set[str]:
     found: set[str] = set()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        for _index, name in socket.if_nameindex():
+        for name in _interface_names():
             try:
                 packed = fcntl.ioctl(
                     sock.fileno(), _SIOCGIFADDR, struct.pack("256s", name.encode()[:15])
@@ -48,7 +61,8 @@ def _ipv4_addresses() -> set[str]:
 def _ipv6_addresses() -> set[str]:
     found: set[str] = set()
     try:
-        lines = Path("/proc/net/if_inet6").read_text(encoding="ascii").splitlines()
+        # /proc/self/net: with the unit's ProcSubset=pid, /proc/net itself is hidden.
+        lines = Path("/proc/self/net/if_inet6").read_text(encoding="ascii").splitlines()
     except OSError:
         return found
     for line in lines:

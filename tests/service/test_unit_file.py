@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -34,13 +35,25 @@ def test_notify_watchdog_and_hardening() -> None:
         "NoNewPrivileges": "yes",
         "ReadWritePaths": "/var/lib/openclaw",
         "DevicePolicy": "closed",
+        "ProcSubset": "pid",
+        "SystemCallErrorNumber": "EPERM",
+        "IPAddressDeny": "any",
     }.items():
         assert s[key] == [value], key
+    # bleak scans through BlueZ over D-Bus (a unix socket): no netlink, no raw Bluetooth sockets.
     families = set(s["RestrictAddressFamilies"][0].split())
-    assert families == {"AF_UNIX", "AF_INET", "AF_INET6", "AF_BLUETOOTH", "AF_NETLINK"}
-    allowed = " ".join(s["DeviceAllow"])
-    for device in ("/dev/snd", "char-video4linux", "gpiochip"):
-        assert device in allowed
+    assert families == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    # The answer worker installs its own seccomp filters and Landlock rules.
+    calls = s["SystemCallFilter"][0].split()
+    assert (
+        calls[0] == "@system-service" and "seccomp" in calls and "landlock_restrict_self" in calls
+    )
+    assert "localhost" in s["IPAddressAllow"][0] and "192.168.0.0/16" in s["IPAddressAllow"][0]
+    allowed = s["DeviceAllow"]
+    for device in ("char-alsa", "char-video4linux", "char-media", "char-dma_heap", "char-gpiochip"):
+        assert f"{device} rw" in allowed, device
+    # DeviceAllow= takes device nodes or classes; a folder such as /dev/dma_heap matches nothing.
+    assert not [d for d in allowed if d.startswith("/dev/")]
     assert s["ExecStart"][0].endswith(" run")
 
 
@@ -58,3 +71,20 @@ def test_systemd_analyze_accepts_it(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "Unknown key" not in proc.stderr and "Unknown section" not in proc.stderr
+
+
+def test_systemd_analyze_security_rates_it_2_or_better(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed on this machine")
+    unit = tmp_path / "openclaw.service"
+    unit.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = subprocess.run(
+        [analyze, "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for openclaw.service: (\d+\.\d)", proc.stdout)
+    assert found, proc.stdout + proc.stderr
+    assert float(found.group(1)) <= 2.0, proc.stdout
