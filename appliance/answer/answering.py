@@ -487,37 +487,35 @@ async def stream_answer(
         # said anything usable by then is not worth more of the bench's time than the extract.
         return None if released else t0 + settings.first_sentence_timeout_s
 
+    generated = worker.generate(messages, max_tokens=settings.max_answer_tokens, grammar=rules)
     try:
-        async with contextlib.aclosing(
-            worker.generate(messages, max_tokens=settings.max_answer_tokens, grammar=rules)
-        ) as generated:
-            pieces = _until(generated, deadline)
-            tokens = _as_cited_sentence(pieces) if fmt == "extract" else pieces
-            async for piece in tokens:
-                if first_token is None:
-                    first_token = time.perf_counter() - t0
-                raw += piece
-                buffer += piece
-                sentences, buffer = _split_sentences(buffer)
-                for sentence in sentences:
-                    failure, unsupported = _check_sentence(
-                        sentence, texts, cited_so_far, p.question, agree_with
-                    )
-                    if failure:
-                        break
-                    pending.append(sentence)
-                    informative = informative or _adds_information(sentence, p.question)
-                    # Nothing is spoken before the answer has cited a source and said something the
-                    # question did not: an uncited or empty opening ("The documents do not say.",
-                    # "The material of the holder is the material...") may yet be replaced by the
-                    # extractive answer.
-                    if cited_so_far and informative:
-                        for ready in pending:
-                            released.append(ready)
-                            yield AnswerEvent("sentence", text=verify.strip_citations(ready))
-                        pending.clear()
+        pieces = _until(generated, deadline)
+        tokens = _as_cited_sentence(pieces) if fmt == "extract" else pieces
+        async for piece in tokens:
+            if first_token is None:
+                first_token = time.perf_counter() - t0
+            raw += piece
+            buffer += piece
+            sentences, buffer = _split_sentences(buffer)
+            for sentence in sentences:
+                failure, unsupported = _check_sentence(
+                    sentence, texts, cited_so_far, p.question, agree_with
+                )
                 if failure:
                     break
+                pending.append(sentence)
+                informative = informative or _adds_information(sentence, p.question)
+                # Nothing is spoken before the answer has cited a source and said something the
+                # question did not: an uncited or empty opening ("The documents do not say.",
+                # "The material of the holder is the material...") may yet be replaced by the
+                # extractive answer.
+                if cited_so_far and informative:
+                    for ready in pending:
+                        released.append(ready)
+                        yield AnswerEvent("sentence", text=verify.strip_citations(ready))
+                    pending.clear()
+            if failure:
+                break
         if not failure and buffer.strip():
             last = buffer.strip()
             failure, unsupported = _check_sentence(
@@ -530,6 +528,10 @@ async def stream_answer(
                     yield AnswerEvent("sentence", text=verify.strip_citations(ready))
     except AnswerError as err:
         failure = err.code
+    finally:
+        # The worker is told to stop in the background: the listener hears the extract now, not
+        # after the worker has finished the prompt it is computing (the next question waits for it).
+        _close_later(generated)
     timings = {**p.timings, "generate": time.perf_counter() - t0}
     if first_token is not None:
         timings["first_token"] = first_token
@@ -554,24 +556,58 @@ def _grammar_for(fmt: str, sources: Sequence[Source]) -> str | None:
     return None
 
 
+#: Abandoned generations being stopped in the background (a reference keeps each task alive).
+_CLOSING: set[asyncio.Task[None]] = set()
+
+
+def _in_background(coro: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coro)
+    _CLOSING.add(task)
+    task.add_done_callback(_CLOSING.discard)
+
+
+def _close_later(generated: AsyncIterator[str]) -> None:
+    """Close a generation without waiting for it: the worker is told to stop in the background."""
+    if getattr(generated, "ag_running", False):
+        return  # still being stopped by :func:`_until`, which closes it when that is done
+    closer = getattr(generated, "aclose", None)
+    if closer is not None:
+        _in_background(closer())
+
+
 async def _until(
     pieces: AsyncIterator[str], deadline: Callable[[], float | None]
 ) -> AsyncIterator[str]:
-    """The pieces, ending in ``model_too_slow`` when ``deadline()`` (perf_counter) passes first."""
+    """The pieces, ending in ``model_too_slow`` when ``deadline()`` (perf_counter) passes first.
+
+    The piece being waited for is not cancelled in the foreground: cancelling it runs the worker's
+    clean-up (asking it to stop, waiting for it) before the caller could speak the extract.
+    """
     while True:
         limit = deadline()
+        step: asyncio.Future[str] = asyncio.ensure_future(anext(pieces))
+        if limit is not None:
+            await asyncio.wait({step}, timeout=max(0.0, limit - time.perf_counter()))
+            if not step.done():
+                _in_background(_abandon(step, pieces))
+                raise AnswerError(
+                    "the model had no checked sentence in time", code="model_too_slow"
+                )
         try:
-            if limit is None:
-                piece = await anext(pieces)
-            else:
-                piece = await asyncio.wait_for(anext(pieces), max(0.0, limit - time.perf_counter()))
+            piece = await step
         except StopAsyncIteration:
             return
-        except TimeoutError:
-            raise AnswerError(
-                "the model had no checked sentence in time", code="model_too_slow"
-            ) from None
         yield piece
+
+
+async def _abandon(step: asyncio.Future[str], pieces: AsyncIterator[str]) -> None:
+    step.cancel()
+    with contextlib.suppress(BaseException):
+        await step
+    closer = getattr(pieces, "aclose", None)
+    if closer is not None:
+        with contextlib.suppress(Exception):
+            await closer()
 
 
 _PICKED = re.compile(r"^\s*\[(\d{1,2})\]\s*(.+?)\s*$", re.S)

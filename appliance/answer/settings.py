@@ -84,7 +84,9 @@ class AnswerSettings:
     fast_path_min_score: float = 0.6
     #: Seconds the model may take to its first checked sentence; then it is stopped and the extract
     #: (or the abstention) is spoken instead. Once a sentence is out, ``timeout_s`` bounds the rest.
-    first_sentence_timeout_s: float = 8.0
+    #: Half a second under the 8 s the bench waits at most for a first sentence: the search before
+    #: and the voice after take the rest.
+    first_sentence_timeout_s: float = 7.5
     #: Said at once when the model is asked, so the bench knows it was heard ("" = say nothing).
     acknowledgement: str = "Checking the drawings."
 

@@ -557,13 +557,15 @@ async def test_a_model_with_nothing_checked_in_time_gives_way_to_the_extract(
     )
     await worker.start()
     question = "What is the bracket powder coated with, and what should be checked after welding?"
+    events = []
+    state_when_spoken = None
     try:
-        events = [
-            e
-            async for e in stream_answer(
-                question, store=store, config=slow, namespaces=["shop"], worker=worker
-            )
-        ]
+        async for e in stream_answer(
+            question, store=store, config=slow, namespaces=["shop"], worker=worker
+        ):
+            events.append(e)
+            if e.kind == "sentence":
+                state_when_spoken = worker.state
     finally:
         await worker.close()
     assert [e.kind for e in events] == ["ack", "sentence", "answer"]
@@ -571,6 +573,9 @@ async def test_a_model_with_nothing_checked_in_time_gives_way_to_the_extract(
     assert answer is not None and answer.mode == "extractive"
     assert answer.fallback_reason == "model_too_slow"
     assert "RAL 7035" in answer.spoken
+    # The extract was spoken while the worker was still being told to stop (it never answers the
+    # cancel and is killed after its grace time): stopping the model does not delay the answer.
+    assert state_when_spoken is WorkerState.BUSY
 
 
 @pytest.mark.parametrize(
