@@ -52,7 +52,11 @@ class ProtocolViolation(ValueError):
 
 def encode(message: dict[str, Any]) -> bytes:
     """One frame holding ``message``."""
-    payload = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        payload = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from a hostile frame): escaped, still valid JSON
+        payload = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     if len(payload) > MAX_FRAME_BYTES:
         raise ProtocolViolation("frame_too_large", f"message of {len(payload)} bytes is too large")
     return _HEADER.pack(len(payload)) + payload
@@ -72,16 +76,23 @@ def decode(payload: bytes, allowed_types: frozenset[str]) -> dict[str, Any]:
     """The message in a frame's payload, checked to be a JSON object of an allowed type."""
     try:
         message = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+    # ValueError: also an integer too long to convert; RecursionError: arrays nested thousands deep.
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise ProtocolViolation(
             "bad_json", f"frame is not UTF-8 JSON ({err.__class__.__name__})"
         ) from None
     if not isinstance(message, dict):
         raise ProtocolViolation("bad_message", "a message must be a JSON object")
     kind = message.get("type")
-    if kind not in allowed_types:
+    if not isinstance(kind, str) or kind not in allowed_types:  # a list or object is unhashable
         raise ProtocolViolation("unknown_type", f"unknown message type {str(kind)[:40]!r}")
     return message
+
+
+def reply_id(message: dict[str, Any]) -> int | None:
+    """The ``id`` to put in an answer to ``message``: its own when it is an integer, else null."""
+    value = message.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _require(message: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
@@ -108,8 +119,11 @@ def check_generate(message: dict[str, Any]) -> dict[str, Any]:
     max_tokens = _require(message, "max_tokens", int)
     if not 1 <= max_tokens <= 4096:
         raise ProtocolViolation("bad_field", "field 'max_tokens' must be between 1 and 4096")
-    temperature = float(_require(message, "temperature", (int, float)))
-    if not 0.0 <= temperature <= 2.0:
+    try:
+        temperature = float(_require(message, "temperature", (int, float)))
+    except OverflowError:  # an integer of hundreds of digits
+        temperature = float("inf")
+    if not 0.0 <= temperature <= 2.0:  # NaN fails this too
         raise ProtocolViolation("bad_field", "field 'temperature' must be between 0 and 2")
     stop = message.get("stop", [])
     if (

@@ -384,7 +384,12 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
             if choice.get("finish_reason"):
                 finish = str(choice["finish_reason"])
             if channel.pending():
-                control = channel.receive()
+                try:
+                    control = channel.receive()
+                except ProtocolViolation as err:  # answered as between requests
+                    if _refuse(channel, err):
+                        os._exit(EXIT_PROTOCOL)
+                    continue
                 if control is None or control.get("type") == "shutdown":
                     os._exit(0)  # see main(): no interpreter shutdown under the strict filter
                 if control.get("type") == "cancel" and control.get("id") == request_id:
@@ -393,7 +398,7 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
                 channel.send(
                     {
                         "type": "error",
-                        "id": control.get("id"),
+                        "id": protocol.reply_id(control),
                         "code": "busy",
                         "message": "the worker answers one request at a time",
                     }
@@ -412,22 +417,23 @@ def generate(channel: Channel, model: LoadedModel, request: dict[str, Any], cpu_
     )
 
 
+def _refuse(channel: Channel, err: ProtocolViolation) -> bool:
+    """Answer a malformed frame with its code; True when the framing is lost (the worker must go)."""
+    channel.send(
+        {"type": "error", "id": None, "code": "protocol_" + err.code, "message": err.message}
+    )
+    # After a bad length or a cut frame nothing that follows can be trusted.
+    return err.code in ("bad_frame_length", "truncated_frame")
+
+
 def serve(channel: Channel, model: LoadedModel, cpu_per_request_s: int) -> int:
     """The request loop; returns the process exit status."""
     while True:
         try:
             message = channel.receive()
         except ProtocolViolation as err:
-            channel.send(
-                {
-                    "type": "error",
-                    "id": None,
-                    "code": "protocol_" + err.code,
-                    "message": err.message,
-                }
-            )
-            if err.code in ("bad_frame_length", "truncated_frame"):
-                return EXIT_PROTOCOL  # framing lost: nothing after this can be trusted
+            if _refuse(channel, err):
+                return EXIT_PROTOCOL
             continue
         if message is None or message["type"] == "shutdown":
             return 0
@@ -437,7 +443,7 @@ def serve(channel: Channel, model: LoadedModel, cpu_per_request_s: int) -> int:
             channel.send(
                 {
                     "type": "error",
-                    "id": message.get("id"),
+                    "id": protocol.reply_id(message),
                     "code": "protocol_unexpected",
                     "message": "unexpected message",
                 }
@@ -449,7 +455,7 @@ def serve(channel: Channel, model: LoadedModel, cpu_per_request_s: int) -> int:
             channel.send(
                 {
                     "type": "error",
-                    "id": message.get("id"),
+                    "id": protocol.reply_id(message),
                     "code": "protocol_" + err.code,
                     "message": err.message,
                 }

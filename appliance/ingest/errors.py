@@ -9,9 +9,19 @@ from appliance.ingest.names import display_name
 
 
 def scrub(text: str, path: str | Path) -> str:
-    """Remove a path's folders from a foreign error message, keeping only the file name."""
+    """Remove a path's folders from a foreign error message, keeping only the file name.
+
+    Libraries quote the path as it is, as its ``repr`` (MuPDF: a name that is not UTF-8 then shows
+    ``\\udc80``) or in a printable form; each form of the path, then of its folder, is removed.
+    """
     full = str(path)
-    return display_name(text.replace(full, public_name(path)) if full else text)
+    if not full:
+        return display_name(text)
+    folder = str(Path(full).parent)
+    for whole, part in ((full, public_name(path)), (folder + "/", "")):
+        for form in dict.fromkeys((whole, repr(whole)[1:-1], display_name(whole))):
+            text = text.replace(form, part)
+    return display_name(text)
 
 
 class IngestError(InputError):
