@@ -23,7 +23,8 @@ debian_packages=(
   python3-venv python3-dev build-essential cmake git
   python3-seccomp
 )
-# Only the tests need a browser (the status page is checked in headless Chromium).
+# Only the tests need a browser (the status page is checked in headless Chromium) and systemd-nspawn
+# (the unit is booted under systemd in a container).
 # The wake-word training (training/) and its tests also speak through flite and festival (more
 # speakers than espeak-ng alone); the appliance itself never needs them.
 test_packages=(
@@ -31,6 +32,7 @@ test_packages=(
   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-ph festvox-suopuhe-lj
   festvox-suopuhe-mv festvox-ru fonts-wqy-microhei
+  systemd-container
 )
 
 install_debian_packages() {
