@@ -309,6 +309,10 @@ async def run(
                     voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
                     heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
                     text = heard
+                if worker is not None:
+                    # Questions at a bench come one at a time, seconds apart: a model still
+                    # stopping an abandoned answer has finished by the next one.
+                    await worker.wait_ready(60.0)  # type: ignore[attr-defined]
                 answer, first_s, ack_s, first_text = await ask(text, store, config, worker, mode)
                 audio_s = None
                 if tts is not None:

@@ -56,8 +56,11 @@ PERMANENT_CODES = frozenset(
         "sandbox_failed",
     }
 )
-#: Seconds to wait for a cancelled request's ``done`` before the worker is killed instead.
-_CANCEL_GRACE_S = 5.0
+#: Seconds to wait for a cancelled request's ``done`` before the worker is killed instead. The
+#: worker reads the cancel only between tokens: a prompt being computed (several seconds for a long
+#: one on a shared core) must be let finish, or every abandoned answer costs a restart and a model
+#: load. Nobody waits for this but the next question to the model.
+_CANCEL_GRACE_S = 30.0
 #: stderr lines of the worker kept for diagnostics.
 _STDERR_LINES = 50
 

@@ -380,14 +380,17 @@ def test_worker_dies_with_its_parent(models_dir: Path) -> None:
         "from appliance.answer.settings import AnswerSettings\n"
         "from appliance.answer.worker import AnswerWorker\n"
         "async def main():\n"
-        "    w = AnswerWorker(AnswerSettings(threads=1, start_timeout_s=600), models_dir=Path(sys.argv[1]))\n"
+        "    settings = AnswerSettings(llm_model=sys.argv[2], threads=1, start_timeout_s=600)\n"
+        "    w = AnswerWorker(settings, models_dir=Path(sys.argv[1]))\n"
         "    await w.start()\n"
         "    print(w.status.pid, flush=True)\n"
         "    await asyncio.sleep(3600)\n"
         "asyncio.run(main())\n"
     )
     parent = subprocess.Popen(
-        [sys.executable, "-c", program, str(models_dir)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", program, str(models_dir), TEST_MODEL],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert parent.stdout is not None
     worker_pid = int(parent.stdout.readline())
@@ -449,7 +452,9 @@ def test_memory_limit_is_sized_from_the_model_file(tmp_path: Path) -> None:
     settings = AnswerSettings()
     assert settings.memory_limit_for(1_117_320_768) == 2 * 1066 + 1024
     assert replace(settings, memory_limit_mb=4000).memory_limit_for(10**9) == 4000
-    smol = load_manifest().get("smollm2-135m-instruct-q4_1").file("gguf").size
-    assert worker_memory_limit_mb(settings) == settings.memory_limit_for(smol)
+    for name in ("smollm2-135m-instruct-q4_1", "qwen2.5-coder-0.5b-instruct-q4_k_m"):
+        size = load_manifest().get(name).file("gguf").size
+        named = replace(settings, llm_model=name)
+        assert worker_memory_limit_mb(named) == named.memory_limit_for(size)
     # An unknown model gets a fixed limit; the worker reports the unknown name itself.
     assert worker_memory_limit_mb(replace(settings, llm_model="nope")) == 2048
