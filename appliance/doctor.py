@@ -16,6 +16,7 @@ import click
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.config import Config
 from appliance.errors import ExitCode
+from appliance.models.configured import configured_models
 from appliance.models.store import file_status
 
 #: Oldest SQLite the index is tested with (FTS5 trigram tokenizer, JSON functions, RETURNING).
@@ -240,24 +241,6 @@ def run_checks(config: Config) -> list[Check]:
         ("gpio", check_gpio, True),
         ("llama-cpp-python", check_llama, False),
     ]
-    models = [("embedding model", config.index.embedding_model, True)]
-    if config.answer.llm_model:
-        models.append(("answer model", config.answer.llm_model, False))
-    stt = (
-        config.audio.vosk_model if config.audio.stt_engine == "vosk" else config.audio.whisper_model
-    )
-    models.append((f"speech model ({config.audio.stt_engine})", stt, True))
-    if config.audio.wake_engine == "kws":
-        # The trained keyword head and the feature graphs it reads.
-        models.append(("wake features (kws)", "speech-embedding", True))
-        models.append(("wake model (kws)", config.audio.wake_kws_model, True))
-    elif config.audio.wake_engine != config.audio.stt_engine:
-        wake = (
-            config.audio.vosk_model
-            if config.audio.wake_engine == "vosk"
-            else config.audio.whisper_model
-        )
-        models.append((f"wake model ({config.audio.wake_engine})", wake, True))
     checks = []
     for name, fn, required in plan:
         try:
@@ -265,9 +248,9 @@ def run_checks(config: Config) -> list[Check]:
         except Exception as err:
             ok, found, fix = False, f"check failed: {type(err).__name__}: {err}", ""
         checks.append(Check(name, ok, found, fix, required))
-    for label, model, required in models:
-        ok, found, fix = _model_check(model, config)
-        checks.append(Check(f"{label}: {model}", ok, found, fix, required))
+    for model in configured_models(config):
+        ok, found, fix = _model_check(model.name, config)
+        checks.append(Check(f"{model.label}: {model.name}", ok, found, fix, model.required))
     try:
         ok, found, fix = check_listener(config)
     except Exception as err:  # an engine failing in a way nobody foresaw is still a finding

