@@ -39,6 +39,8 @@ COMMANDS: dict[str, str] = {
     "rooms": "appliance.presence.cli:rooms_command",
     "run": "appliance.service.cli:run_command",
     "demo": "appliance.demo:demo_command",
+    "token": "appliance.web.cli:token_group",
+    "factory-reset": "appliance.web.cli:factory_reset_command",
 }
 
 

@@ -79,6 +79,8 @@ else
 fi
 chown -R openclaw:openclaw "$DATA"
 
-say "systemd unit"
-install -m 0644 "$SRC/systemd/openclaw.service" /etc/systemd/system/openclaw.service
-systemctl enable openclaw.service
+say "systemd units"
+# The console's login screen shows the admin token at every boot (openclaw-console.service).
+install -d -m 0755 /etc/issue.d
+install -m 0644 "$SRC/systemd/openclaw.service" "$SRC/systemd/openclaw-console.service" /etc/systemd/system/
+systemctl enable openclaw.service openclaw-console.service

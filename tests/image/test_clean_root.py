@@ -180,7 +180,7 @@ def test_install_recipe_in_a_clean_bookworm_root(tmp_path: Path) -> None:
     )
     assert install.returncode == 0, (install.stdout + install.stderr)[-6000:]
     wants = root / "etc/systemd/system/multi-user.target.wants"
-    for unit in ("openclaw.service",):
+    for unit in ("openclaw.service", "openclaw-console.service"):
         assert (wants / unit).is_symlink(), unit
     assert (root / "etc/openclaw/openclaw.toml").read_bytes() == PI_CONFIG.read_bytes()
     # Only the runtime reaches the device: no test, lint or type-check tools in the venv.

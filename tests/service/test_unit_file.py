@@ -73,18 +73,19 @@ def test_systemd_analyze_accepts_it(tmp_path: Path) -> None:
     assert "Unknown key" not in proc.stderr and "Unknown section" not in proc.stderr
 
 
-def test_systemd_analyze_security_rates_it_2_or_better(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["openclaw.service", "openclaw-console.service"])
+def test_systemd_analyze_security_rates_it_2_or_better(tmp_path: Path, name: str) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed on this machine")
-    unit = tmp_path / "openclaw.service"
-    unit.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    unit = tmp_path / name
+    unit.write_text((UNIT.parent / name).read_text(encoding="utf-8"), encoding="utf-8")
     proc = subprocess.run(
         [analyze, "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    found = re.search(r"Overall exposure level for openclaw.service: (\d+\.\d)", proc.stdout)
+    found = re.search(rf"Overall exposure level for {name}: (\d+\.\d)", proc.stdout)
     assert found, proc.stdout + proc.stderr
     assert float(found.group(1)) <= 2.0, proc.stdout
