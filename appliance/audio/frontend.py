@@ -36,6 +36,7 @@ from appliance.audio.base import (
     WakeDetector,
     Word,
 )
+from appliance.audio.bias import bias_prompt
 from appliance.audio.commands import Command, parse_command
 from appliance.audio.engines.vosk import VoskRecogniser
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
@@ -367,12 +368,18 @@ class VoiceFrontEnd:
         # can be cut from the text. A capture that starts after the phrase (Vosk) goes without it:
         # as the prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ...").
         with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
-        vocabulary = [
-            *([self.settings.wake_phrase.title()] if with_phrase else []),
-            *COMMAND_HINTS,
-            *self.settings.vocabulary,
-            *(self._vocabulary() if self._vocabulary else []),
-        ]
+        # One prompt of the terms written as they are said, within whisper's budget: the raw list
+        # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
+        # questions in capitals and garble them (bench/audio_questions.py, decision 0037).
+        prompt = bias_prompt(
+            [
+                *([self.settings.wake_phrase.title()] if with_phrase else []),
+                *COMMAND_HINTS,
+                *self.settings.vocabulary,
+                *(self._vocabulary() if self._vocabulary else []),
+            ]
+        )
+        vocabulary = [prompt] if prompt else []
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:
             transcript = Transcript(
                 "", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE

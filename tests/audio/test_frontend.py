@@ -266,3 +266,40 @@ async def test_a_prepared_phrase_is_not_synthesised_again(tmp_path: Path) -> Non
     # The short phrase once (prepared), the long sentence every time it is said.
     assert tts.calls == ["Checking the drawings.", long, long]
     assert len(list((tmp_path / "spoken").glob("*.wav"))) == 3
+
+
+class PromptRecorder:
+    """The real whisper recogniser, recording the vocabulary each transcription is given."""
+
+    def __init__(self, whisper: WhisperRecogniser) -> None:
+        self.whisper = whisper
+        self.name = whisper.name
+        self.vocabularies: list[list[str]] = []
+
+    def transcribe(self, audio: object, *, vocabulary: list[str] = []) -> object:  # noqa: B006
+        self.vocabularies.append(list(vocabulary))
+        return self.whisper.transcribe(audio, vocabulary=vocabulary)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.whisper, name)
+
+
+async def test_the_index_vocabulary_reaches_whisper_as_one_prompt_written_as_said(
+    whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    recorder = PromptRecorder(whisper)
+    frontend = VoiceFrontEnd(
+        WavReplaySource([synth("what is the scale of the gearbox cover")], realtime=False),
+        WhisperWakeDetector(whisper, "open claw"),
+        recorder,  # type: ignore[arg-type]
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=AudioSettings(max_question_s=8.0, no_speech_timeout_s=2.0),
+        vocabulary=lambda: ["GEARBOX COVER", "Weird_Gripper_Cam_Adapter", "HM-30518"],
+    )
+    utterance = await after_a_press(frontend)
+    (prompt,) = recorder.vocabularies[0]
+    # The phrase leads (a press: people say it to the button too), then the command hints and the
+    # index's terms as people say them: no capitals of a title block, no underscores.
+    assert prompt.startswith("Open Claw, scan this, remember that"), prompt
+    assert prompt.endswith("Gearbox cover, Weird Gripper Cam Adapter, HM-30518"), prompt
+    assert "gearbox" in utterance.text.lower(), utterance.text

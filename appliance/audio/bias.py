@@ -1,0 +1,53 @@
+"""The recogniser's bias: the words of what the appliance knows, written as whisper reads a prompt.
+
+Whisper takes its initial prompt as the text said before the audio, and imitates it: a prompt of
+upper-case titles ("GEARBOX COVER, HYDRAULIC MANIFOLD BLOCK") makes it write the question in upper
+case and misspell it ("WAT IS THE ROYING UMBER"), and file-name spellings ("Weird_Gripper_Cam_
+Adapter") are not how anyone says them. So each term is written as it is said (underscores as
+spaces, an all-capitals title in sentence case, a file ending dropped), repeats go, and the list
+stops at a budget well inside whisper's prompt (223 tokens; codes take a token for every two or
+three characters). The index's terms come from the service's vocabulary (refreshed from the index
+at most once a minute), so a drawing indexed now is in the prompt a minute later.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+#: Characters of prompt: whisper keeps at most 223 tokens of it, and codes cost about one token
+#: per two or three characters.
+PROMPT_BUDGET = 400
+
+_FILE_END = re.compile(r"\.(png|jpe?g|pdf|tiff?|md)$", re.I)
+
+
+def spoken_term(term: str) -> str:
+    """A term written the way a person says it: "GEARBOX COVER" -> "Gearbox cover",
+    "Weird_Gripper_Cam_Adapter" -> "Weird Gripper Cam Adapter"; codes are kept as written."""
+    text = _FILE_END.sub("", term.strip())
+    text = re.sub(r"[_\s]+", " ", text).strip()
+    letters = [c for c in text if c.isalpha()]
+    # An all-capitals phrase of words (not a code such as "HM-30518"): sentence case.
+    if letters and all(c.isupper() for c in letters) and " " in text:
+        text = text[0] + text[1:].lower()
+    return text
+
+
+def bias_prompt(terms: Iterable[str], budget: int = PROMPT_BUDGET) -> str:
+    """The terms as one prompt: said-as-written, without repeats, within ``budget`` characters."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    used = 0
+    for term in terms:
+        text = spoken_term(term)
+        key = text.lower()
+        if not text or key in seen:
+            continue
+        cost = len(text) + (2 if kept else 0)
+        if used + cost > budget:
+            break
+        seen.add(key)
+        kept.append(text)
+        used += cost
+    return ", ".join(kept)
