@@ -8,6 +8,8 @@ systemd (in a container booted with systemd-nspawn, see ``container.py``) starts
   user and groups, ``/etc/openclaw/openclaw.toml`` (the development backends: the question comes from
   a WAV file, the answer goes to one), and a state directory with the sample drawings already
   indexed. The test reads the status page from outside and waits for the spoken question's answer.
+- ``openclaw-console.service`` as it is: at first boot it makes the admin token for the service's
+  user and writes it to the console's login notice.
 - ``openclaw-probe.service``: the same file under another name, with a drop-in that replaces only
   ExecStart and Type, running ``unit_probe.py``, which tries what a compromised service would: reach a
   public address, write outside its state directory, open netlink and Bluetooth sockets, use system
@@ -160,8 +162,10 @@ def _units(folder: Path) -> list[tuple[Path, str]]:
         drop_ins.append((folder / "wx.conf", "/etc/systemd/system/openclaw.service.d/wx.conf"))
     (folder / "openclaw-bench.target").write_text(
         "[Unit]\nDescription=The appliance and the probe\n"
-        "Wants=openclaw.service openclaw-probe.service openclaw-ask.service\n"
-        "After=openclaw.service openclaw-probe.service openclaw-ask.service\n",
+        "Wants=openclaw-console.service openclaw.service openclaw-probe.service "
+        "openclaw-ask.service\n"
+        "After=openclaw-console.service openclaw.service openclaw-probe.service "
+        "openclaw-ask.service\n",
         encoding="utf-8",
     )
     # What image-build's install script creates with useradd/groupadd.
@@ -177,6 +181,7 @@ def _units(folder: Path) -> list[tuple[Path, str]]:
         # The same file under another name: every hardening setting comes with it.
         (UNIT, f"{etc}/openclaw-probe.service"),
         (UNIT, f"{etc}/openclaw-ask.service"),
+        (UNIT.with_name("openclaw-console.service"), f"{etc}/openclaw-console.service"),
         *drop_ins,
         (folder / "openclaw-bench.target", f"{etc}/openclaw-bench.target"),
         (folder / "openclaw-users.conf", "/etc/sysusers.d/openclaw.conf"),
@@ -237,7 +242,9 @@ def test_the_unit_serves_answers_and_refuses(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o777)
     shared.chmod(0o1777)
-    binds = [(state, "/var/lib/openclaw"), (shared, SHARED)]
+    issue = tmp_path / "issue.d"  # what install.sh creates; the console unit writes only here
+    issue.mkdir()
+    binds = [(state, "/var/lib/openclaw"), (shared, SHARED), (issue, "/etc/issue.d")]
     with booted(
         Path("/"),
         unit="openclaw-bench.target",
@@ -277,11 +284,24 @@ def test_the_unit_serves_answers_and_refuses(tmp_path: Path) -> None:
         except AssertionError as err:
             raise AssertionError(f"{err}\n{journal_text(journal)[-6000:]}") from None
 
+    # First boot: the console unit made the token for the service's user and put it on the login
+    # screen's notice, readable by root only.
+    token_file = state / "secrets" / "admin-token"
+    notice = issue / "openclaw.issue"
+    assert token_file.read_text().strip() in notice.read_text()
+    assert notice.stat().st_mode & 0o777 == 0o600 and notice.stat().st_uid == 0
+    assert token_file.stat().st_uid == state.stat().st_uid != 0
+    assert token_file.stat().st_mode & 0o777 == 0o600
+
     # The page answers, from the process that runs under the unit's sandbox.
     assert health.status_code == 200, health.text
     assert page.status_code == 200 and "<html" in page.text.lower()
     assert status["NoNewPrivs"] == "1" and status["Seccomp"] == "2"
     assert int(status["CapEff"], 16) == 0 and int(status["CapBnd"], 16) == 0
+    print(
+        "spoken question:", json.dumps({k: record.get(k) for k in ("question", "answer", "mode")})
+    )
+    print("probe:", json.dumps(probe))
     # A question is answered, with its source.
     assert "1024" in record["question"], record
     assert "6061-T6" in record["answer"], record
