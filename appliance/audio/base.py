@@ -97,6 +97,15 @@ class WakeDetection:
     trailing_text: str = ""
     #: ``time.monotonic()`` at detection.
     monotonic: float = 0.0
+    #: Why it was accepted, for a person reading ``listen --json``: each stage's score against its
+    #: threshold and what the checking recogniser heard ("" for a detector of one stage).
+    reason: str = ""
+    #: The checking recogniser's score of the phrase in the window that confirmed it (None: no
+    #: check).
+    verify_score: float | None = None
+    #: What the checking recogniser heard in that window ("" when the phrase was confirmed at the
+    #: window's start, before any free decoding of the window was needed).
+    verify_heard: str = ""
 
 
 class WakeDetector(Protocol):

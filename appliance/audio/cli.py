@@ -23,6 +23,10 @@ def _utterance_json(u: Utterance) -> dict[str, object]:
             "detector": u.wake.detector,
             "score": round(u.wake.score, 4),
             "phrase": u.wake.phrase,
+            # Why it woke: each stage's score against its threshold, what the check heard.
+            "reason": u.wake.reason,
+            "verify_score": u.wake.verify_score,
+            "verify_heard": u.wake.verify_heard,
         },
         "text": u.text,
         "heard": u.transcript.text,

@@ -124,7 +124,31 @@ class VerifiedWakeDetector:
         self.confirmed += 1
         # The detection's score stays the first stage's (the threshold users tune); the time it
         # is published at includes the check.
-        return replace(detection, detector=self.name, monotonic=time.monotonic())
+        return replace(
+            detection,
+            detector=self.name,
+            monotonic=time.monotonic(),
+            reason=self._reason(detection, check),
+            verify_score=check.result.score,
+            verify_heard=check.result.text,
+        )
+
+    def _reason(self, detection: WakeDetection, check: Check) -> str:
+        """Each stage's score against its threshold, and what whisper heard in the window."""
+        first = getattr(self.first, "threshold", None)
+        parts = [
+            f"{self.first.name} {detection.score:.3f}"
+            + (f" >= {first:g}" if first is not None else ""),
+            f"whisper's phrase posterior {check.result.score:.2g} >= {self.threshold:g}",
+        ]
+        if check.contrast is not None:
+            parts.append(f"contrast {check.contrast:.2f} >= {self.contrast_threshold:g}")
+        heard = (
+            f"heard {check.result.text!r}"
+            if check.result.text
+            else "the phrase fitted at the window's start"
+        )
+        return "; ".join(parts) + f" ({heard})"
 
     def _check(self, end_sample: int) -> Check:
         window = self._history.since(end_sample - self._window)

@@ -88,6 +88,7 @@ class VoskWakeDetector:
             end_sample=end,
             detected_at_sample=end_sample,
             monotonic=time.monotonic(),
+            reason=f"every phrase word's confidence >= {self.threshold:g} (lowest {score:.2f})",
         )
         self.reset()
         self._quiet_until = end_sample + self._refractory
@@ -203,6 +204,7 @@ class WhisperWakeDetector:
             detected_at_sample=end_sample,
             trailing_text=rest,
             monotonic=time.monotonic(),
+            reason=f"heard {result.text!r}; score {result.score:.2g} >= {self.threshold:g}",
         )
         self.reset()
         return detection

@@ -257,6 +257,7 @@ class KeywordModelWakeDetector:
             end_sample=phrase_end,
             detected_at_sample=at,
             monotonic=time.monotonic(),
+            reason=f"{self.name} {score:.3f} >= {self.threshold:g}",
         )
 
 

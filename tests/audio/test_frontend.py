@@ -178,6 +178,10 @@ def test_cli_listen_and_say(synth: SynthFn, config_file: Path, tmp_path: Path) -
     doc = json.loads(result.output)
     # The default: the keyword model, confirmed by whisper (decisions 0031 and 0032).
     assert doc["wake"]["detector"] == "kws+whisper"
+    # Why it woke: both stages' scores against their thresholds.
+    wake = doc["wake"]
+    assert wake["reason"].startswith(f"kws {wake['score']:.3f} >= 0.9; whisper's phrase"), wake
+    assert wake["verify_score"] >= 1e-4 and isinstance(wake["verify_heard"], str)
     # Plumbing only: which command whisper tiny.en makes of it is bench/audio_commands.py's business.
     assert doc["command"] in {k.value for k in CommandKind} and doc["command"] != "empty", doc
     assert doc["text"] and "claw" not in doc["text"].lower()

@@ -128,6 +128,11 @@ def test_the_phrase_is_confirmed(whisper: WhisperRecogniser, synth: SynthFn) -> 
     assert len(found) == 1 and found[0].detector == "scripted+whisper"
     assert (verified.confirmed, verified.rejected) == (1, 0)
     assert verified.last is not None and verified.last.score >= verified.threshold
+    # The detection says why it was accepted: the first stage's score, whisper's against its
+    # threshold (no threshold is known for a first stage without one).
+    assert found[0].verify_score == verified.last.score
+    assert found[0].reason.startswith("scripted 0.990; whisper's phrase posterior "), found[0]
+    assert ">= 0.0001" in found[0].reason
     # Confirmed at the window's start: one forced decode, no greedy decode of the window.
     assert len(verified.last.trail) == 1 and verified.last.text == ""
 

@@ -1,0 +1,302 @@
+"""Wake word near-misses: generated minimal pairs of "open claw", said by tuning or held-out voices.
+
+The generator crosses the phrase's first word with its near-misses (open, oven, hope, opal,
+opening) and the second with its own (claw, flaw, floor, clause, law, close, clock), less the
+phrase itself, and adds the phrase inside other words ("reopen claw", "open claws", "open
+clawing", ...). Two sets, by voice: **tuning** is said by the training's validation variants of
+its accents (never fitted, used to choose thresholds), **held-out** by the test voices of every
+wake benchmark (``bench/audio_wake.py``'s VOICES: held-out accents and variants). Each near-miss is
+said alone or followed by a question in the same utterance, clean or in noise at 10-30 dB.
+
+Positives ("open claw", alone or before a question) are said by the same voices in every band of
+bench/audio_noise.py (clean, >= 20, 10-19, 0-9 dB; babble, machine, music), and held-out
+ordinary speech (bench/audio_wake_hours.py's held-out voices reading held-out abstracts) gives
+the false wakes per hour.
+
+Everything runs through the appliance's own wake detector at its configured defaults
+(``build_wake_detector``: the keyword model, whisper tiny.en's check with its early start), fed
+30 ms chunks. The wake latency is the time from the phrase's end to the detection, plus the
+compute of the chunk that returned it (the audio arriving in real time). With ``--rivals MODEL``
+one more rule is measured on the windows the detector accepted: whisper MODEL's log-probability of
+"open claw" forced at the window's start must beat every two-word near-miss of the generator.
+
+    .venv/bin/python bench/audio_near_miss.py --split heldout --takes 3 --positives 12 \
+        --minutes 20 [--rivals whisper-base]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from audio_common import RATES, silence, speech_bounds, synth  # noqa: E402
+from audio_noise import BANDS, KINDS, add_noise  # noqa: E402
+from audio_wake import VOICES as HELD_OUT_VOICES  # noqa: E402
+from audio_wake import run  # noqa: E402
+from audio_wake_hours import held_out_abstracts, poisson_upper, segment  # noqa: E402
+
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector  # noqa: E402
+from bench.common import percentile  # noqa: E402
+from training.wake.clips import (  # noqa: E402
+    TRAIN_ACCENTS,
+    VALIDATION_VARIANTS,
+    variant_voice_name,
+)
+
+PHRASE = "open claw"
+FIRST_WORDS = ("open", "oven", "hope", "opal", "opening")
+SECOND_WORDS = ("claw", "flaw", "floor", "clause", "law", "close", "clock")
+#: The phrase inside other words.
+EMBEDDED = (
+    "reopen claw",
+    "open claws",
+    "open clawing",
+    "open clawed",
+    "open clawback",
+    "unopened claw",
+    "hopen claws",
+    "reopen clause",
+)
+QUESTIONS = (
+    "what torque do the bolts take",
+    "which room is this",
+    "what is the scale of drawing A 1024",
+    "remember that the bracket is painted",
+)
+VOICE_SETS = {
+    "tuning": [variant_voice_name(a, v) for a in TRAIN_ACCENTS for v in VALIDATION_VARIANTS],
+    "heldout": list(HELD_OUT_VOICES),
+}
+
+
+def minimal_pairs() -> list[str]:
+    """Every first-word x second-word phrasing except the phrase itself."""
+    return [f"{a} {b}" for a in FIRST_WORDS for b in SECOND_WORDS if f"{a} {b}" != PHRASE]
+
+
+def near_misses() -> list[str]:
+    """The generator's near-misses: the minimal pairs and the phrase inside other words."""
+    return [*minimal_pairs(), *EMBEDDED]
+
+
+@dataclass
+class Item:
+    """One utterance."""
+
+    audio: Samples
+    #: "pos", "near" or "speech".
+    kind: str
+    label: str
+    #: Noise band (bench/audio_noise.BANDS) and kind ("" when clean).
+    band: str = "clean"
+    noise: str = ""
+    #: The phrase's end sample (positives).
+    end: int = -1
+    #: (detected at sample, compute seconds of the chunk that returned it).
+    found: list[tuple[int, float]] = field(default_factory=list)
+
+
+def utterance(
+    words: str, voice: str, rate: int, question: str | None
+) -> tuple[Samples, int, Samples]:
+    """Lead silence, the words, then a question after a short pause (or silence); the audio, the
+    sample where the words end, and the speech alone (for the SNR)."""
+    said = synth(words, voice, rate=rate)
+    s, e = speech_bounds(said)
+    parts = [silence(0.6), said[s:e]]
+    end = len(parts[0]) + (e - s)
+    if question is not None:
+        q = synth(question, voice, rate=rate)
+        qs, qe = speech_bounds(q)
+        parts += [silence(0.12), q[qs:qe]]
+    speech = np.concatenate(parts[1:])
+    return np.concatenate([*parts, silence(1.5)]), end, speech
+
+
+def noisy(audio: Samples, speech: Samples, band: str, seed: int) -> tuple[Samples, str]:
+    limits = BANDS[band]
+    if limits is None:
+        return audio, ""
+    rng = random.Random(seed)
+    kind = KINDS[seed % len(KINDS)]
+    return add_noise(audio, kind, rng.uniform(*limits), seed, ref=speech), kind
+
+
+def make_items(split: str, takes: int, positives: int) -> list[Item]:
+    voices = VOICE_SETS[split]
+    items: list[Item] = []
+    k = 0
+    for phrase in near_misses():
+        for t in range(takes):
+            voice, rate = voices[k % len(voices)], RATES[k % len(RATES)]
+            question = QUESTIONS[k % len(QUESTIONS)] if k % 2 else None
+            audio, _, speech = utterance(phrase, voice, rate, question)
+            # Half clean, half in noise at 10-30 dB (the bands the targets apply to).
+            band = ("clean", ">=20 dB", "clean", "10-19 dB")[k % 4]
+            seed = zlib.crc32(f"{split} {phrase} {t}".encode())
+            audio, noise = noisy(audio, speech, band, seed)
+            items.append(Item(audio, "near", f"{phrase} [{voice}@{rate}]", band, noise))
+            k += 1
+    for band in BANDS:
+        for i in range(positives):
+            voice, rate = voices[k % len(voices)], RATES[k % len(RATES)]
+            question = QUESTIONS[k % len(QUESTIONS)] if k % 2 else None
+            audio, end, speech = utterance(PHRASE, voice, rate, question)
+            seed = zlib.crc32(f"{split} positive {band} {i}".encode())
+            audio, noise = noisy(audio, speech, band, seed)
+            items.append(Item(audio, "pos", f"[{voice}@{rate}]", band, noise, end))
+            k += 1
+    return items
+
+
+def speech_items(minutes: float) -> list[Item]:
+    """Held-out ordinary speech (audio_wake_hours' voices and abstracts), both voice families."""
+    abstracts = held_out_abstracts()
+    rng = random.Random(4)
+    items: list[Item] = []
+    for family in ("espeak-ng", "flite/festival"):
+        total = 0.0
+        while total < minutes * 60 / 2:
+            audio, _ = segment(random.Random(rng.random()), family, abstracts)
+            items.append(Item(audio, "speech", family))
+            total += len(audio) / SAMPLE_RATE
+    return items
+
+
+def detector() -> WakeDetector:
+    """The appliance's wake detector at the configured defaults, models from var/models."""
+    from appliance.audio.build import build_wake_detector
+    from appliance.config import load_config
+
+    config = load_config(environ={"OPENCLAW_PATHS__MODELS_DIR": str(REPO / "var" / "models")})
+    return build_wake_detector(config)
+
+
+def woke(item: Item) -> list[tuple[int, float]]:
+    """Detections of a positive from the phrase's start to 2 s after its end."""
+    return [
+        (a, c) for a, c in item.found if item.end - SAMPLE_RATE <= a <= item.end + 2 * SAMPLE_RATE
+    ]
+
+
+def report(
+    items: list[Item],
+    speech: list[Item],
+    rivals_ok: dict[tuple[int, int], tuple[bool, float]] | None,
+) -> None:
+    pos = [it for it in items if it.kind == "pos"]
+    near = [it for it in items if it.kind == "near"]
+    rows = [("detector (defaults)", None)] + ([("+ rivals rule", rivals_ok)] if rivals_ok else [])
+    for title, keep in rows:
+
+        def passed(
+            it: Item, a: int, keep: dict[tuple[int, int], tuple[bool, float]] | None = keep
+        ) -> bool:
+            return keep is None or keep.get((id(it), a), (False, 0.0))[0]
+
+        print(f"\n== {title}")
+        accepted = [it for it in near if any(passed(it, a) for a, _ in it.found)]
+        print(f"  near-misses accepted: {len(accepted)}/{len(near)}")
+        for it in accepted:
+            print(f"    accepted: {it.label} ({it.band}{' ' + it.noise if it.noise else ''})")
+        lat: list[float] = []
+        for band in BANDS:
+            rows_b = [it for it in pos if it.band == band]
+            hit = [it for it in rows_b if any(passed(it, a) for a, _ in woke(it))]
+            print(f"  positives woken, {band:9}: {len(hit)}/{len(rows_b)}")
+            for it in hit:
+                a, c = next((a, c) for a, c in woke(it) if passed(it, a))
+                # The rule's own compute comes after the detector's (its cost, not hidden).
+                extra = 0.0 if keep is None else keep[(id(it), a)][1]
+                lat.append(max(0.0, (a - it.end) / SAMPLE_RATE + c + extra) * 1000)
+        ten_up = [it for it in pos if it.band != "0-9 dB"]
+        hit10 = sum(any(passed(it, a) for a, _ in woke(it)) for it in ten_up)
+        print(f"  positives woken at >= 10 dB (clean included): {hit10}/{len(ten_up)}")
+        for kind in KINDS:
+            rows_k = [it for it in pos if it.noise == kind]
+            hit_k = sum(any(passed(it, a) for a, _ in woke(it)) for it in rows_k)
+            print(f"  positives woken in {kind:7} (all noisy bands): {hit_k}/{len(rows_k)}")
+        if speech:
+            hours = sum(len(it.audio) for it in speech) / SAMPLE_RATE / 3600
+            fa = sum(sum(passed(it, a) for a, _ in it.found) for it in speech)
+            print(
+                f"  false wakes in ordinary speech: {fa} in {hours:.2f} h = {fa / hours:.2f}/h "
+                f"(95% upper {poisson_upper(fa) / hours:.2f}/h)"
+            )
+        if lat:
+            print(
+                f"  wake latency after the phrase: p50 {percentile(lat, 50):.0f} ms, p95 "
+                f"{percentile(lat, 95):.0f} ms (n={len(lat)}; load average "
+                f"{os.getloadavg()[0]:.1f})"
+            )
+
+
+def rival_rule(items: Sequence[Item], model: str) -> dict[tuple[int, int], tuple[bool, float]]:
+    """For each accepted window: does "open claw" beat every minimal pair under ``model``?"""
+    from appliance.audio.engines.whisper import WhisperRecogniser
+
+    recogniser = WhisperRecogniser.from_manifest(model, REPO / "var" / "models")
+    phrases = [PHRASE, *minimal_pairs()]
+    verdict: dict[tuple[int, int], tuple[bool, float]] = {}
+    costs: list[float] = []
+    window = int(1.2 * SAMPLE_RATE)
+    for it in items:
+        for a, _ in it.found:
+            t0 = time.perf_counter()
+            logps = recogniser.phrase_logprobs(it.audio[max(0, a - window) : a], phrases)
+            costs.append(time.perf_counter() - t0)
+            verdict[(id(it), a)] = (logps[0] >= max(logps[1:]), costs[-1])
+    if costs:
+        print(
+            f"rivals rule ({model}, {len(phrases) - 1} rivals): {len(costs)} windows, p50 "
+            f"{percentile(costs, 50) * 1000:.0f} ms, p95 {percentile(costs, 95) * 1000:.0f} ms "
+            f"per window (load average {os.getloadavg()[0]:.1f})"
+        )
+    return verdict
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=tuple(VOICE_SETS), default="tuning")
+    parser.add_argument("--takes", type=int, default=3, help="utterances per near-miss phrasing")
+    parser.add_argument("--positives", type=int, default=12, help="positives per noise band")
+    parser.add_argument("--minutes", type=float, default=0.0, help="ordinary speech (held-out)")
+    parser.add_argument("--rivals", default="", help="whisper model of the rivals rule")
+    parser.add_argument("--list", action="store_true", help="print the near-misses and stop")
+    args = parser.parse_args()
+    if args.list:
+        print("\n".join(near_misses()))
+        return
+    t0 = time.perf_counter()
+    items = make_items(args.split, args.takes, args.positives)
+    speech = speech_items(args.minutes) if args.minutes else []
+    print(
+        f"split {args.split}: {len(near_misses())} near-miss phrasings x {args.takes}, "
+        f"{args.positives} positives per band, {len(speech)} speech segments; voices "
+        f"{', '.join(VOICE_SETS[args.split])} (audio {time.perf_counter() - t0:.0f} s)"
+    )
+    wake = detector()
+    t1 = time.perf_counter()
+    for it in [*items, *speech]:
+        found, _ = run(wake, it.audio)
+        it.found = [(a, lag) for a, lag, _ in found]
+    print(f"detector: {wake.name} ({time.perf_counter() - t1:.0f} s)")
+    verdict = rival_rule([*items, *speech], args.rivals) if args.rivals else None
+    report(items, speech, verdict)
+
+
+if __name__ == "__main__":
+    main()
