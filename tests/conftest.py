@@ -26,9 +26,13 @@ def shared_data() -> Path:
 
 @pytest.fixture
 def config_file(tmp_path: Path) -> Path:
-    """A configuration file whose data directory is a fresh temporary folder."""
+    """A configuration file whose data directory is a fresh temporary folder; its models are the
+    checkout's (``var/models``, where ``openclaw models install`` joins the answer model)."""
     path = tmp_path / "openclaw.toml"
-    path.write_text(f'[paths]\ndata_dir = "{tmp_path / "data"}"\n', encoding="utf-8")
+    path.write_text(
+        f'[paths]\ndata_dir = "{tmp_path / "data"}"\nmodels_dir = "{REPO / "var" / "models"}"\n',
+        encoding="utf-8",
+    )
     return path
 
 

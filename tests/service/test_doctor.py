@@ -43,7 +43,10 @@ def test_missing_programs_and_model_are_named_with_their_fix(
     models = tmp_path / "models"
     (models / "all-minilm-l6-v2-int8").mkdir(parents=True)
     (models / "all-minilm-l6-v2-int8" / "tokenizer.json").write_text("{}", encoding="utf-8")
-    text = config_file.read_text().replace("[paths]\n", f'[paths]\nmodels_dir = "{models}"\n')
+    text = "".join(
+        f'models_dir = "{models}"\n' if line.startswith("models_dir") else line
+        for line in config_file.read_text().splitlines(keepends=True)
+    )
     config_file.write_text(text, encoding="utf-8")
     env = {**os.environ, "PATH": str(empty_bin)}
     code, checks = _doctor(config_file, env)

@@ -26,7 +26,9 @@ def _start(tmp_path: Path, sig_sock: Path) -> tuple[subprocess.Popen[bytes], int
     port = _free_port()
     config = tmp_path / "openclaw.toml"
     config.write_text(
-        f'[paths]\ndata_dir = "{tmp_path / "data"}"\n[web]\nport = {port}\n', encoding="utf-8"
+        f'[paths]\ndata_dir = "{tmp_path / "data"}"\nmodels_dir = "{REPO / "var" / "models"}"\n'
+        f"[web]\nport = {port}\n",
+        encoding="utf-8",
     )
     env = {
         **os.environ,
