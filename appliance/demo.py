@@ -99,6 +99,10 @@ async def run_demo(
         voice = VoiceAdapter(frontend)
         echo(f"listening: {voice.describe()}")
         appliance.pipeline.speaker = voice
+        if config.answer.acknowledgement:
+            # This voice replaces the one the appliance warmed up: its acknowledgement is made
+            # ahead too, so that it sounds at once, as in the service.
+            await voice.prepare(config.answer.acknowledgement)
         utterances = voice.utterances()
         try:
             utterance = await anext(utterances)
