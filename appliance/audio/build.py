@@ -91,15 +91,19 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
         from appliance.audio.verify import VerifiedWakeDetector
 
         checker = recogniser if isinstance(recogniser, WhisperRecogniser) else None
-        if checker is None or checker.threads != s.wake_verify_threads:
+        if (
+            checker is None
+            or checker.threads != s.wake_verify_threads
+            or checker.model_name != s.wake_verify_model
+        ):
             # Say which setting needs the model: on a Pi whose questions go to Vosk, the verifier
             # may be the only user of whisper.
             checker = _needed_by(
                 "audio.wake_verify",
-                f"the whisper model {s.whisper_model!r}",
+                f"the whisper model {s.wake_verify_model!r}",
                 "provision it",
                 lambda: WhisperRecogniser.from_manifest(
-                    s.whisper_model, config.paths.models_dir, threads=s.wake_verify_threads
+                    s.wake_verify_model, config.paths.models_dir, threads=s.wake_verify_threads
                 ),
             )
         contrast = None

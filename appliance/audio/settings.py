@@ -70,6 +70,10 @@ class AudioSettings:
     wake_contrast_model: str = "kws-open-claw-contrast"
     #: Lowest contrast score (0..1) that confirms a wake.
     wake_contrast_threshold: float = 0.3
+    #: Manifest name of the whisper model that checks each wake. Its thresholds were chosen with
+    #: tiny.en (decision 0032), so it stays tiny.en when the questions go to a larger model
+    #: (``whisper_model``); a question recogniser of the same model and threads is shared.
+    wake_verify_model: str = "whisper-tiny-en"
     #: CPU threads whisper uses for the check (its own model instance when this differs from
     #: ``stt_threads``). Two were slower than one on the 2-core development machine, loaded or
     #: quiet (decision 0032); measure on the Pi before raising it.
@@ -88,7 +92,8 @@ class AudioSettings:
     stt_engine: Literal["vosk", "whisper"] = "whisper"
     #: Manifest name of the Vosk model (wake word and questions).
     vosk_model: str = "vosk-model-small-en-us"
-    #: Manifest name of the faster-whisper model.
+    #: Manifest name of the faster-whisper model for questions (and the whisper wake detector).
+    #: "whisper-base" hears more questions right (decision 0037) at about three times the time.
     whisper_model: str = "whisper-tiny-en"
     #: Transcribe questions (up to 20 s) with a shortened whisper encoder context: ~5x less CPU, but
     #: WER 0.083 instead of 0.071 (bench/audio_wer.py) and command accuracy 0.633 instead of 0.833

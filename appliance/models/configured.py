@@ -36,8 +36,9 @@ def configured_models(config: Config) -> list[ConfiguredModel]:
         # The trained keyword head and the feature graphs it reads.
         models.append(ConfiguredModel("wake features (kws)", "speech-embedding", True))
         models.append(ConfiguredModel("wake model (kws)", audio.wake_kws_model, True))
-        if audio.wake_verify and audio.stt_engine != "whisper":
-            models.append(ConfiguredModel("wake check (whisper)", audio.whisper_model, True))
+        shared = audio.stt_engine == "whisper" and audio.whisper_model == audio.wake_verify_model
+        if audio.wake_verify and not shared:
+            models.append(ConfiguredModel("wake check (whisper)", audio.wake_verify_model, True))
         if audio.wake_contrast:
             models.append(ConfiguredModel("wake contrast", audio.wake_contrast_model, True))
     elif audio.wake_engine != audio.stt_engine:

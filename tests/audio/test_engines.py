@@ -213,3 +213,14 @@ def test_a_loop_that_survives_the_second_decode_is_cut_from_the_text(
     monkeypatch.setattr(whisper_engine, "LOOP_RUN_WORDS", 0)  # the cut off: the loop is there
     looped = normalise_words(whisper.transcribe(audio, vocabulary=vocabulary).text)
     assert len(looped) >= 8, looped
+
+
+def test_whisper_base_transcribes_english_with_the_multilingual_model(synth: SynthFn) -> None:
+    """Whisper base (multilingual) from its two carriers, joined into the models folder by
+    `openclaw models install` (bootstrap runs it), hears English when told the language."""
+    from appliance.config import load_config
+
+    base = WhisperRecogniser.from_manifest("whisper-base", load_config().paths.models_dir)
+    audio = samples_of(synth("the mounting bracket takes twenty five newton metres"))
+    text = base.transcribe(audio).text
+    assert wer("the mounting bracket takes twenty five newton metres", text) <= 0.5, text

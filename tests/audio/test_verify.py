@@ -457,3 +457,24 @@ def test_silence_window_costs_one_check_and_no_wake(whisper: WhisperRecogniser) 
     verified = VerifiedWakeDetector(ScriptedDetector(2 * SAMPLE_RATE), whisper, "open claw")
     assert feed_all(verified, audio) == []
     assert verified.rejected == 1 and verified.compute_s > 0
+
+
+def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
+    """The check's thresholds were chosen with tiny.en: a larger question model does not take the
+    check over, and the models a configuration needs name both."""
+    from appliance.audio.build import build_recogniser
+    from appliance.models.configured import configured_models
+
+    config = load_config(environ={"OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-base"})
+    questions = build_recogniser(config, "whisper")
+    assert isinstance(questions, WhisperRecogniser) and questions.model_name == "whisper-base"
+    wake = build_wake_detector(config, questions)
+    assert isinstance(wake, VerifiedWakeDetector)
+    assert wake.recogniser.model_name == "whisper-tiny-en"
+    needed = {(m.label, m.name) for m in configured_models(config)}
+    assert ("wake check (whisper)", "whisper-tiny-en") in needed
+    # The same model for both: one instance, listed once.
+    tiny = load_config(environ={})
+    shared = build_recogniser(tiny, "whisper")
+    assert cast(VerifiedWakeDetector, build_wake_detector(tiny, shared)).recogniser is shared
+    assert "wake check (whisper)" not in {m.label for m in configured_models(tiny)}

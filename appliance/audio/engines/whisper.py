@@ -130,6 +130,8 @@ class WhisperRecogniser:
         short_context: bool = False,
     ) -> None:
         self.folder = folder
+        #: The manifest name of the model (:meth:`from_manifest`; else the folder's name).
+        self.model_name = folder.name
         #: CPU threads CTranslate2 uses for this recogniser.
         self.threads = threads
         #: Transcribe questions up to SHORT_CONTEXT_MAX_S with a shortened encoder context (faster).
@@ -152,7 +154,9 @@ class WhisperRecogniser:
     ) -> WhisperRecogniser:
         """Load the manifest's model ``name`` after verifying every file of it."""
         spec = load_manifest().get(name)
-        return cls(model_dir(spec, models_dir), threads=threads, short_context=short_context)
+        recogniser = cls(model_dir(spec, models_dir), threads=threads, short_context=short_context)
+        recogniser.model_name = name
+        return recogniser
 
     def transcribe(self, audio: Samples, *, vocabulary: Sequence[str] = ()) -> Transcript:
         """Transcribe one utterance; ``vocabulary`` becomes the initial prompt (a soft bias)."""
