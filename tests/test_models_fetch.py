@@ -127,3 +127,15 @@ def test_the_image_configuration_names_its_models() -> None:
             assert spec.archive.url.startswith("https://") and len(spec.archive.sha256) == 64
         for f in spec.files:
             assert len(f.sha256) == 64 and f.size > 0, (name, f.path)
+
+
+def test_verify_configured_names_each_model_it_checked(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from appliance.cli import cli
+
+    env = {"OPENCLAW_PATHS__DATA_DIR": str(tmp_path), "OPENCLAW_CONFIG": ""}
+    result = CliRunner().invoke(cli, ["models", "verify", "--configured"], env=env)
+    assert result.exit_code == 0, result.output
+    # The development configuration's embedder comes from its carrier wheels, installed here.
+    assert "ok        all-minilm-l6-v2-int8 (2 file(s) match the manifest)" in result.output

@@ -100,17 +100,23 @@ def verify_command(app: AppContext, names: tuple[str, ...], configured: bool) ->
                 click.echo(f"missing   {spec.name} (fetched by the Pi image build)")
             elif state != "ok":
                 bad.append(f"{spec.name} is {state}")
+            elif names:
+                click.echo(f"ok        {spec.name} (every extracted file matches its record)")
             continue
+        model_ok = True
         for f in spec.files:
             st = file_status(spec, f, app.config.paths.models_dir)
             if st.state == "ok":
                 continue
+            model_ok = False
             if st.state == "missing" and not names:
                 hint = f" (openclaw models install {spec.name})" if f.parts else ""
                 click.echo(f"missing   {spec.name}: {f.path}{hint}")
                 continue
             bad.append(f"{spec.name}: {f.path} is {st.state}")
             click.echo(f"{st.state:<9} {spec.name}: {f.path}", err=True)
+        if names and model_ok:
+            click.echo(f"ok        {spec.name} ({len(spec.files)} file(s) match the manifest)")
     if bad:
         only_missing = all(b.endswith(" is missing") for b in bad)
         raise ModelError("; ".join(bad), code="model_missing" if only_missing else "model_checksum")
