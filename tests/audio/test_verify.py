@@ -424,12 +424,12 @@ def test_configuration_wraps_the_keyword_model() -> None:
 
 
 def test_a_missing_verifier_model_names_the_setting() -> None:
-    # Questions go to Vosk (no whisper recogniser to reuse) and the whisper model is unknown: the
+    # The check's whisper model is unknown (no question recogniser of that model to reuse): the
     # error says which setting needs it and how to do without.
     config = load_config(
         environ={
             "OPENCLAW_AUDIO__WAKE_ENGINE": "kws",
-            "OPENCLAW_AUDIO__WHISPER_MODEL": "no-such-whisper",
+            "OPENCLAW_AUDIO__WAKE_VERIFY_MODEL": "no-such-whisper",
         }
     )
     with pytest.raises(ModelError, match=r"audio\.wake_verify = false") as caught:
