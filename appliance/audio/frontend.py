@@ -290,6 +290,7 @@ class VoiceFrontEnd:
             score=round(wake.score, 4),
             detector=wake.detector,
             latency_s=round(latency.get("wake_after_phrase_s", 0.0), 4),
+            reason=wake.reason,
         )
         if wake.trailing_text:
             self._publish(

@@ -95,12 +95,17 @@ async def test_wake_and_question_in_one_breath(
     finally:
         await frontend.close()
     kinds = []
+    reasons = []
     while not events.empty():
         event = events.get_nowait()
         kinds.append(event.type)
         json.dumps(event.to_json())  # every event is JSON-loggable
+        if event.type == EventType.WAKE_DETECTED:
+            reasons.append(event.data["reason"])
     assert kinds.index(EventType.WAKE_DETECTED) < kinds.index(EventType.LISTENING)
     assert kinds.index(EventType.LISTENING) < kinds.index(EventType.TRANSCRIPT_FINAL)
+    # The wake event says why: what the whisper window heard and its score.
+    assert reasons and reasons[0].lower().startswith("heard 'open claw"), reasons
 
 
 async def test_push_to_talk_skips_the_wake_word(
