@@ -11,6 +11,7 @@ The title-block rules were written while looking at these same seven drawings: t
 are on fitted data; the photos were not looked at while writing them.
 
 Usage: .venv/bin/python bench/vision_titleblocks.py [--drawings N] [--skip-photos]
+    [--title-block-languages eng]
 """
 
 from __future__ import annotations
@@ -123,8 +124,15 @@ def main() -> None:
         action="store_true",
         help="score only the eight fields read before weight, treatment, roughness and tolerance",
     )
+    parser.add_argument(
+        "--title-block-languages",
+        default=None,
+        help="Tesseract languages of the title-block pass (default: the setting's, eng+chi_sim)",
+    )
     args = parser.parse_args()
     settings = VisionSettings()
+    if args.title_block_languages is not None:
+        settings = VisionSettings(title_block_languages=args.title_block_languages)
     kinds = ["clean"] if args.skip_photos else ["clean", "photo"]
     totals = {kind: {"exact": 0, "folded": 0, "wrong": 0, "missed": 0} for kind in kinds}
     expected_total = 0

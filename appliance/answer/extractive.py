@@ -774,7 +774,44 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     line = line_extract(question, sources)
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
         return None  # a weight asked, a line without one: the drawing does not state it
+    if line is not None and not _states_quantity(question, line.quote):
+        return None  # a torque asked, a line with the bolt's size but no torque
     return line
+
+
+#: Quantities a question may ask for, each with the units a line stating it must show: "what
+#: torque do the M8 bolts take" is not answered by "4 x M8".
+_QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:torque|tighten\w*|åtdragning\w*|anzugsmoment\w*)\b", re.I),
+        re.compile(r"\d\s*(?:N\s*·?\s*m|Nm|kNm|lbf?[·\s-]*(?:ft|in)|(?:ft|in)[·\s-]*lbf?)", re.I),
+    ),
+    (
+        re.compile(r"\b(?:pressure|druck|tryck)\b", re.I),
+        re.compile(r"\d\s*(?:bar|psi|[kM]?Pa)\b", re.I),
+    ),
+    (
+        re.compile(r"\b(?:temperature|temperatur)\b", re.I),
+        re.compile(r"\d\s*°\s*[CF]|\d\s*(?:deg\w*\s*[CF]|K)\b", re.I),
+    ),
+    (
+        re.compile(r"\b(?:hardness|härte|hårdhet)\b", re.I),
+        re.compile(r"\d\s*(?:HRC|HRB|HB|HBW|HV|Shore)|(?:HRC|HB|HV)\s*\d", re.I),
+    ),
+    (
+        re.compile(r"\b(?:speed|rpm|drehzahl|varvtal)\b", re.I),
+        re.compile(r"\d\s*(?:rpm|min-1|min⁻¹|1/min|m/s)", re.I),
+    ),
+    (
+        re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
+        re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),
+    ),
+)
+
+
+def _states_quantity(question: str, quote: str) -> bool:
+    """Whether a line states every quantity the question asks for (by its units)."""
+    return all(units.search(quote) for asks, units in _QUANTITIES if asks.search(question))
 
 
 def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:

@@ -31,6 +31,10 @@ class VisionSettings:
     capture_timeout_s: float = 10.0
     #: Tesseract languages, joined with '+'.
     ocr_languages: str = "eng"
+    #: Tesseract languages a title block is read in again when the page's languages found almost
+    #: no fields in it ("" = never): Chinese blocks are unreadable to the English model
+    #: (docs/decisions/0019).
+    title_block_languages: str = "eng+chi_sim"
     #: Seconds before a Tesseract call is abandoned.
     ocr_timeout_s: float = 60.0
     #: Tesseract executable (a name looked up on PATH, or a path).
@@ -86,3 +90,9 @@ class VisionSettings:
             )
         if not all(part.isidentifier() for part in self.ocr_languages.split("+")):
             raise ConfigError("vision.ocr_languages: expected names like 'eng' or 'eng+chi_sim'")
+        if self.title_block_languages and not all(
+            part.isidentifier() for part in self.title_block_languages.split("+")
+        ):
+            raise ConfigError(
+                "vision.title_block_languages: expected names like 'eng+chi_sim', or empty"
+            )

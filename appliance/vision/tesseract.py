@@ -8,6 +8,7 @@ become :class:`OcrError` with a stable code (``ocr_timeout``, ``ocr_crashed``, `
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -259,6 +260,22 @@ def installed_languages(settings: VisionSettings) -> set[str]:
     return {line.strip() for line in lines[1:] if line.strip()}
 
 
+@functools.lru_cache(maxsize=8)
+def _installed(cmd: str) -> frozenset[str]:
+    return frozenset(installed_languages(VisionSettings(tesseract_cmd=cmd)))
+
+
+def title_block_languages(settings: VisionSettings) -> str:
+    """The title-block pass's languages: ``title_block_languages`` when Tesseract has them all
+    (checked once per program), else ``ocr_languages`` (``openclaw doctor`` names what is missing)."""
+    wanted = settings.title_block_languages
+    if not wanted or wanted == settings.ocr_languages:
+        return settings.ocr_languages
+    if set(wanted.split("+")) <= _installed(settings.tesseract_cmd):
+        return wanted
+    return settings.ocr_languages
+
+
 def check_tesseract(settings: VisionSettings | None = None) -> tuple[bool, str, str]:
     """For ``openclaw doctor``: (ok, what was found, how to fix it)."""
     settings = settings or VisionSettings()
@@ -269,7 +286,12 @@ def check_tesseract(settings: VisionSettings | None = None) -> tuple[bool, str, 
     shown = ".".join(str(part) for part in version)
     if version[:2] < MIN_VERSION:
         return False, f"Tesseract {shown} is older than 4.1", INSTALL_HINT
-    wanted = settings.ocr_languages.split("+")
+    wanted = list(
+        dict.fromkeys(
+            settings.ocr_languages.split("+")
+            + [x for x in settings.title_block_languages.split("+") if x]
+        )
+    )
     have = installed_languages(settings)
     missing = [lang for lang in wanted if lang not in have]
     if missing:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import cv2
@@ -29,7 +29,7 @@ from appliance.vision.ocr import (
     read_page,
 )
 from appliance.vision.settings import VisionSettings
-from appliance.vision.tesseract import run_tesseract
+from appliance.vision.tesseract import run_tesseract, title_block_languages
 from appliance.vision.titlecells import read_at_heights, read_cells
 
 #: Tesseract page segmentation: one uniform block of text (a wrapped title).
@@ -220,11 +220,30 @@ def _near(a: Box, b: Box, gap: float) -> bool:
     return not (a.x0 > b.x1 + gap or b.x0 > a.x1 + gap or a.y0 > b.y1 + gap or b.y0 > a.y1 + gap)
 
 
+#: A title block read in the page's languages giving fewer fields than this is read again in
+#: ``title_block_languages`` (a Chinese block read by the English model gives one or two).
+FEW_FIELDS = 3
+
+
 def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None:
     """Locate, OCR and parse the title block of a corrected drawing page; None when there is none.
 
     OCR failures of this separate pass degrade to a title block without fields (with a warning).
+    The block is read in the page's languages; when that gives fewer than :data:`FEW_FIELDS`
+    fields, it is read again in ``settings.title_block_languages`` and the reading with more
+    fields is kept. Reading every block with Chinese added cost fields of English ones (a "LINEAR"
+    read "UNEAR") and a quarter more time; a second reading of the few unreadable blocks costs
+    neither (docs/decisions/0019).
     """
+    block = _read_block(gray, settings)
+    other = title_block_languages(settings)
+    if block is None or other == settings.ocr_languages or len(block.fields) >= FEW_FIELDS:
+        return block
+    again = _read_block(gray, replace(settings, ocr_languages=other))
+    return again if again is not None and len(again.fields) > len(block.fields) else block
+
+
+def _read_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None:
     found_boxes = locate_rows(gray)
     if found_boxes is None:
         return None
@@ -569,8 +588,6 @@ def _vote_short_text(glyphs: np.ndarray, settings: VisionSettings) -> str:
 
 
 def _no_vertical(settings: VisionSettings) -> VisionSettings:
-    from dataclasses import replace
-
     return replace(settings, read_vertical_text=False, read_grey_page=False)
 
 

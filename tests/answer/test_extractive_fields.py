@@ -3,6 +3,8 @@ the English sense of a foreign value."""
 
 from __future__ import annotations
 
+import pytest
+
 from appliance.answer.context import Source, build_sources
 from appliance.answer.extractive import (
     Extract,
@@ -301,3 +303,20 @@ def test_a_field_answer_reads_as_a_sentence() -> None:
     assert Extract(1, "±0.1", "tolerance on ⌀21.5", 1.0).sentence() == (
         "The tolerance on ⌀21.5 is ±0.1"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "answered"),
+    [
+        ("What torque do the M8 bolts on the plate take?", "Threads: 4 x M8 through.", False),
+        ("What torque do the M8 bolts on the plate take?", "Tighten the M8 bolts to 25 N·m.", True),
+        ("What test pressure does the plate see?", "Pressure test the plate ports.", False),
+        ("What test pressure does the plate see?", "Pressure test the plate to 3000 PSI.", True),
+        ("What does the plate cost?", "Plate cost centre 4410, machined.", False),
+    ],
+)
+def test_a_quantity_asked_is_answered_only_by_a_line_with_its_units(
+    question: str, line: str, answered: bool
+) -> None:
+    found = find_extract(question, [_source(1, line, title="plate")])
+    assert (found is not None) is answered, found
