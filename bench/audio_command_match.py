@@ -117,12 +117,15 @@ def say(text: str, voice: str) -> np.ndarray:
     return seeded_piper().say(text, scales, rng)
 
 
-def hear_all(kind: str, n: int, cache: Path) -> list[dict[str, object]]:
-    """What the front end made of every phrasing, style and voice (read from ``cache`` if there)."""
+def hear_all(kind: str, n: int, cache: Path, whisper_model: str = "") -> list[dict[str, object]]:
+    """What the front end made of every phrasing, style and voice (read from ``cache`` if there);
+    ``whisper_model``: the question recogniser instead of the configured one (the wake check
+    keeps its own model)."""
     if cache.exists():
         rows: list[dict[str, object]] = json.loads(cache.read_text())
         return rows
-    config = load_config(environ={})
+    env = {"OPENCLAW_AUDIO__WHISPER_MODEL": whisper_model} if whisper_model else {}
+    config = load_config(environ=env)
     whisper = build_recogniser(config)
     wake = build_wake_detector(config, whisper)
     settings = dataclasses.replace(config.audio, max_question_s=8.0, no_speech_timeout_s=2.0)
@@ -223,15 +226,20 @@ def main() -> None:
     )
     parser.add_argument("--cache", type=Path, help="results file (written once, then read)")
     parser.add_argument(
+        "--whisper-model",
+        default="",
+        help="manifest name of the question recogniser (default: the configured one)",
+    )
+    parser.add_argument(
         "--real", type=float, default=0.0, help="also real speech clips up to this many seconds"
     )
     args = parser.parse_args()
     if args.real:
         real_speech(args.real)
     cache = args.cache or Path(tempfile.gettempdir()) / (
-        f"command-match-{args.voices_from}-{args.voices}.json"
+        f"command-match-{args.voices_from}-{args.voices}{'-' + args.whisper_model if args.whisper_model else ''}.json"
     )
-    rows = hear_all(args.voices_from, args.voices, cache)
+    rows = hear_all(args.voices_from, args.voices, cache, args.whisper_model)
     meaning = {said: (kind, room) for said, kind, room in SAID}
     woke = [r for r in rows if r["woke"]]
     print(
