@@ -1,17 +1,23 @@
-"""Answering a question from the index: retrieve, decide, generate or extract, check, cite.
+"""Answering a question from the index: retrieve, decide, extract or generate, check, cite.
 
-The stages, as direct awaits (the service calls :func:`answer_question` or :func:`stream_answer`):
+The stages, in the order :func:`stream_answer` runs them (the service calls it or
+:func:`answer_question`):
 
 1. the question is cleaned and capped (``answer.max_question_chars``);
 2. hybrid search in the active namespaces (plus ``global``);
 3. weak retrieval -> a plain "the documents do not say", naming where it looked and offering the
    namespaces it did not search;
 4. numbered sources within a token budget (:mod:`appliance.answer.context`);
-5. with a ready worker: the role's prompt, a streamed answer, and the check that every number and
-   identifier it states is in a source it cites (:mod:`appliance.answer.verify`); a failed check, a dead
-   or hung worker, or no model at all -> the extractive answer (:mod:`appliance.answer.extractive`).
+5. the extract, once (:func:`appliance.answer.finding.find_extract`): a table cell, a dimension, a
+   field or a line; a sure one is the answer at once (the fast path, :func:`is_sure`);
+6. otherwise, with a ready worker: an acknowledgement, the role's prompt, a streamed answer, and
+   the check that every number and identifier it states is in a source it cites
+   (:mod:`appliance.answer.verify`); a failed check, a model too slow to its first sentence, a dead
+   or hung worker, or no model at all -> the extract of step 5.
 
 Every answer has a full text form with ``[n]`` citations (status page, CLI) and a short spoken form.
+The module is longer than the house's ~600 lines because the streamed loop, its deadline and the
+sentence check share the answer's state; splitting them would pass that state between modules.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from appliance.answer import extractive, grammar, verify
+from appliance.answer import extractive, finding, grammar, verify
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
@@ -274,7 +280,7 @@ def extractive_answer(
     ``found`` is the extract when the caller has looked for it already (None: nothing qualified).
     """
     if found == "find":
-        found = extractive.find_extract(question, sources)
+        found = finding.find_extract(question, sources)
     if found is None:
         answer = abstention(question, searched, others, truncated, timings.get("retrieve", 0.0))
         return Answer(
@@ -445,7 +451,7 @@ async def stream_answer(
         )
         return
     t_extract = time.perf_counter()
-    found = extractive.find_extract(p.question, p.sources)
+    found = finding.find_extract(p.question, p.sources)
     p.timings["extract"] = time.perf_counter() - t_extract
     reason = _no_model_reason(config, worker, extractive_only)
     sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)

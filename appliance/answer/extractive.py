@@ -1,9 +1,13 @@
 """Extractive answers: the best field or line of the sources, quoted with its citation.
 
-This is what answers when no model is installed, when the model's answer fails its check, and when the
-worker is down. It never composes anything: it picks a title-block field the question asks for (from
-structured fields when the vision package read the title block, else from ``LABEL: value`` text), or the
-line of the sources that shares the most distinctive terms with the question, and quotes it.
+It never composes anything: it picks a title-block field the question asks for (from structured
+fields when the vision package read the title block, else from ``LABEL: value`` text), or the line
+of the sources that shares the most distinctive terms with the question, and quotes it.
+:mod:`appliance.answer.finding` decides which kind of extract a question gets; dimensions and table
+cells build on the :class:`Extract` and the term matching here.
+
+Longer than the house's ~600 lines: the field rules and the line scoring share one vocabulary of
+normalised terms and weights, and a split would put the same term rules in two places.
 """
 
 from __future__ import annotations
@@ -749,86 +753,6 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         return None
     score, neg_number, _neg_order, quote = best
     return Extract(-neg_number, quote[:300], "", max(0.0, min(1.0, score)))
-
-
-def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
-    """A field answer when the question names a field, else the best qualifying line."""
-    from appliance.answer import dimensions, tables  # imported here: they build on this module
-
-    row = tables.asks_table(question)
-    if row is not None:
-        cell, has_table = tables.table_extract(question, row, sources)
-        if cell is not None or has_table:
-            return cell  # (None: the drawing's table has no such row or column)
-        return _without_table(question, sources)
-    if dimensions.asks_dimension(question):
-        return dimensions.dimension_extract(question, sources)
-    field, phrase = asked_field(question)
-    if field:
-        found = field_extract(question, field, phrase, sources)
-        if found is not None:
-            return found
-        subject = _subject_sources(question, phrase, sources)[:1]
-        if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
-            return None  # the drawing states its part's material, not this component's
-    line = line_extract(question, sources)
-    if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
-        return None  # a weight asked, a line without one: the drawing does not state it
-    if line is not None and not _states_quantity(question, line.quote):
-        return None  # a torque asked, a line with the bolt's size but no torque
-    return line
-
-
-#: Quantities a question may ask for, each with the units a line stating it must show: "what
-#: torque do the M8 bolts take" is not answered by "4 x M8".
-_QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        re.compile(r"\b(?:torque|tighten\w*|åtdragning\w*|anzugsmoment\w*)\b", re.I),
-        re.compile(r"\d\s*(?:N\s*·?\s*m|Nm|kNm|lbf?[·\s-]*(?:ft|in)|(?:ft|in)[·\s-]*lbf?)", re.I),
-    ),
-    (
-        re.compile(r"\b(?:pressure|druck|tryck)\b", re.I),
-        re.compile(r"\d\s*(?:bar|psi|[kM]?Pa)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:temperature|temperatur)\b", re.I),
-        re.compile(r"\d\s*°\s*[CF]|\d\s*(?:deg\w*\s*[CF]|K)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:hardness|härte|hårdhet)\b", re.I),
-        re.compile(r"\d\s*(?:HRC|HRB|HB|HBW|HV|Shore)|(?:HRC|HB|HV)\s*\d", re.I),
-    ),
-    (
-        re.compile(r"\b(?:speed|rpm|drehzahl|varvtal)\b", re.I),
-        re.compile(r"\d\s*(?:rpm|min-1|min⁻¹|1/min|m/s)", re.I),
-    ),
-    (
-        re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
-        re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),
-    ),
-)
-
-
-def _states_quantity(question: str, quote: str) -> bool:
-    """Whether a line states every quantity the question asks for (by its units)."""
-    return all(units.search(quote) for asks, units in _QUANTITIES if asks.search(question))
-
-
-def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:
-    """A table question about a drawing without such a table: its dimensions or lines may say."""
-    from appliance.answer import dimensions
-
-    if dimensions.asks_dimension(question):
-        return dimensions.dimension_extract(question, sources)
-    return line_extract(question, sources)
-
-
-#: What a line must hold to answer a question about these fields when no field value answered it.
-_LINE_FORMS: dict[str, re.Pattern[str]] = {
-    "weight": _WEIGHT,
-    "scale": _RATIO,
-    "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
-}
 
 
 def coverage(question: str, text: str) -> float:

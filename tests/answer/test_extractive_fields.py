@@ -11,10 +11,10 @@ from appliance.answer.extractive import (
     asked_field,
     coverage,
     field_extract,
-    find_extract,
     is_bare_label,
     line_extract,
 )
+from appliance.answer.finding import find_extract
 from appliance.index.slices import Box
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from appliance.answer import extractive
+from appliance.answer import finding
 from appliance.answer.context import Source
 from appliance.config import Config
 from appliance.index.slices import Box, SliceKind
@@ -129,7 +129,7 @@ def _source(slices: list) -> Source:
 def test_table_questions_answered_from_the_cell(
     analysed: list, question: str, quote: str, sentence: str
 ) -> None:
-    found = extractive.find_extract(question, [_source(analysed)])
+    found = finding.find_extract(question, [_source(analysed)])
     assert found is not None
     assert quote in found.quote.replace(" ", "") if " " not in quote else quote in found.quote
     assert found.sentence().startswith(sentence)
@@ -138,10 +138,9 @@ def test_table_questions_answered_from_the_cell(
 
 def test_a_row_the_table_does_not_have_is_not_answered(analysed: list) -> None:
     assert (
-        extractive.find_extract("What size is hole C7 in the hole table?", [_source(analysed)])
-        is None
+        finding.find_extract("What size is hole C7 in the hole table?", [_source(analysed)]) is None
     )
-    assert extractive.find_extract("When was revision D made?", [_source(analysed)]) is None
+    assert finding.find_extract("When was revision D made?", [_source(analysed)]) is None
 
 
 def _line(y: float, *cells: tuple[float, str, str]) -> OcrLine:
