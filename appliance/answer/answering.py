@@ -34,8 +34,8 @@ from appliance.answer import extractive, finding, grammar, verify
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
+from appliance.document import Box
 from appliance.errors import AnswerError, public_name
-from appliance.index.slices import Box
 
 if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker

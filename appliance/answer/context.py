@@ -9,13 +9,12 @@ on the same page, are merged into one :class:`Source` that keeps every slice id 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from appliance.document import Box
 from appliance.errors import public_name
-from appliance.index.slices import Box
 
 #: Characters per token assumed when budgeting. Drawing text is dense in digits and symbols, which
 #: tokenise short, so the estimate is cautious (real SmolLM2 figure on drawing text: about 2.8).
@@ -63,11 +62,6 @@ class HitLike(Protocol):
 
     @property
     def score(self) -> float: ...
-
-
-def estimate_tokens(text: str) -> int:
-    """A cautious token count for budgeting (no tokenizer needed in the main process)."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
 @dataclass

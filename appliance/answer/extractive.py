@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
+from appliance.document import Box
 from appliance.drawing_terms import FIELD_NAMES, LABELS, split_label, strip_connective, translate
 from appliance.errors import public_name
-from appliance.index.slices import Box
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
 _NUMERIC = re.compile(r"^[0-9]+(?:[.,][0-9]+)?$")

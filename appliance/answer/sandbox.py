@@ -43,7 +43,6 @@ from typing import Any
 from appliance.answer import landlock
 
 _PR_SET_NO_NEW_PRIVS = 38
-_PR_GET_NO_NEW_PRIVS = 39
 _PR_SET_PDEATHSIG = 1
 _CLONE_THREAD = 0x00010000
 _PROT_EXEC = 0x4
@@ -292,12 +291,6 @@ def die_with_parent(parent_pid: int) -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
     if os.getppid() != parent_pid:  # the parent died before the request took effect
         os._exit(1)
-
-
-def no_new_privs() -> bool:
-    """Whether ``PR_SET_NO_NEW_PRIVS`` is in force for this process."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    return bool(libc.prctl(_PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
 
 
 def _user_tasks() -> int:

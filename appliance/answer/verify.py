@@ -178,13 +178,6 @@ def claims(text: str) -> list[str]:
     return list(dict.fromkeys([*identifiers(text), *compounds(text), *numbers(text), *names(text)]))
 
 
-def is_strong(claim: str) -> bool:
-    """Whether a claim is specific enough to attribute a source by: not a lone small integer."""
-    if _value(claim) is None:
-        return True  # identifier or compound
-    return "." in claim or "," in claim or len(claim.lstrip("+-")) >= 2
-
-
 def supported(claims: Iterable[str], evidence: str) -> list[str]:
     """The claims (numbers, identifiers, compounds) that ``evidence`` does NOT contain."""
     values = {v for tok in _NUMBER.findall(evidence) if (v := _value(tok)) is not None}

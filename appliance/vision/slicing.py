@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.drawing_terms import FIELD_NAMES, english
-from appliance.index.slices import Box, DocumentSlice, SliceKind
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 from appliance.vision.ocr import OcrLine, OcrPage
 from appliance.vision.tables import Table, find_tables, table_text

@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.vision.ocr import OcrLine, OcrWord
 
 #: Header words of a hole table's key column.

@@ -20,7 +20,7 @@ from appliance.answer.settings import AnswerSettings
 from appliance.answer.worker import AnswerWorker, WorkerState
 from appliance.cli import main as cli_main
 from appliance.config import Config, load_config
-from appliance.index.slices import Box, DocumentSlice, SliceKind, SourceDocument
+from appliance.document import Box, DocumentSlice, SliceKind, SourceDocument
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import ingest_path
 from appliance.models.manifest import load_manifest

@@ -11,7 +11,7 @@ import pytest
 from appliance.answer.answering import Answer, answer_question
 from appliance.answer.dimensions import asks_dimension
 from appliance.config import Config, load_config
-from appliance.index.slices import Box
+from appliance.document import Box
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import ingest_path
 

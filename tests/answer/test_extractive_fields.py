@@ -15,7 +15,7 @@ from appliance.answer.extractive import (
     line_extract,
 )
 from appliance.answer.finding import find_extract
-from appliance.index.slices import Box
+from appliance.document import Box
 
 
 def _source(

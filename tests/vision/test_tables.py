@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 from appliance.answer import finding
 from appliance.answer.context import Source
 from appliance.config import Config
-from appliance.index.slices import Box, SliceKind
+from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.ocr import OcrLine, OcrWord
 from appliance.vision.tables import Table, find_tables, row_key
