@@ -20,19 +20,22 @@ file; abstained = declined. Tables: class x split per condition and mode, then s
 p50/p95 seconds from the question to the first event (the first sentence, or the abstention).
 
 --spoken: each question is spoken by one of the espeak-ng test voices (bench/audio_common.VOICES),
-transcribed by whisper tiny.en (appliance.audio.engines.whisper), then answered from the transcript:
+transcribed by the configured whisper model (appliance.audio.engines.whisper; --whisper-model), then
+answered from the transcript:
 right-question rate (every content word of the question heard), right-with-citation rate on the
 transcripts, and the end-of-question -> first-sentence-ready latency (transcription + retrieval +
 answer up to its first sentence), p50/p95.
 
     .venv/bin/python bench/answer_eval.py [--split tuning|heldout|all] [--condition clean,photo]
-        [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken] [--limit N] [--sample N] [-v]
+        [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken]
+        [--whisper-model whisper-base] [--limit N] [--sample N] [-v]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -286,17 +289,20 @@ async def run(
     spoken: bool,
     verbose: bool,
     bias: bool = True,
+    heard_before: dict[str, str] | None = None,
 ) -> list[Result]:
     worker = await start_worker(config) if mode.startswith("llm") else None
     if mode.startswith("llm") and worker is None:
         return []
     recogniser = None
     tts = None
-    if spoken:
+    if spoken and heard_before is None:
         from appliance.audio.build import build_tts
         from appliance.audio.engines.whisper import WhisperRecogniser
 
-        recogniser = WhisperRecogniser.from_manifest("whisper-tiny-en", config.paths.models_dir)
+        recogniser = WhisperRecogniser.from_manifest(
+            config.audio.whisper_model, config.paths.models_dir
+        )
         tts = build_tts(config)
     results = []
     try:
@@ -305,7 +311,10 @@ async def run(
             for i, q in enumerate(questions):
                 heard, transcribe_s, voice = "", 0.0, ""
                 text = q.text
-                if recogniser is not None:
+                if heard_before is not None:
+                    voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
+                    heard = text = heard_before.get(q.qid, "")
+                elif recogniser is not None:
                     voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
                     heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
                     text = heard
@@ -350,13 +359,15 @@ async def first_audio_s(voice: object, sentence: str) -> float:
 
 
 def bias_words(config: Config, store: IndexStore) -> list[str]:
-    """The recogniser's bias list as the service builds it for a question after the wake phrase:
-    the command hints, the configured words, then the index's drawing numbers and titles."""
+    """The recogniser's bias as the service builds it for a question after the wake phrase
+    (appliance.audio.bias.question_prompt over the index's drawing numbers and titles)."""
+    from appliance.audio.bias import question_prompt
     from appliance.audio.frontend import COMMAND_HINTS
 
     sources = store.list_sources()
     words = sorted({w for s in sources for w in (s.drawing_number, s.title) if w})[:500]
-    return [*COMMAND_HINTS, *config.audio.vocabulary, *words]
+    prompt = question_prompt(COMMAND_HINTS, config.audio.vocabulary, words)
+    return [prompt] if prompt else []
 
 
 def hear(recogniser: object, text: str, i: int, vocabulary: list[str]) -> tuple[str, float]:
@@ -450,8 +461,10 @@ def report_model_path(results: list[Result]) -> None:
     )
 
 
-def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
-    print(f"\n== {label}, spoken (espeak-ng test voices -> whisper tiny.en -> answer)")
+def report_spoken(
+    label: str, results: list[Result], splits: list[str], recogniser_name: str
+) -> None:
+    print(f"\n== {label}, spoken (espeak-ng test voices -> {recogniser_name} -> answer)")
     for s in splits:
         rows = [r for r in results if r.question.split == s]
         if not rows:
@@ -477,6 +490,8 @@ def report_spoken(label: str, results: list[Result], splits: list[str]) -> None:
     )
     latency = [r.first_s for r in results]
     transcribe = [r.transcribe_s for r in results]
+    if not any(transcribe):
+        return  # answered from transcripts written before (--heard): nothing was timed
     print(
         f"  end of question -> first sentence ready: p50 {percentile(latency, 50):.2f} s, "
         f"p95 {percentile(latency, 95):.2f} s (transcription alone p50 "
@@ -509,10 +524,20 @@ def main() -> None:
         "--ocr-languages", help="vision.ocr_languages for the index (default: the configured)"
     )
     parser.add_argument(
-        "--spoken", action="store_true", help="ask by voice through whisper tiny.en"
+        "--spoken", action="store_true", help="ask by voice through the whisper model"
     )
     parser.add_argument(
         "--no-bias", action="store_true", help="spoken: no bias list for the recogniser"
+    )
+    parser.add_argument(
+        "--whisper-model",
+        help="spoken: the question recogniser (default: the configured audio.whisper_model)",
+    )
+    parser.add_argument(
+        "--heard",
+        type=Path,
+        help="spoken: answer from the transcripts a spoken run wrote (JSON: question id -> text)"
+        " instead of speaking again; no timings",
     )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
     parser.add_argument(
@@ -543,21 +568,41 @@ def main() -> None:
         suffix = f"-{args.ocr_languages.replace('+', '_')}" if args.ocr_languages else ""
         root = args.index_dir / f"{condition}{suffix}"
         config = open_config(root, args.ocr_languages)
+        if args.whisper_model:
+            audio = dataclasses.replace(config.audio, whisper_model=args.whisper_model)
+            config = dataclasses.replace(config, audio=audio)
         print(f"\n# condition {condition}: index in {root}")
         files = clean_files() if condition == "clean" else photo_files()
         build_index(config, root, files, args.verbose)
         for mode in args.modes.split(","):
+            heard_before = json.loads(args.heard.read_text()) if args.heard else None
             results = asyncio.run(
-                run(mode, config, questions, args.spoken, args.verbose, bias=not args.no_bias)
+                run(
+                    mode,
+                    config,
+                    questions,
+                    args.spoken or heard_before is not None,
+                    args.verbose,
+                    bias=not args.no_bias,
+                    heard_before=heard_before,
+                )
             )
             if not results:
                 continue
+            if args.spoken and heard_before is None:
+                transcripts = out_dir("answer_eval") / (
+                    f"heard-{condition}-{config.audio.whisper_model}.json"
+                )
+                transcripts.write_text(
+                    json.dumps({r.question.qid: r.heard for r in results}, indent=1)
+                )
+                print(f"  transcripts written to {transcripts}")
             label = f"{condition} / {mode}" + (
                 f" / model {config.answer.llm_model}" if mode == "llm" else ""
             )
             report(label, results, splits)
-            if args.spoken:
-                report_spoken(label, results, splits)
+            if args.spoken or heard_before is not None:
+                report_spoken(label, results, splits, config.audio.whisper_model)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,21 @@ from collections.abc import Iterable
 #: per two or three characters.
 PROMPT_BUDGET = 400
 
+#: The words questions about drawings are made of, after the commands and before the index's
+#: names: said in nearly every question and misheard without them ("which shit is the drying").
+QUESTION_WORDS = (
+    "drawing",
+    "sheet",
+    "scale",
+    "material",
+    "tolerance",
+    "revision",
+    "diameter",
+    "thread",
+    "surface finish",
+    "weight",
+)
+
 _FILE_END = re.compile(r"\.(png|jpe?g|pdf|tiff?|md)$", re.I)
 
 
@@ -51,3 +66,18 @@ def bias_prompt(terms: Iterable[str], budget: int = PROMPT_BUDGET) -> str:
         kept.append(text)
         used += cost
     return ", ".join(kept)
+
+
+def question_prompt(
+    commands: Iterable[str],
+    configured: Iterable[str],
+    index_terms: Iterable[str],
+    *,
+    phrase: str | None = None,
+) -> str:
+    """The prompt for a question after the wake phrase: the phrase when the capture holds it,
+    the command words, the words of drawing questions, the configured words, then the index's
+    names, within the budget."""
+    return bias_prompt(
+        [*([phrase] if phrase else []), *commands, *QUESTION_WORDS, *configured, *index_terms]
+    )

@@ -36,7 +36,7 @@ from appliance.audio.base import (
     WakeDetector,
     Word,
 )
-from appliance.audio.bias import bias_prompt
+from appliance.audio.bias import question_prompt
 from appliance.audio.commands import Command, parse_command
 from appliance.audio.engines.vosk import VoskRecogniser
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
@@ -372,13 +372,11 @@ class VoiceFrontEnd:
         # One prompt of the terms written as they are said, within whisper's budget: the raw list
         # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
         # questions in capitals and garble them (bench/audio_questions.py, decision 0037).
-        prompt = bias_prompt(
-            [
-                *([self.settings.wake_phrase.title()] if with_phrase else []),
-                *COMMAND_HINTS,
-                *self.settings.vocabulary,
-                *(self._vocabulary() if self._vocabulary else []),
-            ]
+        prompt = question_prompt(
+            COMMAND_HINTS,
+            self.settings.vocabulary,
+            self._vocabulary() if self._vocabulary else [],
+            phrase=self.settings.wake_phrase.title() if with_phrase else None,
         )
         vocabulary = [prompt] if prompt else []
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:

@@ -33,10 +33,13 @@ from typing import Any
 
 from appliance import drawing_terms
 from appliance.index import db as dbmod
+from appliance.index import soundalike
 from appliance.index.connection import IndexConnection
 
 #: A name matching at least this share of its (rarity-weighted) terms names its drawing.
 MIN_SCORE = 0.75
+#: Score of an identifier heard one or two edits off (an exact one scores 1).
+SOUNDALIKE_SCORE = 0.8
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"(?<=[a-zäöüåéß])(?=[A-ZÄÖÜÅ])")
@@ -316,24 +319,55 @@ class SourceNames:
         n = max(1, len(self._rows))
         #: Rarity of each term among the sources' names (a term of every name weighs little).
         self._weight = {t: math.log(1 + n / len(ids)) for t, ids in sources_of.items()}
+        names = [name for listed in self._by_term.values() for name in listed]
+        #: Identifier names and the words of word names, for matching what was nearly heard.
+        self._identifiers = sorted({t for n in names if n.identifier for t in n.terms})
+        self._word_terms = sorted(
+            {t for n in names if not n.identifier for t in n.terms if t.isalpha()}
+        )
 
     def __len__(self) -> int:
         return len(self._rows)
 
-    def match(self, question: str, *, min_score: float = MIN_SCORE) -> list[NamedSource]:
-        """The sources the question names, best first (empty when it names none)."""
+    def match(
+        self, question: str, *, min_score: float = MIN_SCORE, soundalike_names: bool = True
+    ) -> list[NamedSource]:
+        """The sources the question names, best first (empty when it names none).
+
+        With ``soundalike_names``, a question that names no source exactly may name one by words
+        or an identifier nearly as written (a recogniser's mishearing; :mod:`soundalike`); such a
+        match scores below an exact one.
+        """
         words = question_words(question)
+        found = self._match(words, min_score)
+        if found or not soundalike_names:
+            return found
+        return self._match_soundalike(words, min_score)
+
+    def _match(
+        self,
+        words: list[_Word],
+        min_score: float,
+        close: dict[str, float] | None = None,
+        close_identifiers: frozenset[str] = frozenset(),
+    ) -> list[NamedSource]:
         said = frozenset().union(*(w.forms for w in words)) if words else frozenset()
-        candidates = {id(name): name for t in said for name in self._by_term.get(t, ())}
+        close = close or {}
+        looked_up = said | close_identifiers
+        candidates = {id(name): name for t in looked_up for name in self._by_term.get(t, ())}
         best: dict[int, tuple[float, frozenset[str], str]] = {}
         for name in candidates.values():
             if name.identifier:
-                score = 1.0
+                # An identifier heard nearly right names its drawing less surely than one said.
+                score = 1.0 if name.terms & said else SOUNDALIKE_SCORE
+                if score < 1.0 and not name.terms & close_identifiers:
+                    continue
                 matched = name.terms
             else:
                 matched = name.terms & said
                 total = sum(self._weight[t] for t in name.terms)
-                score = sum(self._weight[t] for t in matched) / total if total else 0.0
+                weight = sum(self._weight[t] * close.get(t, 1.0) for t in matched)
+                score = weight / total if total else 0.0
                 if _qualified(words, name.terms):
                     score /= 2
             if score < min_score:
@@ -361,6 +395,27 @@ class SourceNames:
         ]
         out.sort(key=lambda m: (-m.score, m.source))
         return out
+
+    def _match_soundalike(self, words: list[_Word], min_score: float) -> list[NamedSource]:
+        """Names the question comes close to: name words a few letters off, identifiers one or
+        two edits off or said by their tail."""
+        folded = [w.folded for w in words]
+        close: dict[str, float] = {}
+        heard_as: dict[int, set[str]] = defaultdict(set)
+        for term in self._word_terms:
+            nearness, positions = soundalike.closeness(term, folded)
+            if nearness:
+                close[term] = nearness
+                for i in positions:
+                    heard_as[i].add(term)
+        pieces = {compact(p) for p in soundalike.heard_pieces(folded)}
+        identifiers = frozenset(soundalike.close_identifiers(self._identifiers, pieces))
+        if not close and not identifiers:
+            return []
+        # Each word also says the name words it nearly is, so a nearly heard word is part of the
+        # name and not a word qualifying it ("the mountain bracket").
+        heard = [_Word(w.folded, w.forms | heard_as.get(i, set())) for i, w in enumerate(words)]
+        return self._match(heard, min_score, close, identifiers)
 
 
 #: The first line of a title-block slice (appliance.vision.slicing), not a label.
