@@ -233,6 +233,19 @@ def retrieval_is_weak(
     return best_cover < min_score and best_cosine < _WEAK_COSINE
 
 
+#: Words of the question said back in a spoken abstention.
+ECHO_WORDS = 12
+
+
+def heard_as(question: str) -> str:
+    """The question said back, cut to ECHO_WORDS words: 'You asked: "what is ..."'."""
+    words = question.split()
+    said = " ".join(words[:ECHO_WORDS]).rstrip("?.!,;:")
+    if len(words) > ECHO_WORDS:
+        said += " ..."
+    return f'You asked: "{said}".'
+
+
 def abstention(
     question: str,
     searched: Sequence[str],
@@ -248,7 +261,10 @@ def abstention(
         text += " Ask again to search the global documents too."
     elif others:
         text += f" Other document sets I did not search: {', '.join(others)}."
-    spoken = f"The documents I searched ({where}) do not say."
+    # What was asked comes back first: a spoken question reaches here through a recogniser, and
+    # a listener who hears "the Star Alenap" knows to ask again, where "do not say" alone reads as
+    # a fact about the drawings.
+    spoken = f"{heard_as(question)} The documents I searched ({where}) do not say."
     return Answer(
         question=question,
         text=text,

@@ -168,6 +168,18 @@ async def test_unanswerable_question_abstains_and_names_where_it_looked(
     assert "shop, global" in answer.text
     assert "lab" in answer.text  # offers the document set it did not search
     assert "do not say" in answer.spoken
+    # The question is said back first, so a misheard one can be recognised and asked again.
+    assert answer.spoken.startswith('You asked: "Which football team won the world cup".')
+
+
+def test_a_long_question_is_said_back_cut_to_a_dozen_words() -> None:
+    from appliance.answer.answering import ECHO_WORDS, heard_as
+
+    long = " ".join(f"word{i}" for i in range(30)) + "?"
+    said = heard_as(long)
+    assert said.startswith('You asked: "word0 word1')
+    assert f"word{ECHO_WORDS - 1} ..." in said and f"word{ECHO_WORDS} " not in said
+    assert heard_as("What scale is it?") == 'You asked: "What scale is it".'
 
 
 async def test_namespaces_are_respected(store: IndexStore, config: Config) -> None:
