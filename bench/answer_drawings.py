@@ -94,6 +94,24 @@ class Rev:
     date: str
     #: Words of the description a right answer must contain (one of them).
     gist: tuple[str, ...]
+    #: Drawing zone the change is in ("" when the block has no zone column).
+    zone: str = ""
+    #: Who approved the change ("" when the block has no such column).
+    by: str = ""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question written by hand for one drawing (the way a person at the bench asks it)."""
+
+    #: Id suffix (the drawing number in lower case goes before it).
+    qid: str
+    #: The question.
+    question: str
+    #: Acceptable answer forms (empty: the drawing does not answer it).
+    expect: tuple[str, ...]
+    #: Classes of the evaluation set (``unanswerable`` for a trap).
+    classes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,16 @@ class Drawing:
     traps: tuple[str, ...] = ()
     #: Note questions: (question with {name}, acceptable forms).
     note_questions: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+    #: Title-block cells per row.
+    columns: int = 2
+    #: Hole table columns in drawn order: (Hole attribute, header, width); empty: the style's.
+    hole_columns: tuple[tuple[str, str, int], ...] = ()
+    #: Revision block columns in drawn order: (Rev attribute, header, width); empty: the style's.
+    rev_columns: tuple[tuple[str, str, int], ...] = ()
+    #: Caption of the hole table and of the revision block, and the notes' header ("": the style's).
+    captions: tuple[str, str, str] = ("", "", "")
+    #: Questions written by hand; when given, they replace the generated ones.
+    asks: tuple[Ask, ...] = ()
 
 
 _STYLE_WORDS = {
@@ -878,6 +906,846 @@ DRAWINGS: tuple[Drawing, ...] = (
         ),
         note_questions=(("What surface finish does the {name} call for?", ("Ra 6.3", "6.3")),),
     ),
+    # ---- Drawings with their questions written by hand (layouts and wordings the ones above lack).
+    Drawing(
+        file_name="GH-7702-11.png",
+        style="iso",
+        split="tuning",
+        number="GH-7702-11",
+        title="GEARBOX HOUSING",
+        english="gearbox housing",
+        layout="under",
+        columns=3,
+        fields=(
+            Field("title", "TITLE", "GEARBOX HOUSING", span=2),
+            Field("number", "PART NO.", "GH-7702-11"),
+            Field("revision", "REV", "C"),
+            Field("material", "MATL", "EN-GJL-250"),
+            Field("finish", "FINISH", "POWDER COAT"),
+            Field("mass", "MASS", "4.2 kg"),
+            Field("scale", "SCALE", "1:2"),
+            Field("format", "SIZE", "A2"),
+            Field("creator", "DRAWN", "P. AHMED"),
+            Field("checker", "CHECKED", "T. WEISS"),
+            Field("date", "DATE", "2026-01-19"),
+            Field("sheet", "SHEET", "2 OF 3"),
+            Field("project", "PROJECT", "GBX-26"),
+            Field("quantity", "QTY", "1"),
+        ),
+        dims=(
+            Dim("linear", "310", "length", "", ()),
+            Dim("linear", "220", "width", "", ()),
+            Dim("fit", "Ø90 H7", "bore", "", ()),
+            Dim("thread", "8x M10", "holes", "", ()),
+            Dim("radius", "R6", "corner", "", ()),
+            Dim("tolerance", "25 ±0.2", "thickness", "", ()),
+        ),
+        notes=(
+            "ALL UNTOLERANCED DIMENSIONS TO ISO 2768-m",
+            "BREAK ALL SHARP EDGES 0.3 MAX",
+            "LEAK TEST AT 2 BAR AIR FOR 60 s",
+            "MACHINED SURFACES Ra 3.2 UNLESS NOTED",
+            "PAINT COLOUR RAL 9005",
+        ),
+        revisions=(
+            Rev("A", "INITIAL RELEASE", "2025-10-02", ("INITIAL",), zone="-", by="T.W."),
+            Rev("B", "ADDED LEAK TEST", "2025-12-08", ("LEAK",), zone="C4", by="T.W."),
+            Rev("C", "BORE Ø88 TO Ø90 H7", "2026-01-19", ("Ø90",), zone="B2", by="M.K."),
+        ),
+        rev_columns=(
+            ("rev", "REV", 70),
+            ("zone", "ZONE", 80),
+            ("text", "DESCRIPTION", 330),
+            ("date", "DATE", 170),
+            ("by", "APPD", 90),
+        ),
+        captions=("", "REVISION HISTORY", "GENERAL NOTES"),
+        asks=(
+            Ask(
+                "material",
+                "What's the gearbox housing cast from?",
+                ("EN-GJL-250", "GJL-250"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "number",
+                "What's the part number for the gearbox housing?",
+                ("GH-7702-11",),
+                ("field", "naming"),
+            ),
+            Ask("revision", "Which revision is GH-7702-11 at now?", ("C",), ("field",)),
+            Ask(
+                "finish",
+                "How is the gearbox housing finished?",
+                ("POWDER COAT",),
+                ("field", "naming"),
+            ),
+            Ask("mass", "How heavy is part GH-7702-11?", ("4.2 kg", "4.2"), ("field",)),
+            Ask(
+                "scale",
+                "What scale is the gearbox housing drawn at?",
+                ("1:2",),
+                ("field", "naming"),
+            ),
+            Ask("sheet", "Which sheet of the set is GH-7702-11?", ("2 OF 3",), ("field",)),
+            Ask(
+                "checker",
+                "Who checked the gearbox housing drawing?",
+                ("T. WEISS", "WEISS"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "size",
+                "What paper size is GH-7702-11.png printed on?",
+                ("A2",),
+                ("field", "naming"),
+            ),
+            Ask(
+                "project",
+                "Which project does the gearbox housing belong to?",
+                ("GBX-26",),
+                ("field", "naming"),
+            ),
+            Ask(
+                "fit",
+                "What's the fit on the Ø90 bore of the gearbox housing?",
+                ("H7",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "thread",
+                "What thread are the eight tapped holes in GH-7702-11?",
+                ("M10",),
+                ("dimension",),
+            ),
+            Ask(
+                "wall",
+                "How much can the 25 mm wall of the gearbox housing vary?",
+                ("±0.2", "0.2"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "length",
+                "How long is the gearbox housing end to end?",
+                ("310",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "leak",
+                "At what pressure is the gearbox housing leak tested?",
+                ("2 BAR",),
+                ("note", "naming"),
+            ),
+            Ask(
+                "gentol",
+                "What tolerance applies where none is given on GH-7702-11?",
+                ("ISO 2768-m", "2768-m"),
+                ("note",),
+            ),
+            Ask(
+                "colour",
+                "What colour is the gearbox housing painted?",
+                ("RAL 9005", "9005"),
+                ("note", "naming"),
+            ),
+            Ask(
+                "edges",
+                "How much should the sharp edges of GH-7702-11 be broken?",
+                ("0.3",),
+                ("note",),
+            ),
+            Ask(
+                "rev-b",
+                "What changed in rev B of the gearbox housing?",
+                ("LEAK TEST", "LEAK"),
+                ("table", "naming"),
+            ),
+            Ask("rev-c-by", "Who approved revision C of GH-7702-11?", ("M.K.",), ("table",)),
+            Ask(
+                "rev-a-date",
+                "When was revision A of the gearbox housing released?",
+                ("2025-10-02",),
+                ("table", "naming"),
+            ),
+            Ask(
+                "trap-torque",
+                "What torque do the M10 bolts on the gearbox housing need?",
+                (),
+                ("unanswerable",),
+            ),
+            Ask(
+                "trap-temp",
+                "What is the maximum oil temperature for GH-7702-11?",
+                (),
+                ("unanswerable",),
+            ),
+            Ask(
+                "trap-coat",
+                "How thick is the powder coat on the gearbox housing?",
+                (),
+                ("unanswerable",),
+            ),
+        ),
+    ),
+    Drawing(
+        file_name="PB-118-4_pillow_block_base.png",
+        style="ansi",
+        split="tuning",
+        number="PB-118-4",
+        title="PILLOW BLOCK BASE",
+        english="pillow block base",
+        layout="stacked",
+        columns=3,
+        fields=(
+            Field("title", "TITLE", "PILLOW BLOCK BASE", span=2),
+            Field("number", "DWG NO.", "PB-118-4"),
+            Field("size", "SIZE", "C"),
+            Field("scale", "SCALE", "1:1"),
+            Field("revision", "REV", "E"),
+            Field("material", "MATL", "1018 CRS"),
+            Field("finish", "FINISH", "ZINC PLATE CLEAR"),
+            Field("quantity", "QTY REQD", "2"),
+            Field("creator", "DRAWN BY", "D. MORALES"),
+            Field("approver", "APPROVED BY", ""),
+            Field("date", "DATE", "03/14/2026"),
+            Field("sheet", "SHEET", "1 OF 2"),
+        ),
+        dims=(
+            Dim("linear", "5.250", "length", "", ()),
+            Dim("linear", "2.125", "width", "", ()),
+            Dim("tolerance", "Ø1.000 +.002/-.000", "bore", "", ()),
+            Dim("thread", "2X 3/8-16 UNC", "holes", "", ()),
+            Dim("radius", "R.25", "corner", "", ()),
+        ),
+        notes=(
+            "DIMENSIONS ARE IN INCHES",
+            "TOLERANCES UNLESS OTHERWISE SPECIFIED: .XX ±.01 .XXX ±.005",
+            "CASE HARDEN .030 DEEP, 58-62 HRC",
+            "DEBURR ALL EDGES",
+        ),
+        holes=(
+            Hole("A1", "0.625", "0.500", "Ø.266 THRU"),
+            Hole("A2", "4.625", "0.500", "Ø.266 THRU"),
+            Hole("B1", "1.500", "1.750", "3/8-16 UNC"),
+            Hole("B2", "3.750", "1.750", "3/8-16 UNC"),
+        ),
+        hole_columns=(
+            ("tag", "HOLE", 100),
+            ("size", "SIZE", 250),
+            ("x", "X", 130),
+            ("y", "Y", 130),
+        ),
+        asks=(
+            Ask(
+                "material",
+                "What's the pillow block base made out of?",
+                ("1018 CRS", "1018"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "finish",
+                "What kind of plating goes on PB-118-4?",
+                ("ZINC PLATE", "ZINC PLATE CLEAR"),
+                ("field",),
+            ),
+            Ask("qty", "How many of PB-118-4 do we need to make?", ("2",), ("field",)),
+            Ask(
+                "drawn",
+                "Who drew up the pillow block base?",
+                ("D. MORALES", "MORALES"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "size",
+                "What size sheet is the pillow block base drawing?",
+                ("C",),
+                ("field", "naming"),
+            ),
+            Ask("revision", "What revision letter is PB-118-4 on?", ("E",), ("field",)),
+            Ask(
+                "date",
+                "When was the pillow block base drawn?",
+                ("03/14/2026",),
+                ("field", "naming"),
+            ),
+            Ask(
+                "sheet",
+                "Which sheet is PB-118-4_pillow_block_base.png?",
+                ("1 OF 2",),
+                ("field", "naming"),
+            ),
+            Ask(
+                "bore-tol",
+                "What's the tolerance on the 1 inch bore of the pillow block base?",
+                ("+.002", ".002"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "thread",
+                "What thread do the tapped holes in PB-118-4 have?",
+                ("3/8-16 UNC", "3/8-16"),
+                ("dimension",),
+            ),
+            Ask(
+                "length",
+                "Overall, how long is the pillow block base?",
+                ("5.250",),
+                ("dimension", "naming"),
+            ),
+            Ask("radius", "What's the corner radius on PB-118-4?", ("R.25",), ("dimension",)),
+            Ask(
+                "hardness",
+                "How hard should the pillow block base be after case hardening?",
+                ("58-62 HRC", "58-62"),
+                ("note", "naming"),
+            ),
+            Ask("case", "How deep is the case hardening on PB-118-4?", (".030",), ("note",)),
+            Ask(
+                "tol3",
+                "What's the three-place decimal tolerance on PB-118-4?",
+                ("±.005", ".005"),
+                ("note",),
+            ),
+            Ask(
+                "hole-a2-x",
+                "What's the X coordinate of hole A2 on the pillow block base?",
+                ("4.625",),
+                ("table", "naming"),
+            ),
+            Ask(
+                "hole-b1-size",
+                "What size is hole B1 on PB-118-4?",
+                ("3/8-16 UNC", "3/8-16"),
+                ("table",),
+            ),
+            Ask(
+                "hole-b2-y",
+                "Give me the Y location of hole B2 on drawing PB-118-4.",
+                ("1.750",),
+                ("table",),
+            ),
+            Ask(
+                "trap-approver",
+                "Who approved the pillow block base drawing?",
+                (),
+                ("unanswerable",),
+            ),
+            Ask("trap-weight", "How much does PB-118-4 weigh?", (), ("unanswerable",)),
+            Ask(
+                "trap-torque",
+                "What torque do the 3/8-16 screws on the pillow block base take?",
+                (),
+                ("unanswerable",),
+            ),
+        ),
+    ),
+    Drawing(
+        file_name="lagerbock_LB-3340-01.png",
+        style="de",
+        split="tuning",
+        number="LB-3340-01",
+        title="Lagerbock",
+        english="bearing block",
+        layout="under",
+        fields=(
+            Field("title", "Benennung", "Lagerbock", span=2),
+            Field("number", "Zeichnungsnr.", "LB-3340-01"),
+            Field("revision", "Zust.", "C"),
+            Field("material", "Werkstoff", "EN-GJS-400-15"),
+            Field("scale", "Maßstab", "1:2"),
+            Field("surface", "Oberfläche", "grundiert"),
+            Field("weight", "Masse", "2,1 kg"),
+            Field("creator", "Gez.", "L. Vogel"),
+            Field("checker", "Gepr.", "S. Krämer"),
+            Field("approver", "Freig.", ""),
+            Field("date", "Datum", "21.10.2025"),
+            Field("sheet", "Blatt", "1/1"),
+        ),
+        dims=(
+            Dim("diameter", "Ø80", "length", "", ()),
+            Dim("fit", "Ø35 H7", "bore", "", ()),
+            Dim("diameter", "2x Ø13", "holes", "", ()),
+            Dim("radius", "R10", "corner", "", ()),
+            Dim("tolerance", "18 ±0,1", "thickness", "", ()),
+        ),
+        notes=(
+            "Freimaßtoleranzen nach DIN ISO 2768-m",
+            "Alle Kanten entgratet",
+            "Nicht bemaßte Radien R2",
+            "Lagersitz Ra 0,8",
+        ),
+        revisions=(
+            Rev("A", "Erstausgabe", "04.03.2025", ("Erstausgabe",), by="Vogel"),
+            Rev("B", "Bohrung Ø35 H7 statt Ø32", "02.07.2025", ("Ø35 H7", "Ø35"), by="Vogel"),
+            Rev("C", "Masse ergänzt", "21.10.2025", ("Masse",), by="Krämer"),
+        ),
+        rev_columns=(
+            ("rev", "Zust.", 80),
+            ("text", "Änderung", 360),
+            ("date", "Datum", 180),
+            ("by", "Name", 130),
+        ),
+        asks=(
+            Ask(
+                "material",
+                "What's the Lagerbock made of?",
+                ("EN-GJS-400-15", "GJS-400-15"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "number",
+                "What is the drawing number of the bearing block?",
+                ("LB-3340-01",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask("revision", "Which revision is LB-3340-01 on?", ("C",), ("field", "field_foreign")),
+            Ask(
+                "surface",
+                "How is the surface of the Lagerbock treated?",
+                ("grundiert", "primed"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "weight",
+                "What does the bearing block weigh?",
+                ("2,1 kg", "2.1 kg", "2,1", "2.1"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "checker",
+                "Who checked drawing LB-3340-01?",
+                ("S. Krämer", "Krämer"),
+                ("field", "field_foreign"),
+            ),
+            Ask(
+                "drawn",
+                "Who drew the Lagerbock?",
+                ("L. Vogel", "Vogel"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "scale",
+                "What scale is lagerbock_LB-3340-01.png at?",
+                ("1:2",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "date",
+                "What date is on the bearing block drawing?",
+                ("21.10.2025",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "fit",
+                "What fit does the bearing seat bore of the Lagerbock have?",
+                ("H7",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "holes",
+                "What diameter are the two fixing holes on LB-3340-01?",
+                ("Ø13", "13"),
+                ("dimension",),
+            ),
+            Ask(
+                "radius",
+                "What's the big corner radius on the Lagerbock?",
+                ("R10",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "base",
+                "What tolerance is on the 18 mm base of the bearing block?",
+                ("±0,1", "±0.1", "0,1", "0.1"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "gentol",
+                "Which standard covers untoleranced sizes on the bearing block?",
+                ("DIN ISO 2768-m", "2768-m"),
+                ("note", "naming"),
+            ),
+            Ask(
+                "seat",
+                "How rough may the bearing seat of LB-3340-01 be?",
+                ("Ra 0,8", "0,8", "Ra 0.8", "0.8"),
+                ("note",),
+            ),
+            Ask(
+                "rev-b",
+                "What was changed in revision B of the Lagerbock?",
+                ("Ø35 H7", "Ø35", "Bohrung"),
+                ("table", "naming"),
+            ),
+            Ask(
+                "rev-c-date", "When was revision C of LB-3340-01 made?", ("21.10.2025",), ("table",)
+            ),
+            Ask("trap-release", "Who released the Lagerbock drawing?", (), ("unanswerable",)),
+            Ask(
+                "trap-bearing", "Which bearing goes into the bearing block?", (), ("unanswerable",)
+            ),
+            Ask(
+                "trap-torque",
+                "What torque for the fixing bolts of LB-3340-01?",
+                (),
+                ("unanswerable",),
+            ),
+        ),
+    ),
+    Drawing(
+        file_name="navkapsel.png",
+        style="se",
+        split="tuning",
+        number="NK-0412",
+        title="Navkapsel",
+        english="hub cap",
+        layout="inline",
+        fields=(
+            Field("title", "Benämning", "Navkapsel", span=2),
+            Field("number", "Ritn.nr", "NK-0412"),
+            Field("revision", "Utgåva", "B"),
+            Field("material", "Material", "EN AW-6082-T6"),
+            Field("scale", "Skala", "2:1"),
+            Field("surface", "Ytbehandling", "Anodiserad klar"),
+            Field("weight", "Vikt", "120 g"),
+            Field("creator", "Konstr.", "E. Nyström"),
+            Field("checker", "Granskad", ""),
+            Field("date", "Datum", "2025-09-30"),
+            Field("sheet", "Blad", "1/1"),
+        ),
+        dims=(
+            Dim("diameter", "Ø64", "length", "", ()),
+            Dim("fit", "Ø30 h9", "bore", "", ()),
+            Dim("diameter", "3x Ø5,5", "holes", "", ()),
+            Dim("radius", "R1", "corner", "", ()),
+            Dim("angle", "10°", "angle", "", ()),
+        ),
+        notes=(
+            "Ej toleranssatta mått enligt SS-ISO 2768-f",
+            "Skarpa kanter brytes",
+            "Åtdragningsmoment M5: 6 Nm",
+        ),
+        holes=(
+            Hole("K1", "20,0", "0,0", "Ø5,5"),
+            Hole("K2", "-10,0", "17,3", "Ø5,5"),
+            Hole("K3", "-10,0", "-17,3", "Ø5,5"),
+            Hole("G1", "0,0", "25,0", "M5"),
+        ),
+        hole_columns=(("tag", "Hål", 90), ("size", "Ø", 200), ("x", "X", 140), ("y", "Y", 140)),
+        asks=(
+            Ask(
+                "material",
+                "What is the hub cap made of?",
+                ("EN AW-6082-T6", "6082-T6"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "number",
+                "Which drawing number does the Navkapsel have?",
+                ("NK-0412",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "revision",
+                "What issue is the navkapsel drawing at?",
+                ("B",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "surface",
+                "What finish does NK-0412 get?",
+                ("Anodiserad klar", "anodised", "anodized"),
+                ("field", "field_foreign"),
+            ),
+            Ask(
+                "weight",
+                "How much does the hub cap weigh?",
+                ("120 g", "120"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "designer",
+                "Who designed the hub cap?",
+                ("E. Nyström", "Nyström"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask("scale", "What scale is NK-0412 drawn to?", ("2:1",), ("field", "field_foreign")),
+            Ask(
+                "title",
+                "What part is NK-0412?",
+                ("Navkapsel", "hub cap"),
+                ("field", "field_foreign"),
+            ),
+            Ask(
+                "od",
+                "What's the outer diameter of the hub cap?",
+                ("Ø64", "64"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "fit",
+                "What fit is on the 30 mm bore of navkapsel.png?",
+                ("h9",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "holes",
+                "How big are the three through holes in the hub cap?",
+                ("Ø5,5", "5,5", "Ø5.5", "5.5"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "torque",
+                "What's the tightening torque for the M5 screws on NK-0412?",
+                ("6 Nm", "6 N·m"),
+                ("note",),
+            ),
+            Ask(
+                "gentol",
+                "What general tolerance does the Navkapsel use?",
+                ("SS-ISO 2768-f", "2768-f"),
+                ("note", "naming"),
+            ),
+            Ask(
+                "hole-k2-x", "Where is hole K2 on the hub cap, X?", ("-10,0",), ("table", "naming")
+            ),
+            Ask("hole-g1-size", "What size is hole G1 on NK-0412?", ("M5",), ("table",)),
+            Ask("trap-checker", "Who checked the hub cap drawing?", (), ("unanswerable",)),
+            Ask("trap-hardness", "What hardness does the Navkapsel need?", (), ("unanswerable",)),
+            Ask("trap-oring", "Which O-ring seals the hub cap?", (), ("unanswerable",)),
+        ),
+    ),
+    Drawing(
+        file_name="DG-0620-02.png",
+        style="zh",
+        split="tuning",
+        number="DG-0620-02",
+        title="轴承端盖",
+        english="bearing end cap",
+        layout="stacked",
+        columns=3,
+        fields=(
+            Field("title", "名称", "轴承端盖", span=2),
+            Field("number", "图样代号", "DG-0620-02"),
+            Field("material", "材质", "Q235"),
+            Field("scale", "比例", "1:1"),
+            Field("weight", "质量", "0.8 kg"),
+            Field("surface", "表面处理", "镀锌"),
+            Field("creator", "设计", "李强"),
+            Field("checker", "审核", "张伟"),
+            Field("approver", "批准", ""),
+            Field("date", "日期", "2025-08-20"),
+            Field("sheet", "张数", "共 1 张 第 1 张"),
+        ),
+        dims=(
+            Dim("diameter", "Ø100", "length", "", ()),
+            Dim("fit", "Ø62 H8", "bore", "", ()),
+            Dim("diameter", "4x Ø9", "holes", "", ()),
+            Dim("radius", "R2", "corner", "", ()),
+        ),
+        notes=("未注倒角 C1", "锐边倒钝", "SURFACE FINISH: Ra 6.3"),
+        asks=(
+            Ask(
+                "material",
+                "What material is the bearing end cap?",
+                ("Q235",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "number",
+                "What's the drawing number of the bearing end cap?",
+                ("DG-0620-02",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "weight", "How heavy is DG-0620-02?", ("0.8 kg", "0.8"), ("field", "field_foreign")
+            ),
+            Ask(
+                "surface",
+                "What plating does the bearing end cap get?",
+                ("镀锌", "galvanised", "zinc plated"),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask("designer", "Who designed DG-0620-02?", ("李强",), ("field", "field_foreign")),
+            Ask(
+                "checker",
+                "Who reviewed the bearing end cap drawing?",
+                ("张伟",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "title",
+                "What is part DG-0620-02 called?",
+                ("轴承端盖", "bearing end cap", "end cover"),
+                ("field", "field_foreign"),
+            ),
+            Ask(
+                "scale",
+                "What scale is DG-0620-02.png?",
+                ("1:1",),
+                ("field", "field_foreign", "naming"),
+            ),
+            Ask(
+                "fit",
+                "What is the fit of the centre bore on the bearing end cap?",
+                ("H8",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "holes",
+                "How big are the four bolt holes on DG-0620-02?",
+                ("Ø9", "9"),
+                ("dimension",),
+            ),
+            Ask(
+                "od",
+                "What's the outside diameter of the bearing end cap?",
+                ("Ø100", "100"),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "roughness",
+                "What roughness is called for on DG-0620-02?",
+                ("Ra 6.3", "6.3"),
+                ("note",),
+            ),
+            Ask(
+                "trap-approver", "Who approved the bearing end cap drawing?", (), ("unanswerable",)
+            ),
+            Ask("trap-seal", "What seal goes in the bearing end cap?", (), ("unanswerable",)),
+        ),
+    ),
+    Drawing(
+        file_name="bearing_sleeve.png",
+        style="iso",
+        split="tuning",
+        number="BS-2290-05",
+        title="BEARING SLEEVE",
+        english="bearing sleeve",
+        layout="beside",
+        fields=(
+            Field("title", "Part name", "BEARING SLEEVE", span=2),
+            Field("number", "Doc. no.", "BS-2290-05"),
+            Field("revision", "Issue", "04"),
+            Field("material", "Material spec.", "16MnCr5"),
+            Field("heat", "Heat treatment", "Case hardened"),
+            Field("tolerance", "Tolerance class", "ISO 2768-fH"),
+            Field("mass", "Mass", "0.21 kg"),
+            Field("scale", "Scale", "2:1"),
+            Field("format", "Format", "A4"),
+            Field("creator", "Author", "J. Svensson"),
+            Field("checker", "Reviewer", "A. Kim"),
+            Field("date", "Issued", "2026-03-02"),
+        ),
+        dims=(
+            Dim("linear", "60", "length", "", ()),
+            Dim("fit", "Ø40 g6", "width", "", ()),
+            Dim("fit", "Ø25 H7", "bore", "", ()),
+            Dim("thread", "2x M4", "holes", "", ()),
+            Dim("chamfer", "1x45°", "angle", "", ()),
+        ),
+        notes=(
+            "Surface hardness 60 ±2 HRC, case depth 0.6",
+            "Bore honed, Ra 0.4",
+            "Lubricate with grease before assembly",
+        ),
+        captions=("", "", "Notes"),
+        asks=(
+            Ask(
+                "material",
+                "What steel is the bearing sleeve made from?",
+                ("16MnCr5",),
+                ("field", "naming"),
+            ),
+            Ask("issue", "What issue is BS-2290-05 at?", ("04",), ("field",)),
+            Ask(
+                "heat",
+                "Is the bearing sleeve heat treated?",
+                ("Case hardened",),
+                ("field", "naming"),
+            ),
+            Ask(
+                "tolclass",
+                "What general tolerance class does BS-2290-05 use?",
+                ("ISO 2768-fH", "2768-fH"),
+                ("field",),
+            ),
+            Ask(
+                "mass",
+                "What's the mass of the bearing sleeve?",
+                ("0.21 kg", "0.21"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "author",
+                "Who's the author of bearing_sleeve.png?",
+                ("J. Svensson", "Svensson"),
+                ("field", "naming"),
+            ),
+            Ask(
+                "reviewer",
+                "Who reviewed the bearing sleeve drawing?",
+                ("A. Kim",),
+                ("field", "naming"),
+            ),
+            Ask("issued", "When was BS-2290-05 issued?", ("2026-03-02",), ("field",)),
+            Ask(
+                "format",
+                "What size paper is the bearing sleeve drawing?",
+                ("A4",),
+                ("field", "naming"),
+            ),
+            Ask("length", "How long is the bearing sleeve?", ("60",), ("dimension", "naming")),
+            Ask(
+                "od-fit",
+                "What fit is on the outside diameter of BS-2290-05?",
+                ("g6",),
+                ("dimension",),
+            ),
+            Ask(
+                "bore-fit",
+                "What's the bore fit of the bearing sleeve?",
+                ("H7",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "thread",
+                "What thread are the grub screw holes in the bearing sleeve?",
+                ("M4",),
+                ("dimension", "naming"),
+            ),
+            Ask(
+                "hardness",
+                "How hard does the surface of the bearing sleeve need to be?",
+                ("60 ±2 HRC", "60"),
+                ("note", "naming"),
+            ),
+            Ask(
+                "honed",
+                "What finish is the bore of BS-2290-05 honed to?",
+                ("Ra 0.4", "0.4"),
+                ("note",),
+            ),
+            Ask(
+                "trap-grease",
+                "Which grease is the bearing sleeve lubricated with?",
+                (),
+                ("unanswerable",),
+            ),
+            Ask(
+                "trap-force",
+                "What press-in force is allowed for BS-2290-05?",
+                (),
+                ("unanswerable",),
+            ),
+            Ask(
+                "trap-speed",
+                "What is the maximum speed of the bearing sleeve?",
+                (),
+                ("unanswerable",),
+            ),
+        ),
+    ),
 )
 
 
@@ -964,7 +1832,7 @@ def _part(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
 
 
 def _notes(draw: ImageDraw.ImageDraw, d: Drawing, top: int) -> None:
-    header = _STYLE_WORDS[d.style][0]
+    header = d.captions[2] or _STYLE_WORDS[d.style][0]
     draw.text((110, top), header, font=_font(32, d.style, bold=True), fill=0)
     for i, note in enumerate(d.notes, start=1):
         draw.text((110, top + 46 * i), f"{i}. {note}", font=_font(28, d.style), fill=0)
@@ -997,12 +1865,12 @@ def _table(
             left += w
 
 
-def _rows(fields: tuple[Field, ...]) -> list[list[Field]]:
-    """Fields packed into rows of two cells (a span-2 field fills a row)."""
+def _rows(fields: tuple[Field, ...], columns: int = 2) -> list[list[Field]]:
+    """Fields packed into rows of ``columns`` cells (a field spans ``span`` of them)."""
     rows: list[list[Field]] = []
     current: list[Field] = []
     for f in fields:
-        if sum(c.span for c in current) + f.span > 2:
+        if sum(c.span for c in current) + f.span > columns:
             rows.append(current)
             current = []
         current.append(f)
@@ -1013,17 +1881,17 @@ def _rows(fields: tuple[Field, ...]) -> list[list[Field]]:
 
 def _title_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
     """The title block in the bottom-right corner, its cells in the drawing's layout."""
-    rows = _rows(d.fields)
+    rows = _rows(d.fields, d.columns)
     stacked = d.layout == "stacked"
-    row_h = {"below": 82, "beside": 56, "stacked": 44, "inline": 56}[d.layout]
+    row_h = {"below": 82, "under": 82, "beside": 56, "stacked": 44, "inline": 56}[d.layout]
     heights = [row_h] * (len(rows) * (2 if stacked else 1))
     x1, y1 = PAGE[0] - 60, PAGE[1] - 60
     x0 = x1 - 1060
     y0 = y1 - sum(heights)
     draw.rectangle([x0, y0, x1, y1], outline=0, width=5)
-    label_size, value_size = (20, 32) if d.layout == "below" else (24, 28)
+    label_size, value_size = (20, 32) if d.layout in ("below", "under") else (24, 28)
     top = y0
-    half = (x1 - x0) // 2
+    half = (x1 - x0) // d.columns
     for r, cells in enumerate(rows):
         if r:
             draw.line([(x0, top), (x1, top)], fill=0, width=3)
@@ -1039,6 +1907,12 @@ def _title_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
                 draw.text(
                     (left + 20, top + 36), f.value, font=_font(value_size, d.style, True), fill=0
                 )
+            elif d.layout == "under":
+                # The value on top, its label in small letters under it (some ISO blocks).
+                draw.text(
+                    (left + 16, top + 6), f.value, font=_font(value_size, d.style, True), fill=0
+                )
+                draw.text((left + 10, top + 52), f.label, font=_font(label_size, d.style), fill=0)
             elif d.layout == "beside":
                 split = left + (215 if f.span == 1 else 250)
                 draw.line([(split, top), (split, top + row_h)], fill=0, width=2)
@@ -1062,7 +1936,7 @@ def _title_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
             else:
                 draw.text(
                     (left + 10, top + 12),
-                    f"{f.label}: {f.value}",
+                    f"{f.label}: {f.value}".rstrip(),
                     font=_font(value_size, d.style),
                     fill=0,
                 )
@@ -1078,23 +1952,29 @@ def draw_drawing(d: Drawing) -> Image.Image:
     _part(draw, d)
     words = _STYLE_WORDS[d.style]
     if d.holes:
+        columns = d.hole_columns or tuple(
+            zip(("tag", "x", "y", "size"), words[2], (110, 140, 140, 250), strict=True)
+        )
         _table(
             draw,
-            (1620, 110),
-            words[1],
-            words[2],
-            [(h.tag, h.x, h.y, h.size) for h in d.holes],
-            (110, 140, 140, 250),
+            (PAGE[0] - 79 - sum(c[2] for c in columns), 110),
+            d.captions[0] or words[1],
+            tuple(c[1] for c in columns),
+            [tuple(getattr(h, c[0]) for c in columns) for h in d.holes],
+            tuple(c[2] for c in columns),
             d.style,
         )
     if d.revisions:
+        columns = d.rev_columns or tuple(
+            zip(("rev", "text", "date"), words[4], (90, 440, 230), strict=True)
+        )
         _table(
             draw,
-            (1500, 110),
-            words[3],
-            words[4],
-            [(r.rev, r.text, r.date) for r in d.revisions],
-            (90, 440, 230),
+            (PAGE[0] - 79 - sum(c[2] for c in columns), 110),
+            d.captions[1] or words[3],
+            tuple(c[1] for c in columns),
+            [tuple(getattr(r, c[0]) for c in columns) for r in d.revisions],
+            tuple(c[2] for c in columns),
             d.style,
         )
     _notes(draw, d, 1060)
@@ -1203,6 +2083,8 @@ def _phrase(template: str, name: str, how: str) -> str:
 
 def questions_for(d: Drawing) -> list[dict[str, object]]:
     """The questions about one drawing, from its truth, each naming the drawing one of several ways."""
+    if d.asks:
+        return [_asked(d, a) for a in d.asks]
     foreign = d.style in ("de", "se", "zh")
     names = _names(d)
     out: list[dict[str, object]] = []
@@ -1308,14 +2190,30 @@ def questions_for(d: Drawing) -> list[dict[str, object]]:
     return out
 
 
+def _asked(d: Drawing, a: Ask) -> dict[str, object]:
+    """A hand-written question as an entry of the set."""
+    answerable = "unanswerable" not in a.classes
+    return {
+        "id": f"{d.number.lower()}-{a.qid}",
+        "question": a.question,
+        "expect": list(a.expect),
+        "source": d.file_name if answerable else "",
+        "drawing": d.file_name,
+        "classes": list(a.classes),
+        "answerable": answerable,
+    }
+
+
 def drawn_text(d: Drawing) -> str:
     """Every piece of text drawn on the page, one per line."""
     words = _STYLE_WORDS[d.style]
     lines = [f"{f.label} {f.value}" for f in d.fields]
     lines += [dim.text for dim in d.dims] + list(d.notes)
     lines += [" ".join(h.__dict__.values()) for h in d.holes]
-    lines += [" ".join(r.__dict__[k] for k in ("rev", "text", "date")) for r in d.revisions]
-    lines += [words[0], words[1], words[3]]
+    lines += [
+        " ".join(r.__dict__[k] for k in ("rev", "zone", "text", "date", "by")) for r in d.revisions
+    ]
+    lines += [words[0], words[1], words[3], *d.captions]
     return "\n".join(lines)
 
 
