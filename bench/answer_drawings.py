@@ -1,16 +1,18 @@
 """Drawings rendered for the answer evaluation set, with their ground truth and the questions about them.
 
-Twelve A4-landscape raster drawings (~200 dpi, greyscale PNG) in five title-block styles: ISO 7200
+Eighteen A4-landscape raster drawings (~200 dpi, greyscale PNG) in five title-block styles: ISO 7200
 (English), ANSI (inches and millimetres), German (DIN-like: Benennung, Werkstoff, Maßstab ...), Swedish
 (Benämning, Ritningsnummer, Ytbehandling, Vikt ...) and Chinese (图号, 名称, 材料 ...). Each has a part
 with dimensions of every kind, numbered notes, and some a hole table or a revision block. The label and
-its value sit in one of four layouts: value below the label in the same cell, label cell beside its value
-cell, label cell above its value cell, or "LABEL: value" on one line.
+its value sit in one of five layouts: value below the label in the same cell, value above a small label
+under it, label cell beside its value cell, label cell above its value cell, or "LABEL: value" on one
+line; two or three cells a row. A label may stand over an empty cell (no approver signed).
 
-Everything is drawn from the :data:`DRAWINGS` records, so the truth is exactly what was drawn; the
-questions (:func:`questions_for`) are generated from the same records and phrased the way a person at a
-bench asks, naming the drawing by number, title, English sense or file name. The images are written to a
-cache folder (bench/out/answer_drawings), never committed.
+Everything is drawn from the :data:`DRAWINGS` records, so the truth is exactly what was drawn. The
+questions of the first twelve (:func:`questions_for`) are generated from the same records, naming the
+drawing by number, title, English sense or file name; the last six carry questions written by hand
+(:class:`Ask`), in the words a person at the bench uses. The images are written to a cache folder
+(bench/out/answer_drawings), never committed.
 
     .venv/bin/python bench/answer_drawings.py [--out DIR] [--write-questions bench/data/answer_eval/rendered.toml]
 """
@@ -130,7 +132,7 @@ class Drawing:
     title: str
     #: What a person calls the part in English ("the bearing cover").
     english: str
-    #: How labels sit against values: below, beside, stacked or inline.
+    #: How labels sit against values: below, under (value over its label), beside, stacked or inline.
     layout: str
     #: Title-block cells, in drawing order.
     fields: tuple[Field, ...]

@@ -35,9 +35,19 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, sources)
-    if dimensions.asks_dimension(question):
-        return dimensions.dimension_extract(question, sources)
     field, phrase = asked_field(question)
+    # "What finish is the bore honed to?" names a feature but asks for its surface, not a size.
+    if dimensions.asks_dimension(question) and field not in _SURFACE_FIELDS:
+        found = dimensions.dimension_extract(question, sources)
+        if found is None and _asks_quantity(question):
+            # No dimension says it; a note of the same drawing may, with its unit ("CASE HARDEN
+            # .030 DEEP"). Another drawing's note would answer for the wrong part.
+            subject = _subject_sources(question, "", sources)[:1]
+            files = {(s.source, s.page) for s in subject}
+            found = line_extract(question, [s for s in sources if (s.source, s.page) in files])
+        if found is not None and not found.field and not _states_quantity(question, found.quote):
+            return None  # a line in place of a missing dimension, without the quantity asked
+        return found
     if field:
         found = field_extract(question, field, phrase, sources)
         if found is not None:
@@ -50,7 +60,26 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         return None  # a weight asked, a line without one: the drawing does not state it
     if line is not None and not _states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
+    if line is not None and _WHICH.match(question) and not _designates(question, line.quote):
+        return None  # "which grease", a line that only says "grease"
     return line
+
+
+#: A question asking which one of a kind of thing (a grease, a bearing, a seal).
+_WHICH = re.compile(r"\s*which\b", re.I)
+
+
+def _designates(question: str, quote: str) -> bool:
+    """Whether a line names a particular thing: a word with a digit ("ISO 2768-mK", "RAL 9005") or
+    a capitalised designation ("FIRST ANGLE") the question did not say. A line mentioning only
+    the kind of thing asked for names none."""
+    asked = {w.lower() for w in re.findall(r"\w+", question)}
+    quote = re.sub(r"^\s*\d{1,2}[.)]\s+", "", quote)  # a note's number says nothing of it
+    return any(
+        any(ch.isdigit() for ch in word) or (word.isupper() and len(word) > 1)
+        for word in re.findall(r"[\w./-]+", quote)
+        if word.lower() not in asked
+    )
 
 
 #: Quantities a question may ask for, each with the units a line stating it must show: "what
@@ -77,10 +106,30 @@ _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\d\s*(?:rpm|min-1|min⁻¹|1/min|m/s)", re.I),
     ),
     (
+        # A thickness or depth: a length with its unit, or a number said to be deep or thick
+        # ("CASE HARDEN .030 DEEP", "WALL THICKNESS 2.0"); "POWDER COAT" does not say how thick
+        # the coat is.
+        re.compile(r"\b(?:how thick|thickness|how deep|depth)\b", re.I),
+        re.compile(
+            r"\d\s*(?:mm|µm|μm|um|in|inch(?:es)?|\")(?!\w)|\d\s*(?:deep|thick|tief|djup)\b"
+            r"|\b(?:thick\w*|depth|deep|dicke|tiefe|tjocklek|djup)\s*[:=]?\s*\.?\d",
+            re.I,
+        ),
+    ),
+    (
         re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
         re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),
     ),
 )
+
+
+#: Fields that speak of a surface: a question naming one is not about the feature's size.
+_SURFACE_FIELDS = ("roughness", "surface_treatment")
+
+
+def _asks_quantity(question: str) -> bool:
+    """Whether the question asks for one of the quantities of :data:`_QUANTITIES`."""
+    return any(asks.search(question) for asks, _ in _QUANTITIES)
 
 
 def _states_quantity(question: str, quote: str) -> bool:

@@ -29,6 +29,7 @@ _HOLE_COLUMNS = (
     ),
 )
 _REVISION_COLUMNS = (
+    ("by", re.compile(r"\b(?:who|whose|approv\w*|signed)\b", re.I)),
     ("date", re.compile(r"\b(?:when|date|dated|made|released|issued)\b", re.I)),
     ("description", re.compile(r"\b(?:chang\w*|what|describ\w*|description|why)\b", re.I)),
 )
@@ -39,6 +40,7 @@ _SPOKEN = {
     "size": "size of hole {key}",
     "date": "date of revision {key}",
     "description": "change in revision {key}",
+    "by": "approval of revision {key}",
 }
 
 
@@ -50,7 +52,7 @@ class TableAsk:
     kind: str
     #: The row's key as the question gives it ("H5", "A").
     key: str
-    #: The column asked for (x, y, size, date, description).
+    #: The column asked for (x, y, size, date, description, by).
     column: str
     #: The words that name the row, left out when the drawing is looked for.
     words: tuple[str, ...]

@@ -177,13 +177,14 @@ _TOKEN = re.compile(
             # Metric ISO thread M8, M8x1.25, M10x1-6H, MF12x1.5; trapezoidal Tr20x4; pipe G1/2.
             rf"(?P<thread>(?<![A-WYZa-wyz])(?:MF?|Tr)\s?{_NUM}(?:\s?[xX×]\s?{_NUM})?"
             r"(?:\s?-\s?\d[a-hA-H](?:\d[a-hA-H])?)?(?![\d.]))",
-            r"(?P<pipe>(?<![A-Za-z])G\s?\d+(?:/\d+)?(?:\s?[AB])?(?![\d.]))",
+            # Pipe threads run G1/8 to G6; "G64" is a diameter whose sign was read as a G.
+            r"(?P<pipe>(?<![A-Za-z])G\s?(?:\d/\d+|[1-6](?:/\d+)?)(?:\s?[AB])?(?![\d.]))",
             # Unified inch threads: 1/4-20 UNC, #10-32 UNF.
             r"(?P<unified>(?:\d+/\d+|#\d+|\d+)\s?-\s?\d+\s?UN(?:C|F|EF)(?:\s?-\s?\d[AB])?)",
             r"(?P<diameter>⌀\s?)",
             rf"(?P<radius>(?<![A-WYZa-wyz])S?R\s?)(?={_NUM})",
             # A lone D or B right before a decimal number: the diameter sign read as a letter.
-            rf"(?P<diam_letter>(?<![A-Za-z])[DB]\s)(?={_NUM}\b)",
+            rf"(?P<diam_letter>(?<![A-Za-z])[DB]\s(?={_NUM}\b)|(?<![A-Za-z])G(?=\d{{2,}}\b))",
             # ↧ (depth), read as V, v or T between two numbers.
             rf"(?P<depth>(?<=\s)[↧VvT]\s?)(?={_NUM})",
             rf"(?P<plusminus>±\s?(?P<pm>{_NUM}))",

@@ -7,8 +7,8 @@ under the header goes to the column it starts in, and the lines below, as long a
 other at the table's row pitch, are its rows. A row is known by its key ("H5", "B"), so "what size is
 hole H5" and "when was revision A made" are answered from the cell, with the cell's box.
 
-Column names are canonical (``key``, ``x``, ``y``, ``size``, ``description``, ``date``) where the
-header is one of the known words; any other header keeps its own text, lower-cased.
+Column names are canonical (``key``, ``x``, ``y``, ``size``, ``description``, ``date``, ``by``) where
+the header is one of the known words; any other header keeps its own text, lower-cased.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ COLUMN_WORDS: dict[str, frozenset[str]] = {
     ),
     "date": frozenset({"date", "datum", "日期"}),
 }
+#: Headers of a revision table's column naming who made or approved the change. Named, but not
+#: counted as evidence of a table: "Datum | Name" is also a row of German title blocks.
+BY_WORDS = frozenset(
+    {"appd", "appd.", "app'd", "approved", "appr", "appr.", "by", "name", "namn", "godk", "godk."}
+)
 _KEY = re.compile(r"^[A-Z]{0,3}\d{0,3}$")
 
 
@@ -311,15 +316,18 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
         if name and name != "key":
             known += 1
             kind = kind or ("revisions" if name in ("description", "date") else "holes")
-        name = name or _norm(text)
+        name = name or ("by" if _norm(text) in BY_WORDS else _norm(text))
         if name in headers:
             name = f"{name} {i}"
         columns.append(name)
         headers[name] = text
         starts.append(cell[0].box.x0)
     # A table has a key column and another known one, or two known ones whose key header was
-    # not read (the key column is then found from the rows, left of the headers).
-    if known == 0 or (columns[0] != "key" and known < 2):
+    # not read (the key column is then found from the rows, left of the headers). A hole key
+    # alone will do when every row under it starts with a row key ("K1", "G1"): the one-letter
+    # and sign headers beside it (Ø, X, Y) are the ones OCR drops.
+    key_only = known == 0 and kind == "holes"
+    if (known == 0 and not key_only) or (columns[0] != "key" and known < 2):
         return None
     if kind == "revisions" and not {"description", "date"} & set(columns):
         return None
@@ -328,6 +336,7 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
     right = max(w.box.x1 for w in header_cells[-1]) + max(span, 10 * height)
     top = max(w.box.y1 for w in header_band)
     below = sorted((w for w in words if w.box.y0 > top and left <= w.box.x0 <= right), key=_middle)
+    beyond = [w for w in words if w.box.y0 > top and w.box.x0 > right]
     bands: list[list[OcrWord]] = []
     last_y = _middle(anchor)
     pitch: float | None = None
@@ -339,13 +348,19 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
         gap = y - last_y
         if gap > (2.5 * pitch if pitch else 4 * height):
             break
-        band = [w for w in _band(below, y, height) if id(w) not in used]
+        band = _continued(
+            [w for w in _band(below, y, height) if id(w) not in used],
+            _band(beyond, y, height),
+            height,
+        )
         used.update(id(w) for w in band)
         if len(_cells(band, height)) < 2:
             break  # one cell alone is a note under the table, not a row of it
         bands.append(band)
         pitch = statistics.median([*([pitch] if pitch else []), gap])
         last_y = y
+    if key_only and (len(bands) < 2 or not all(row_key(b[0].text) for b in bands)):
+        return None
     starts, columns = _data_columns(kind, bands, starts, columns, height)
     rows = [_row(band, starts, columns, height) for band in bands]
     if not rows:
@@ -357,6 +372,15 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
         max(b.y1 for r in rows for b in r.boxes.values()),
     )
     return Table(kind, columns, headers, _keyed(kind, rows), box)
+
+
+def _continued(band: list[OcrWord], beyond: list[OcrWord], height: float) -> list[OcrWord]:
+    """A row with the cells that carry on past the header's reach: when the one-letter headers
+    of the last columns (X, Y) were not read, the header ends early but the row does not."""
+    for word in beyond:
+        if band and 0 <= word.box.x0 - band[-1].box.x1 <= 10 * height:
+            band.append(word)
+    return band
 
 
 def _data_columns(
@@ -381,17 +405,29 @@ def _data_columns(
     out.sort()
     free = [n for n in (("x", "y", "z") if kind == "holes" else ()) if n not in columns]
     named: list[str] = []
-    for i, (_, name) in enumerate(out):
+    for i, (x, name) in enumerate(out):
         if not name and i == 0 and "key" not in columns:
             name = "key"  # the key header was not read; its column is the table's first
+        if not name and kind == "holes" and "size" not in columns + named:
+            # A hole's size column whose header (often a lone "Ø") was not read: its cells
+            # are diameters and threads, not coordinates.
+            cells = [c for band in bands for c in _cells(band, height)]
+            texts = [
+                " ".join(w.text for w in c) for c in cells if abs(c[0].box.x0 - x) <= 2 * height
+            ]
+            if texts and sum(bool(_SIZE_CELL.search(t)) for t in texts) > len(texts) / 2:
+                name = "size"
         if not name:
-            name = (
-                free.pop(0)
-                if free and i > 0 and named[-1] in ("key", "x", "y")
-                else f"column {i + 1}"
-            )
+            # One-letter headers (X, Y) are the ones not read, in their order, wherever the
+            # table puts them (after the key, or after the size).
+            name = free.pop(0) if free and i > 0 else f"column {i + 1}"
         named.append(name)
     return [s for s, _ in out], named
+
+
+#: A hole's size as a cell writes it: a diameter (also as OCR reads its sign), a metric or
+#: unified thread, a through hole.
+_SIZE_CELL = re.compile(r"[⌀Ø@]\s*\.?\d|\bM\d|\d/\d+-\d+|\bTHRU\b|\bUN[CF]\b", re.I)
 
 
 def _row(band: list[OcrWord], starts: list[float], columns: list[str], height: float) -> TableRow:

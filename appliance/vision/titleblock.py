@@ -49,6 +49,7 @@ FIELDS = (
     "date",
     "weight",
     "surface_treatment",
+    "heat_treatment",
     "roughness",
     "general_tolerance",
     "project",
@@ -382,6 +383,7 @@ _VALID: dict[str, re.Pattern[str]] = {
     "quantity": re.compile(r"\d+(?:\s*\w+)?"),
     # Words: a treatment, a code, a name.
     "surface_treatment": _WORDS_FORM,
+    "heat_treatment": _WORDS_FORM,
     "project": re.compile(r".*[A-Za-z0-9À-ÿ].*[A-Za-z0-9À-ÿ].*"),
     "drawn_by": _WORDS_FORM,
     "checked_by": _WORDS_FORM,
@@ -396,9 +398,12 @@ _VALID: dict[str, re.Pattern[str]] = {
 
 def valid_value(name: str, value: str) -> bool:
     """Whether ``value`` has the form of field ``name`` (see :data:`_VALID`; a scale is a ratio,
-    a date has a month of 1-12 and a day of 1-31)."""
+    a date has a month of 1-12 and a day of 1-31) and is not itself a label."""
     if not (_SCALE if name == "scale" else _VALID[name]).fullmatch(value):
         return False
+    label = match_label(value.split(), 0)
+    if name != "title" and label is not None and label[1] == len(value.split()):
+        return False  # a neighbouring cell's label ("审核" beside "设计"), not a value
     if name == "date":
         parts = [int(p) for p in re.split(r"[-./]", value)]
         if value[4:5] == "-":  # year first (ISO 8601)
@@ -733,6 +738,14 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
     pending: list[tuple[int, str, Box]] = []
     for i, (_, words) in enumerate(per_cell):
         pairs = _tokens(words)
+        under = _label_under(pairs)
+        if under is not None:
+            label_cells.add(i)
+            name, value_pairs = under
+            used = tuple(dict.fromkeys(w for _, w in value_pairs))
+            value = _clean_value(name, " ".join(t for t, _ in value_pairs))
+            fields.setdefault(name, FieldReading(value, min(w.conf for w in used), used))
+            continue
         tokens = [t for t, _ in pairs]
         labels = _labels_in(tokens)
         if labels:
@@ -815,21 +828,47 @@ def _value_rows(
     if not label or not pairs:
         return pairs
     label_height = max(w.box.y1 - w.box.y0 for w in label)
-    rows: list[list[tuple[str, OcrWord]]] = []
-    for pair in pairs:
-        word = pair[1]
-        centre = (word.box.y0 + word.box.y1) / 2
-        if rows:
-            last = rows[-1][-1][1]
-            if abs(centre - (last.box.y0 + last.box.y1) / 2) < 0.5 * (last.box.y1 - last.box.y0):
-                rows[-1].append(pair)
-                continue
-        rows.append([pair])
+    rows = _text_rows(pairs)
     heights = [max(w.box.y1 - w.box.y0 for _, w in row) for row in rows]
     big = [row for row, h in zip(rows, heights, strict=True) if h >= 1.3 * label_height]
     if not big or len(big) == len(rows):
         return pairs
     return [pair for row in big for pair in row]
+
+
+def _text_rows(pairs: list[tuple[str, OcrWord]]) -> list[list[tuple[str, OcrWord]]]:
+    """Tokens in reading order grouped into the printed rows they stand on."""
+    rows: list[list[tuple[str, OcrWord]]] = []
+    for pair in pairs:
+        word = pair[1]
+        if rows:
+            last = rows[-1][-1][1]
+            if abs(_centre_y(word) - _centre_y(last)) < 0.5 * (last.box.y1 - last.box.y0):
+                rows[-1].append(pair)
+                continue
+        rows.append([pair])
+    return rows
+
+
+def _label_under(
+    pairs: list[tuple[str, OcrWord]],
+) -> tuple[str, list[tuple[str, OcrWord]]] | None:
+    """(field, value tokens) of a cell whose value is written over its label: the last row is a
+    label and nothing else, printed smaller than the rows above it (ISO 7200 blocks that put the
+    small label under the value). A cell read top to bottom would find the label with nothing
+    after it."""
+    rows = _text_rows(pairs)
+    if len(rows) < 2:
+        return None
+    tokens = [t for t, _ in rows[-1]]
+    match = match_label(tokens, 0)
+    if match is None or any(t.strip(".:;,|") for t in tokens[match[1] :]):
+        return None
+    label_height = max(w.box.y1 - w.box.y0 for _, w in rows[-1])
+    above = [pair for row in rows[:-1] for pair in row]
+    if max(w.box.y1 - w.box.y0 for _, w in above) < 1.15 * label_height:
+        return None
+    return match[0], above
 
 
 def _right_of(
@@ -912,7 +951,7 @@ def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
 
 
 #: Fields written in words (of any language), whose OCR slips the glossary can mend.
-_WORDED = ("title", "material", "surface_treatment", "project")
+_WORDED = ("title", "material", "surface_treatment", "heat_treatment", "project")
 #: The further fields of ISO 7200 title blocks (words, names).
 _ISO_7200 = ("department", "technical_reference", "document_type", "document_status", "owner")
 #: A standard's name: "ISO 2768-mK", "DIN ISO 2768-1 m", "SS-ISO 2768-1", "GB/T 1804-m".

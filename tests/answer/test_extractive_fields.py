@@ -16,6 +16,7 @@ from appliance.answer.extractive import (
 )
 from appliance.answer.finding import find_extract
 from appliance.document import Box
+from appliance.vision.dimensions import parse_dimensions
 
 
 def _source(
@@ -316,6 +317,73 @@ def test_a_field_answer_reads_as_a_sentence() -> None:
     ],
 )
 def test_a_quantity_asked_is_answered_only_by_a_line_with_its_units(
+    question: str, line: str, answered: bool
+) -> None:
+    found = find_extract(question, [_source(1, line, title="plate")])
+    assert (found is not None) is answered, found
+
+
+def test_questions_name_fields_in_further_words() -> None:
+    assert asked_field("What issue is drawing BS-2290-05 at?")[0] == "revision"
+    assert asked_field("When was BS-2290-05 issued?")[0] == "date"
+    assert asked_field("Who designed the hub cap?")[0] == "drawn_by"
+    assert asked_field("Is the bearing sleeve heat treated?")[0] == "heat_treatment"
+    assert asked_field("What's the gearbox housing cast from?")[0] == "material"
+    assert asked_field("What size sheet is the base drawing?")[0] == "size"
+    assert asked_field("How rough may the bearing seat be?")[0] == "roughness"
+    assert asked_field("What tolerance applies where none is given?")[0] == "general_tolerance"
+    assert asked_field("How many of the plates do we need to make?")[0] == "quantity"
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "answered"),
+    [
+        ("How thick is the powder coat on the plate?", "Surface treatment: POWDER COAT", False),
+        ("How thick is the powder coat on the plate?", "POWDER COAT 60-80 µm", True),
+        ("How deep is the case hardening on the plate?", "CASE HARDEN, 58-62 HRC", False),
+        ("How deep is the case hardening on the plate?", "CASE HARDEN .030 DEEP, 58-62 HRC", True),
+        ("What wall thickness does the plate have?", "WALL THICKNESS 2.0 UNLESS NOTED", True),
+    ],
+)
+def test_a_thickness_or_depth_is_answered_only_by_a_line_that_states_it(
+    question: str, line: str, answered: bool
+) -> None:
+    found = find_extract(question, [_source(1, line, title="plate")])
+    assert (found is not None) is answered, found
+
+
+def test_a_depth_a_note_states_when_the_dimensions_do_not() -> None:
+    plate = _source(1, "CASE HARDEN .030 DEEP, 58-62 HRC", title="plate")
+    plate.dimensions.extend(d.to_json() for d in parse_dimensions("⌀25 H7", Box(0, 0, 9, 9)))
+    other = _source(2, "Harden 2 mm deep", title="lever")
+    found = find_extract("How deep is the case hardening on the plate?", [plate, other])
+    assert found is not None and ".030" in found.quote and found.source_number == 1
+
+
+def test_a_finish_asked_of_a_feature_is_its_surface_not_its_size() -> None:
+    sleeve = _source(1, "2. Bore honed, Ra 0.4", title="sleeve")
+    sleeve.dimensions.extend(d.to_json() for d in parse_dimensions("⌀25 H7", Box(0, 0, 9, 9)))
+    found = find_extract("What finish is the bore of the sleeve honed to?", [sleeve])
+    assert found is not None and "Ra 0.4" in found.quote
+    # The bore's size is still a dimension.
+    found = find_extract("What fit is on the bore of the sleeve?", [sleeve])
+    assert found is not None and "H7" in found.quote
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "answered"),
+    [
+        (
+            "Which grease is the plate lubricated with?",
+            "Lubricate with grease before assembly",
+            False,
+        ),
+        ("Which grease is the plate lubricated with?", "Lubricate with Klüber NBU 15", True),
+        ("Which RAL colour is the plate painted?", "Paint RAL 7035 after machining", True),
+        ("Which projection does the plate drawing use?", "FIRST ANGLE PROJECTION", True),
+    ],
+)
+def test_which_one_is_answered_by_a_line_that_names_one(
     question: str, line: str, answered: bool
 ) -> None:
     found = find_extract(question, [_source(1, line, title="plate")])

@@ -153,3 +153,16 @@ def test_thread_in_a_note_is_typed(drawings: Path, config: Config) -> None:
     (thread,) = [d for d in threads if d.kind is K.THREAD]
     assert (thread.thread, thread.count) == ("M8", 4)
     assert thread.box is not None and _overlap(thread.box, Box(3854, 1267, 4615, 1322)) > 0.5
+
+
+def test_a_pipe_thread_is_g1_8_to_g6_and_a_bigger_g_is_a_misread_diameter() -> None:
+    # BSP pipe threads run from G1/8 to G6; "G64" is "⌀64" with its sign read as a G.
+    assert [(d.kind, d.callout()) for d in parse_dimensions("G1/2", None)] == [
+        (DimensionKind.THREAD, "G1/2")
+    ]
+    assert [(d.kind, d.callout()) for d in parse_dimensions("G2", None)] == [
+        (DimensionKind.THREAD, "G2")
+    ]
+    assert [(d.kind, d.value) for d in parse_dimensions("G64", None)] == [
+        (DimensionKind.DIAMETER, 64.0)
+    ]

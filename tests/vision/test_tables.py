@@ -194,3 +194,79 @@ def test_words_beside_a_header_word_in_a_sentence_are_no_table() -> None:
         _line(150, (100, "2025-01-01", "2025-01-01")),
     ]
     assert find_tables(lines) == []
+
+
+def test_size_column_second_and_coordinate_headers_not_read() -> None:
+    # "HOLE | SIZE | X | Y" with the one-letter headers lost: the header ends at SIZE, the rows
+    # carry on to the right, and the unnamed columns are X and Y in their order.
+    lines = [
+        _line(100, (1660, "HOLE", "HOLE"), (1760, "SIZE", "SIZE")),
+        _line(150, (1660, "A1", "A1"), (1760, "⌀.266", "@.266"), (2010, "0.625", "0.625")),
+        _line(200, (1660, "A2", "A2"), (1760, "⌀.266", "@.266"), (2010, "4.625", "4.625")),
+        _line(250, (1660, "B1", "B1"), (1760, "3/8-16", "3/8-16"), (2010, "1.500", "1.500")),
+    ]
+    for i, y in ((1, "0.500"), (2, "0.500"), (3, "1.750")):
+        words = (*lines[i].words, OcrWord(y, y, 90.0, Box(2140, 100 + 50 * i, 2200, 120 + 50 * i)))
+        lines[i] = OcrLine(words, 1, "upright")
+    (table,) = find_tables(lines)
+    assert table.columns == ["key", "size", "x", "y"]
+    assert table.row("A2").cells["x"] == "4.625"  # type: ignore[union-attr]
+    assert table.row("B1").cells["y"] == "1.750"  # type: ignore[union-attr]
+
+
+def test_hole_key_header_alone_with_a_size_column_known_by_its_cells() -> None:
+    # "Hål | Ø | X | Y" read as "Hal" alone: every row starts with a hole key, and the column of
+    # diameters and threads is the size, the number columns X and Y.
+    rows = [
+        ("K1", "⌀5.5", "20,0", "0,0"),
+        ("K2", "⌀5.5", "-10,0", "17,3"),
+        ("G1", "M5", "0,0", "25,0"),
+    ]
+    lines = [_line(100, (1700, "Hal", "Hal"))] + [
+        _line(
+            150 + 50 * i, (1700, k, k), (1790, s, s), (1990, x.replace(",", "."), x), (2130, y, y)
+        )
+        for i, (k, s, x, y) in enumerate(rows)
+    ]
+    (table,) = find_tables(lines)
+    assert table.kind == "holes" and table.columns == ["key", "size", "x", "y"]
+    assert table.row("G1").cells["size"] == "M5"  # type: ignore[union-attr]
+    assert table.row("K2").cells["x"] == "-10,0"  # type: ignore[union-attr]
+
+
+def test_a_hole_word_over_lines_that_are_no_rows_is_no_table() -> None:
+    lines = [
+        _line(100, (100, "HOLE", "HOLE")),
+        _line(150, (100, "Drill", "Drill"), (400, "through", "through")),
+        _line(200, (100, "after", "after"), (400, "welding", "welding")),
+    ]
+    assert find_tables(lines) == []
+
+
+def test_revision_table_with_an_approver_column() -> None:
+    lines = [
+        _line(
+            100,
+            (1500, "REV", "REV"),
+            (1650, "DESCRIPTION", "DESCRIPTION"),
+            (1990, "DATE", "DATE"),
+            (2160, "APPD", "APPD"),
+        ),
+        _line(
+            150,
+            (1500, "A", "A"),
+            (1650, "FIRST", "FIRST"),
+            (1990, "2025-10-02", "2025-10-02"),
+            (2160, "T.W.", "T.W."),
+        ),
+        _line(
+            200,
+            (1500, "B", "B"),
+            (1650, "BORE", "BORE"),
+            (1990, "2026-01-19", "2026-01-19"),
+            (2160, "M.K.", "M.K."),
+        ),
+    ]
+    (table,) = find_tables(lines)
+    assert table.columns == ["key", "description", "date", "by"]
+    assert table.row("B").cells["by"] == "M.K."  # type: ignore[union-attr]
