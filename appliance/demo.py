@@ -168,7 +168,7 @@ def demo_command(
     as_json: bool,
 ) -> None:
     """Draw sample drawings, index them, ask a spoken question, print the cited answer, serve the page."""
-    from appliance.service.logs import setup_logging
+    from appliance.logs import setup_logging
 
     setup_logging()
     base = app.config

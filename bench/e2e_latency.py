@@ -24,8 +24,8 @@ from typing import Any
 from appliance.config import Config, load_config
 from appliance.demo import speak_question
 from appliance.events import EventBus
+from appliance.latency import STAGES
 from appliance.service.appliance import Appliance
-from appliance.service.latency import STAGES
 from appliance.service.parts import AnswerWorkerComponent, VoiceAdapter, build_parts
 from appliance.service.samples import write_samples
 

@@ -238,7 +238,7 @@ def _first_lines(lines: Iterator[str]) -> Iterator[str]:
 def test_a_log_record_naming_such_a_file_is_valid_utf8_json() -> None:
     import logging
 
-    from appliance.service.logs import JsonFormatter
+    from appliance.logs import JsonFormatter
 
     name = os.fsdecode(b"plate\xff.md")
     record = logging.makeLogRecord({"msg": f"indexing {name}", "file": name, "levelname": "INFO"})

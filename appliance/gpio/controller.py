@@ -11,7 +11,7 @@ from appliance.events import EventBus, EventType
 from appliance.gpio.devices import Buttons, StatusLight
 from appliance.gpio.factory import make_pin_factory
 from appliance.gpio.settings import GpioSettings
-from appliance.service.state import ACTIVITY_BY_EVENT
+from appliance.state import ACTIVITY_BY_EVENT
 
 log = logging.getLogger(__name__)
 

@@ -41,8 +41,8 @@ from appliance.service.ports import (
     Speaker,
 )
 from appliance.service.rooms import RoomControl
-from appliance.service.state import LiveState
 from appliance.service.supervisor import Backoff, ComponentStatus, FunctionComponent, Supervisor
+from appliance.state import LiveState
 
 log = logging.getLogger(__name__)
 

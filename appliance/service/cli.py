@@ -45,7 +45,7 @@ def run_command(app: AppContext, log_level: str) -> None:
     Runs until SIGTERM or Ctrl-C, then shuts down cleanly (LEDs off, answer worker reaped, index
     closed). Under systemd (Type=notify) it reports READY, STATUS and watchdog pings.
     """
-    from appliance.service.logs import setup_logging
+    from appliance.logs import setup_logging
 
     setup_logging(getattr(logging, log_level.upper()))
     clean = asyncio.run(_serve(app))

@@ -21,8 +21,8 @@ from typing import Any
 from appliance.audio.commands import CommandKind, parse_command
 from appliance.errors import AnswerError, InputError, OpenClawError
 from appliance.events import Event, EventBus, EventType
+from appliance.latency import LatencyBook, QuestionTimer
 from appliance.service.indexer import IndexQueue
-from appliance.service.latency import LatencyBook, QuestionTimer
 from appliance.service.memory import MemoryNotes
 from appliance.service.ports import Acknowledgement, Answerer, AnswerResult, Speaker, Utterance
 from appliance.service.rooms import RoomControl

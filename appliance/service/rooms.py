@@ -12,7 +12,7 @@ from typing import Any
 from appliance.errors import InputError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.ports import Presence
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 
 
 class RoomControl:

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from appliance.errors import InputError, OpenClawError
 from appliance.ingest.names import is_printable
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 from appliance.web.auth import token_matches
 from appliance.web.base import ApplianceControl
 from appliance.web.guards import HostAllowList, JsonTooDeep, TrustedHosts, parse_json

@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 
 from appliance.errors import ConfigError
-from appliance.service.logs import register_secret
+from appliance.logs import register_secret
 
 
 def load_or_create_token(path: Path) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 
 _STATUS = ("starting", "running", "backoff", "stopped", "disabled")
 

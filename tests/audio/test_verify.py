@@ -29,7 +29,7 @@ from appliance.cli import cli
 from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 from training.wake.espeak_words import phrase_span, speak_with_words
 
 from .conftest import SynthFn, samples_of

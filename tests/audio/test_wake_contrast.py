@@ -29,7 +29,7 @@ from appliance.config import load_config
 from appliance.errors import ConfigError, ModelError
 from appliance.events import Event, EventBus, EventType
 from appliance.models.manifest import load_manifest
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 from training.wake.contrast import auc, fit, window_ends
 
 from .conftest import SynthFn, samples_of

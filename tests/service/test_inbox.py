@@ -120,7 +120,7 @@ async def _next_event(events: asyncio.Queue[Event], kind: EventType, source: str
 async def test_a_name_that_is_not_utf8_is_indexed_under_its_display_form(
     config: Config, queue: IndexQueue
 ) -> None:
-    from appliance.service.state import LiveState
+    from appliance.state import LiveState
     from appliance.web.app import json_bytes
 
     inbox = config.paths.data_dir / "inbox"

@@ -18,15 +18,15 @@ from appliance.config import Config
 from appliance.events import EventType
 from appliance.index.embedder import Embedder
 from appliance.index.search import search
+from appliance.latency import LatencyBook
 from appliance.service.indexer import IndexQueue
-from appliance.service.latency import LatencyBook
 from appliance.service.memory import MemoryNotes
 from appliance.service.parts import AnswerAdapter, ReaderStore, SharedEmbedder
 from appliance.service.pipeline import QuestionPipeline
 from appliance.service.ports import Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.samples import SAMPLES, draw_sample
-from appliance.service.state import LiveState
+from appliance.state import LiveState
 from tests.answer.conftest import fault_command
 
 

@@ -20,7 +20,6 @@ from appliance.events import EventBus, EventType
 from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
 from appliance.service.parts import AnswerWorkerComponent
-from appliance.service.state import LiveState
 from appliance.service.supervisor import (
     Backoff,
     ComponentStatus,
@@ -28,6 +27,7 @@ from appliance.service.supervisor import (
     PermanentFault,
     Supervisor,
 )
+from appliance.state import LiveState
 
 
 async def _until(predicate, bus_queue) -> None:  # type: ignore[no-untyped-def]

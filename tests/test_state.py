@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from appliance.events import Event, EventBus, EventType
-from appliance.service.latency import LatencyBook, QuestionTimer
-from appliance.service.state import LiveState
+from appliance.latency import LatencyBook, QuestionTimer
+from appliance.state import LiveState
 
 
 def test_jobs_rooms_components_and_counters() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from appliance.events import Event, EventBus, EventType
 from appliance.ingest.names import display_name
-from appliance.service.latency import LatencyBook
+from appliance.latency import LatencyBook
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from appliance.service.logs import JsonFormatter, register_secret
+from appliance.logs import JsonFormatter, register_secret
 
 
 def test_json_line_with_extra_fields_and_redaction() -> None:
