@@ -516,6 +516,12 @@ _FIELD_FORMS: dict[str, re.Pattern[str]] = {
     "scale": _RATIO,
     "size": re.compile(r"^(?:A[0-4]|[A-E])$|(?<![^\W_])A[0-4](?![^\W_])"),
     "date": re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}"),
+    # A person has a name in letters ("T. WEISS", "TW", "王明"); what follows an empty
+    # "Granskad:" cell ("95.5 Q5.5") is someone else's text.
+    **dict.fromkeys(
+        ("drawn_by", "checked_by", "approved_by"),
+        re.compile(r"[^\W\d_]{2}|(?<![^\W\d_])[^\W\d_]\.\s?[^\W\d_](?![^\W\d_])"),
+    ),
 }
 
 #: A line that leads into a value on the next line ("... anges enligt", "acc. to /").

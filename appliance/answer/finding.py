@@ -149,4 +149,10 @@ _LINE_FORMS: dict[str, re.Pattern[str]] = {
     "weight": _WEIGHT,
     "scale": _RATIO,
     "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
+    # A person on a line: an initial and a name ("T. WEISS"), or a Chinese name. A line that is
+    # only the label and other text ("Granskad: 95.5 Q5.5") names nobody.
+    **dict.fromkeys(
+        ("drawn_by", "checked_by", "approved_by"),
+        re.compile(r"\b[A-Z]\.\s?[^\W\d_]{2,}|[\u3400-\u9fff]{2,4}"),
+    ),
 }

@@ -381,6 +381,9 @@ def test_a_finish_asked_of_a_feature_is_its_surface_not_its_size() -> None:
         ("Which grease is the plate lubricated with?", "Lubricate with Klüber NBU 15", True),
         ("Which RAL colour is the plate painted?", "Paint RAL 7035 after machining", True),
         ("Which projection does the plate drawing use?", "FIRST ANGLE PROJECTION", True),
+        # An empty checker cell read with the text beside it names nobody.
+        ("Who checked the plate drawing?", "Granskad: 95.5 Q5.5 25.5", False),
+        ("Who checked the plate drawing?", "Checked by T. Weiss", True),
     ],
 )
 def test_which_one_is_answered_by_a_line_that_names_one(
