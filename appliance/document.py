@@ -1,8 +1,9 @@
 """The shared vocabulary of documents: what every ingester produces, vision reads boxes in, and the
 index stores — :class:`SourceDocument`, its :class:`DocumentSlice` s, their :class:`SliceKind` and
-:class:`Box`.
+:class:`Box` — and the :class:`Citation` an answer points back into them with.
 
-It sits below ``ingest``, ``vision``, ``index`` and ``answer`` and imports none of them.
+It sits below ``ingest``, ``vision``, ``index``, ``answer`` and ``service``; of the appliance it imports
+only ``errors`` (a source's public name).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import enum
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
+
+from appliance.errors import public_name
 
 
 class SliceKind(enum.StrEnum):
@@ -110,3 +113,84 @@ class SourceDocument:
     title: str = ""
     #: Source-level metadata (title-block fields, page count, OCR engine ...).
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a cited fact of an answer comes from: enough for a person to find the exact place.
+
+    The answerer makes it; the service adds what the status page needs to show it (the thumbnail,
+    the page size, the best slice's box) and passes the same object on.
+    """
+
+    #: The ``[n]`` number in the answer text.
+    number: int
+    #: Slice ids the source covers (the first is the best hit).
+    slice_ids: tuple[int, ...]
+    #: Source identifier as indexed.
+    source: str
+    #: Namespace.
+    namespace: str
+    #: Source title.
+    title: str
+    #: Page (0 when none).
+    page: int
+    #: Region on the page ``[x0, y0, x1, y1]`` in source coordinates, or None.
+    box: list[float] | None
+    #: Drawing number ("" when none).
+    drawing_number: str
+    #: Revision ("" when none).
+    revision: str
+    #: Human label: "drawing A-1024, revision C, page 1".
+    label: str
+    #: The quoted evidence (extractive) or the start of the source text.
+    quote: str
+    #: Thumbnail path relative to ``data_dir`` (under ``artifacts/``), or "" (set by the service).
+    thumbnail: str = ""
+    #: Size ``[width, height]`` of the coordinate space the box is in, when known (set by the
+    #: service).
+    page_size: list[float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of ``openclaw ask --json``."""
+        return {
+            "number": self.number,
+            "slice_ids": list(self.slice_ids),
+            "source": self.source,
+            "source_name": public_name(self.source),
+            "namespace": self.namespace,
+            "title": self.title,
+            "page": self.page,
+            "box": self.box,
+            "drawing_number": self.drawing_number,
+            "revision": self.revision,
+            "label": self.label,
+            "quote": self.quote,
+        }
+
+    def to_page_json(self) -> dict[str, Any]:
+        """The JSON form the status page shows: the best slice, a short quote, the thumbnail."""
+        out: dict[str, Any] = {
+            "n": self.number,
+            "slice_id": self.slice_ids[0] if self.slice_ids else 0,
+            "source": self.source,
+            "namespace": self.namespace,
+            "text": self.quote[:300],
+            "page": self.page,
+            "box": self.box,
+            "drawing_number": self.drawing_number,
+            "revision": self.revision,
+            "thumbnail": self.thumbnail,
+            "page_size": self.page_size,
+        }
+        if self.box and self.page_size and self.page_size[0] > 0 and self.page_size[1] > 0:
+            w, h = self.page_size
+            x0, y0, x1, y1 = self.box
+            # The region as fractions of the page, so the page can overlay it on any thumbnail size.
+            out["region"] = [
+                round(max(0.0, x0 / w), 4),
+                round(max(0.0, y0 / h), 4),
+                round(min(1.0, x1 / w), 4),
+                round(min(1.0, y1 / h), 4),
+            ]
+        return out

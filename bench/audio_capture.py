@@ -35,12 +35,13 @@ from audio_common import silence
 from appliance.audio.base import Recogniser, Samples, WakeDetection, WakeDetector
 from appliance.audio.build import build_recogniser, build_wake_detector
 from appliance.audio.commands import CommandKind
-from appliance.audio.frontend import Utterance, VoiceFrontEnd
+from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.phrases import normalise_words
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
 from appliance.config import load_config
 from appliance.presence.rooms import load_rooms

@@ -34,8 +34,8 @@ from appliance.answer import extractive, finding, grammar, verify
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
-from appliance.document import Box
-from appliance.errors import AnswerError, public_name
+from appliance.document import Box, Citation
+from appliance.errors import AnswerError
 
 if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker
@@ -49,51 +49,6 @@ _WEAK_COSINE = 0.35
 #: What may follow a full stop while its citation is still arriving: nothing, or "[", "[1", "[1,".
 _CITATION_START = re.compile(r"\s*(?:\[[\d,\s]*)?")
 _SENTENCE_END = re.compile(r"(?<!\d)[.!?](?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])*\.?(?=\s|$)|\n")
-
-
-@dataclass(frozen=True)
-class Citation:
-    """Where a cited fact comes from: enough for a person to find the exact place."""
-
-    #: The ``[n]`` number in the answer text.
-    number: int
-    #: Slice ids the source covers (the first is the best hit).
-    slice_ids: tuple[int, ...]
-    #: Source identifier as indexed.
-    source: str
-    #: Namespace.
-    namespace: str
-    #: Source title.
-    title: str
-    #: Page (0 when none).
-    page: int
-    #: Region on the page ``[x0, y0, x1, y1]`` in source coordinates, or None.
-    box: list[float] | None
-    #: Drawing number ("" when none).
-    drawing_number: str
-    #: Revision ("" when none).
-    revision: str
-    #: Human label: "drawing A-1024, revision C, page 1".
-    label: str
-    #: The quoted evidence (extractive) or the start of the source text.
-    quote: str
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "number": self.number,
-            "slice_ids": list(self.slice_ids),
-            "source": self.source,
-            "source_name": public_name(self.source),
-            "namespace": self.namespace,
-            "title": self.title,
-            "page": self.page,
-            "box": self.box,
-            "drawing_number": self.drawing_number,
-            "revision": self.revision,
-            "label": self.label,
-            "quote": self.quote,
-        }
 
 
 @dataclass(frozen=True)

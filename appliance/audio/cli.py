@@ -9,9 +9,9 @@ from pathlib import Path
 import click
 
 from appliance.audio.build import build_frontend, build_sink, build_source, build_speaker
-from appliance.audio.frontend import Utterance
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.tts import single
+from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
 from appliance.cli import AppContext, echo_json, pass_app
 from appliance.events import Event, EventBus, EventType

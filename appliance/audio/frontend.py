@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,13 +37,14 @@ from appliance.audio.base import (
     Word,
 )
 from appliance.audio.bias import question_prompt
-from appliance.audio.commands import Command, parse_command
+from appliance.audio.commands import parse_command
 from appliance.audio.engines.vosk import VoskRecogniser
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
 from appliance.audio.phrases import split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
 from appliance.audio.tts import Speaker, SpeechReport
+from appliance.audio.utterance import Utterance
 from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
@@ -65,32 +66,6 @@ def _rejected(wake: WakeDetector) -> int:
     """Candidates the detector has turned down so far (0 for detectors that do not count them)."""
     count = getattr(wake, "rejected", 0)
     return count if isinstance(count, int) else 0
-
-
-@dataclass(frozen=True)
-class Utterance:
-    """One question (or command) heard after the wake phrase or push-to-talk."""
-
-    #: How it started (``detector == "push-to-talk"`` for the button).
-    wake: WakeDetection
-    #: The recogniser's output for the captured audio.
-    transcript: Transcript
-    #: The words after the wake phrase.
-    text: str
-    #: What the words ask for.
-    command: Command
-    #: Why capture stopped.
-    end_reason: EndReason
-    #: Seconds of audio captured.
-    audio_s: float
-    #: Monotonic timestamps: wake, listening, capture_end, transcribed.
-    timings: dict[str, float] = field(default_factory=dict)
-    #: Derived latencies in seconds (wake_after_phrase_s, transcribe_s, ...).
-    latency: dict[str, float] = field(default_factory=dict)
-    #: The audio of the wake phrase and the question (16 kHz mono int16), kept for false-wake tuning.
-    audio: Samples = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
-    #: What the command grammar made of it (None: not scored; see appliance/audio/grammar.py).
-    grammar: GrammarChoice | None = None
 
 
 @dataclass

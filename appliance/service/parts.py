@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
@@ -24,18 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from appliance.audio.utterance import Utterance
 from appliance.config import Config
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.service.appliance import Parts
 from appliance.service.library import IndexLibrary, source_records
-from appliance.service.ports import (
-    Acknowledgement,
-    AnswerResult,
-    AnswerTimes,
-    Citation,
-    Utterance,
-)
+from appliance.service.ports import Acknowledgement, AnswerResult, AnswerTimes
 from appliance.service.supervisor import PermanentFault
 
 if TYPE_CHECKING:
@@ -169,21 +165,7 @@ class AnswerAdapter:
                     best = store.get_slice(c.slice_ids[0])
                     if best.box is not None:
                         box = best.box.to_list()
-            citations.append(
-                Citation(
-                    n=c.number,
-                    slice_id=c.slice_ids[0] if c.slice_ids else 0,
-                    source=c.source,
-                    namespace=c.namespace,
-                    text=c.quote[:300],
-                    page=c.page,
-                    box=box,
-                    drawing_number=c.drawing_number,
-                    revision=c.revision,
-                    thumbnail=thumb,
-                    page_size=page_size,
-                )
-            )
+            citations.append(dataclasses.replace(c, box=box, thumbnail=thumb, page_size=page_size))
         mode = "abstain" if answer.mode == "abstained" else answer.mode
         return AnswerResult(
             text=answer.text,
@@ -244,20 +226,7 @@ class VoiceAdapter:
                 heard = await self.frontend.next_utterance()
                 if heard is None:
                     return
-                marks = heard.timings
-                now = time.monotonic()
-                audio = getattr(heard, "audio", None)
-                yield Utterance(
-                    text=heard.text,
-                    wake_at=marks.get("wake", now),
-                    captured_at=marks.get("capture_end", now),
-                    transcribed_at=marks.get("transcribed", now),
-                    wake_delay_s=float(heard.latency.get("wake_after_phrase_s", 0.0)),
-                    wake_score=heard.wake.score,
-                    push_to_talk=heard.wake.detector == "push-to-talk",
-                    pcm=audio.tobytes() if audio is not None else b"",
-                    engine=heard.transcript.engine,
-                )
+                yield heard
         finally:
             await asyncio.shield(self.frontend.close())
 

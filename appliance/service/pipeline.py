@@ -12,19 +12,20 @@ import asyncio
 import itertools
 import logging
 import time
-import wave
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from appliance.audio.commands import CommandKind, parse_command
+from appliance.audio.commands import CommandKind
+from appliance.audio.utterance import Utterance
+from appliance.audio.wavio import write_wav
 from appliance.errors import AnswerError, InputError, OpenClawError
 from appliance.events import Event, EventBus, EventType
 from appliance.latency import LatencyBook, QuestionTimer
 from appliance.service.indexer import IndexQueue
 from appliance.service.memory import MemoryNotes
-from appliance.service.ports import Acknowledgement, Answerer, AnswerResult, Speaker, Utterance
+from appliance.service.ports import Acknowledgement, Answerer, AnswerResult, Speaker
 from appliance.service.rooms import RoomControl
 from appliance.service.supervisor import public_error
 
@@ -111,7 +112,7 @@ class QuestionPipeline:
         async with self._lock:
             self._last_utterance = utt
             self.bus.publish(Event(EventType.TRANSCRIPT_FINAL, {"text": utt.text}))
-            command = parse_command(utt.text)
+            command = utt.command
             timer = QuestionTimer(
                 wake_at=utt.wake_at,
                 wake_delay_s=utt.wake_delay_s,
@@ -145,7 +146,7 @@ class QuestionPipeline:
                     answer=result.text,
                     spoken=result.spoken,
                     mode=result.mode,
-                    citations=[c.to_json() for c in result.citations],
+                    citations=[c.to_page_json() for c in result.citations],
                     namespaces=list(result.namespaces) or record["namespaces"],
                     extra=result.extra,
                 )
@@ -284,15 +285,11 @@ class QuestionPipeline:
         self.speaker.stop()
         utt = self._last_utterance
         clip: Path | None = None
-        if utt is not None and utt.pcm:
+        if utt is not None and len(utt.audio):
             folder = self.data_dir / "false-wakes"
-            folder.mkdir(parents=True, exist_ok=True)
-            clip = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{next(self._ids)}.wav"
-            with wave.open(str(clip), "wb") as out:
-                out.setnchannels(1)
-                out.setsampwidth(2)
-                out.setframerate(16000)
-                out.writeframes(utt.pcm)
+            clip = write_wav(
+                folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{next(self._ids)}.wav", utt.audio
+            )
         self.bus.publish(
             Event(
                 EventType.FALSE_WAKE,

@@ -12,75 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from appliance.audio.utterance import Utterance
+from appliance.document import Citation
+
 #: Progress callback: (fraction 0..1, short message). Called from worker threads.
 Progress = Callable[[float, str], None]
-
-
-@dataclass(frozen=True)
-class Utterance:
-    """A question as heard, handed from the audio part to the pipeline."""
-
-    #: Final transcript of the question (wake phrase removed).
-    text: str
-    #: ``time.monotonic()`` when the wake word was detected or push-to-talk pressed.
-    wake_at: float
-    #: ``time.monotonic()`` when the spoken question ended.
-    captured_at: float
-    #: ``time.monotonic()`` when the transcript was final.
-    transcribed_at: float
-    #: Detection delay after the end of the wake phrase (seconds; 0 for push-to-talk).
-    wake_delay_s: float = 0.0
-    #: Wake detector confidence (1.0 for push-to-talk).
-    wake_score: float = 1.0
-    #: Whether the button started it instead of the wake word.
-    push_to_talk: bool = False
-    #: The audio of the wake word and question: 16 kHz mono int16 PCM, kept for "that wasn't for you".
-    pcm: bytes = b""
-    #: Name of the recogniser that produced the transcript.
-    engine: str = ""
-
-
-@dataclass(frozen=True)
-class Citation:
-    """One numbered source of an answer, with what the status page needs to show it."""
-
-    #: The number used in the answer text ("[1]" -> 1).
-    n: int
-    #: Slice id in the index.
-    slice_id: int
-    #: Source identifier (file name relative to its inbox, or capture id).
-    source: str
-    #: Namespace of the source.
-    namespace: str
-    #: Quoted text of the slice (shortened).
-    text: str = ""
-    #: 1-based page, 0 when none.
-    page: int = 0
-    #: Box on the page in the source's coordinates ``[x0, y0, x1, y1]``, or None.
-    box: list[float] | None = None
-    #: Drawing number, when a drawing is cited.
-    drawing_number: str = ""
-    #: Drawing revision, when known.
-    revision: str = ""
-    #: Thumbnail path relative to ``data_dir`` (under ``artifacts/``), or "".
-    thumbnail: str = ""
-    #: Size ``[width, height]`` of the coordinate space the box is in, when known.
-    page_size: list[float] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form for the status page."""
-        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        if self.box and self.page_size and self.page_size[0] > 0 and self.page_size[1] > 0:
-            w, h = self.page_size
-            x0, y0, x1, y1 = self.box
-            # The region as fractions of the page, so the page can overlay it on any thumbnail size.
-            out["region"] = [
-                round(max(0.0, x0 / w), 4),
-                round(max(0.0, y0 / h), 4),
-                round(min(1.0, x1 / w), 4),
-                round(min(1.0, y1 / h), 4),
-            ]
-        return out
 
 
 @dataclass(frozen=True)

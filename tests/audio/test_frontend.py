@@ -14,11 +14,12 @@ from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import AudioFormatError
-from appliance.audio.frontend import Utterance, VoiceFrontEnd
+from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker, single
+from appliance.audio.utterance import Utterance
 from appliance.audio.vad import EndReason
 from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wavio import write_wav

@@ -11,7 +11,6 @@ import pytest
 from appliance.audio.base import Samples
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
-from appliance.audio.frontend import Utterance
 from appliance.audio.grammar import (
     MAX_WORDS,
     WORD_WINDOW,
@@ -20,6 +19,7 @@ from appliance.audio.grammar import (
     without_repeats,
 )
 from appliance.audio.phrases import normalise_words, split_after_phrase
+from appliance.audio.utterance import Utterance
 
 from .conftest import SynthFn, samples_of
 from .test_frontend import after_a_press, make_frontend

@@ -21,12 +21,13 @@ from appliance.audio.engines.speech_embedding import (
 )
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import SpeechModelError
-from appliance.audio.frontend import Utterance, VoiceFrontEnd
+from appliance.audio.frontend import VoiceFrontEnd
 from appliance.audio.phrases import normalise_words, split_after_phrase
 from appliance.audio.settings import AudioSettings
 from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
+from appliance.audio.utterance import Utterance
 from appliance.audio.wake_model import (
     HEAD_MODEL,
     KeywordHead,

@@ -23,11 +23,11 @@ from appliance.service.indexer import IndexQueue
 from appliance.service.memory import MemoryNotes
 from appliance.service.parts import AnswerAdapter, ReaderStore, SharedEmbedder
 from appliance.service.pipeline import QuestionPipeline
-from appliance.service.ports import Utterance
 from appliance.service.rooms import RoomControl
 from appliance.service.samples import SAMPLES, draw_sample
 from appliance.state import LiveState
 from tests.answer.conftest import fault_command
+from tests.utterances import heard
 
 
 class RecordingSpeaker:
@@ -63,15 +63,10 @@ def _pipeline(config: Config, queue: IndexQueue, speaker: RecordingSpeaker) -> Q
     )
 
 
-def _utterance(text: str, pcm: bytes = b"") -> Utterance:
-    now = time.monotonic()
-    return Utterance(text=text, wake_at=now, captured_at=now, transcribed_at=now, pcm=pcm)
-
-
 async def test_remember_writes_markdown_and_indexes_it(config: Config, queue: IndexQueue) -> None:
     speaker = RecordingSpeaker()
     pipeline = _pipeline(config, queue, speaker)
-    record = await pipeline.handle(_utterance("remember that the bracket now takes 30 N·m"))
+    record = await pipeline.handle(heard("remember that the bracket now takes 30 N·m"))
     assert record["command"] == "remember" and speaker.said == ["Noted."]
     day = config.paths.data_dir / "memory" / "global" / f"{time.strftime('%Y-%m-%d')}.md"
     assert "the bracket now takes 30 N·m" in day.read_text(encoding="utf-8")
@@ -115,13 +110,13 @@ async def test_false_wake_keeps_the_clip(config: Config, queue: IndexQueue) -> N
     speaker = RecordingSpeaker()
     pipeline = _pipeline(config, queue, speaker)
     events = queue.bus.subscribe_queue()
-    pcm = (np.sin(np.arange(16000) / 5) * 8000).astype(np.int16).tobytes()
-    await pipeline.handle(_utterance("which room", pcm))
+    audio = (np.sin(np.arange(16000) / 5) * 8000).astype(np.int16)
+    await pipeline.handle(heard("which room", audio))
     clip = await asyncio.to_thread(pipeline.false_wake)
     assert clip is not None and clip.parent == config.paths.data_dir / "false-wakes"
     with wave.open(str(clip)) as wav:
         assert (wav.getframerate(), wav.getnchannels(), wav.getnframes()) == (16000, 1, 16000)
-        assert wav.readframes(16000) == pcm
+        assert wav.readframes(16000) == audio.tobytes()
     assert speaker.stopped == 1
     assert any(
         e.type == EventType.FALSE_WAKE and e.data["clip"] == clip.name for e in _drain(events)
@@ -168,7 +163,7 @@ async def test_the_model_path_is_acknowledged_before_its_answer(
     pipeline.answerer = AnswerAdapter(config, reader, worker)
     try:
         record = await pipeline.handle(
-            _utterance("what is the bracket powder coated with and what is checked after welding")
+            heard("what is the bracket powder coated with and what is checked after welding")
         )
     finally:
         await worker.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import shutil
-import time
 from pathlib import Path
 
 from appliance.config import load_config
@@ -21,7 +20,7 @@ from appliance.service.parts import (
     Vocabulary,
     build_parts,
 )
-from appliance.service.ports import Utterance
+from tests.utterances import heard
 
 
 async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) -> None:
@@ -61,25 +60,14 @@ async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) ->
         assert held["name"] == "Electronics lab" and held["manual"]
         assert appliance.rooms.namespaces == ["global", "electronics"]
         assert appliance.rooms.memory_namespace() == "electronics"
-        now = time.monotonic()
-        record = await appliance.pipeline.handle(
-            Utterance(text="which room", wake_at=now, captured_at=now, transcribed_at=now)
-        )
+        record = await appliance.pipeline.handle(heard("which room"))
         assert record["answer"].startswith("Now in Electronics lab")
         # "switch to the machine shop" as whisper tiny.en may write it: the room is still found.
-        record = await appliance.pipeline.handle(
-            Utterance(
-                text="switch to the machine chop", wake_at=now, captured_at=now, transcribed_at=now
-            )
-        )
+        record = await appliance.pipeline.handle(heard("switch to the machine chop"))
         assert record["answer"] == "Now in Machine shop.", record["answer"]
         assert appliance.rooms.namespaces == ["global", "shop"]
         # A room there is not: told so, with the rooms there are; the hold stays where it was.
-        record = await appliance.pipeline.handle(
-            Utterance(
-                text="switch to the kitchen", wake_at=now, captured_at=now, transcribed_at=now
-            )
-        )
+        record = await appliance.pipeline.handle(heard("switch to the kitchen"))
         assert "error" not in record and "Electronics lab" in record["answer"], record
         assert appliance.rooms.namespaces == ["global", "shop"]
         await appliance.set_room("Electronics lab")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -22,8 +21,8 @@ from appliance.config import load_config
 from appliance.events import EventBus
 from appliance.service.appliance import Appliance
 from appliance.service.parts import build_parts
-from appliance.service.ports import Utterance
 from appliance.service.samples import write_samples
+from tests.utterances import heard
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -57,9 +56,7 @@ class RunningAppliance:
     def ask(self, question: str) -> dict[str, Any]:
         """Put a transcribed question through the real pipeline; returns its status-page record."""
         assert self.appliance is not None
-        now = time.monotonic()
-        utt = Utterance(text=question, wake_at=now, captured_at=now, transcribed_at=now)
-        return self.call(self.appliance.pipeline.handle(utt))  # type: ignore[no-any-return]
+        return self.call(self.appliance.pipeline.handle(heard(question)))  # type: ignore[no-any-return]
 
 
 def _run(handle: RunningAppliance, config_path: Path) -> None:
