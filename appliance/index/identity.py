@@ -271,7 +271,8 @@ _LEAD_WORDS = _GENERIC | frozenset(
 
 def question_words(question: str) -> list[_Word]:
     """The question's words with their forms: the term, its English sense ("Adapterplatte" ->
-    adapter, plate), and identifiers joined across a space or a dash ("LiU 0010")."""
+    adapter, plate), its one-word synonyms ("cap" -> cover, lid), and identifiers joined across a
+    space or a dash ("LiU 0010")."""
     raw = _raw_words(question)
     folded = [fold(w) for w in raw]
     out = []
@@ -281,6 +282,8 @@ def question_words(question: str) -> list[_Word]:
             sense = drawing_terms.english(word)
             if sense:
                 forms.update(terms(sense))
+            # A person says "cap" for a title the glossary gives as "end cover" (端盖).
+            forms.update(w for w in drawing_terms.synonyms(singular(folded[i])) if " " not in w)
         for n in (1, 2, 3):
             joined = "".join(folded[i : i + n])
             if i + n <= len(raw) and is_identifier(joined):

@@ -140,3 +140,17 @@ def test_names_are_cached_until_the_index_changes(
     finally:
         drawings.delete_source("global", "Turmhalter.md")
     assert drawings.names.named(question, SPACES) == []
+
+
+def test_a_synonym_of_a_titles_english_sense_names_the_drawing() -> None:
+    from appliance.index.identity import SourceNames, _SourceRow
+
+    rows = [
+        _SourceRow(1, "global", "DG-0620-02.png", "端盖", "DG-0620-02", ()),
+        _SourceRow(2, "global", "flange.png", "Flange", "FL-3306", ()),
+    ]
+    names = SourceNames(rows)
+    # 端盖 reads "end cover"; a person says "end cap".
+    found = names.match("What bore fit does the end cap have?", soundalike_names=False)
+    assert [n.source for n in found] == ["DG-0620-02.png"]
+    assert "cover" in question_words("the end cap")[2].forms
