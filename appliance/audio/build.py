@@ -141,9 +141,7 @@ def build_wake_detector(config: Config, recogniser: Recogniser | None = None) ->
     return WhisperWakeDetector(
         whisper,
         s.wake_phrase,
-        threshold=s.wake_whisper_threshold,
         vad_threshold_db=s.vad_threshold_db,
-        bias=s.wake_whisper_bias,
     )
 
 
@@ -203,7 +201,7 @@ def build_tts(config: Config) -> Synthesizer:
             # auto: a missing or changed voice is not worth a silent appliance; say so and go on.
             log.warning("tts: Piper voice unavailable (%s); speaking with espeak-ng", error)
         else:
-            return PiperTts(voice, length_scale=s.tts_piper_length_scale or None)
+            return PiperTts(voice)
     return EspeakTts(voice=s.tts_voice, rate_wpm=s.tts_rate_wpm, timeout_s=s.tts_timeout_s)
 
 

@@ -260,9 +260,8 @@ class PiperVoice:
 class PiperTts:
     """A Piper voice behind the same asynchronous interface as :class:`~appliance.audio.tts.EspeakTts`."""
 
-    def __init__(self, voice: PiperVoice, *, length_scale: float | None = None) -> None:
+    def __init__(self, voice: PiperVoice) -> None:
         self.voice = voice
-        self.length_scale = length_scale
 
     @property
     def name(self) -> str:
@@ -276,5 +275,5 @@ class PiperTts:
 
     async def synthesize(self, text: str) -> tuple[Samples, int]:
         """Speak ``text`` in a worker thread (the graph holds the GIL only briefly)."""
-        audio = await asyncio.to_thread(self.voice.synthesize, text, length_scale=self.length_scale)
+        audio = await asyncio.to_thread(self.voice.synthesize, text)
         return audio, self.voice.sample_rate

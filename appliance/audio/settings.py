@@ -82,10 +82,6 @@ class AudioSettings:
     wake_refractory_s: float = 2.0
     #: Minimum confidence (0..1) of every word of the wake phrase.
     wake_threshold: float = 0.6
-    #: Minimum posterior of the phrase's tokens (geometric mean, 0..1) for the whisper wake detector.
-    wake_whisper_threshold: float = 0.0
-    #: Bias the whisper wake detector's decoding toward the phrase (fewer misses, more near-miss accepts).
-    wake_whisper_bias: bool = False
     #: Seconds of audio kept before the wake word, so "open claw what is ..." works in one breath.
     preroll_s: float = 2.5
     #: Speech recogniser engine for questions.
@@ -98,10 +94,6 @@ class AudioSettings:
     #: the 2 s to the first audio); on a Pi, where the question engine is Vosk, a whisper set-up
     #: would start from "whisper-tiny-en" for speed.
     whisper_model: str = "whisper-base"
-    #: Transcribe questions (up to 20 s) with a shortened whisper encoder context: ~5x less CPU, but
-    #: WER 0.083 instead of 0.071 (bench/audio_wer.py) and command accuracy 0.633 instead of 0.833
-    #: (bench/audio_commands.py), so off by default.
-    whisper_short_context: bool = False
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
@@ -121,8 +113,6 @@ class AudioSettings:
     #: Speech output engine: ``auto`` speaks with the Piper voice of the model manifest when it is
     #: installed and verifies, else with espeak-ng (decision 0034); ``piper`` insists on the voice.
     tts_engine: Literal["auto", "espeak-ng", "piper"] = "auto"
-    #: Piper's speed: its length scale (over 1 is slower; the voice's own default when 0).
-    tts_piper_length_scale: float = 0.0
     #: onnxruntime threads for the Piper voice.
     tts_piper_threads: int = 2
     #: espeak-ng voice.
@@ -176,11 +166,6 @@ class AudioSettings:
                 0.8 <= self.wake_verify_window_s <= 4.0,
                 "between 0.8 and 4",
             ),
-            (
-                "wake_whisper_threshold",
-                0.0 <= self.wake_whisper_threshold <= 1.0,
-                "between 0 and 1",
-            ),
             ("preroll_s", 0.0 <= self.preroll_s <= 10.0, "between 0 and 10"),
             ("stt_threads", 1 <= self.stt_threads <= 16, "between 1 and 16"),
             ("wake_verify_threads", 1 <= self.wake_verify_threads <= 16, "between 1 and 16"),
@@ -190,11 +175,6 @@ class AudioSettings:
             ("vad_threshold_db", 1.0 <= self.vad_threshold_db <= 40.0, "between 1 and 40"),
             ("tts_rate_wpm", 80 <= self.tts_rate_wpm <= 450, "between 80 and 450"),
             ("tts_timeout_s", 1.0 <= self.tts_timeout_s <= 300.0, "between 1 and 300"),
-            (
-                "tts_piper_length_scale",
-                self.tts_piper_length_scale == 0.0 or 0.5 <= self.tts_piper_length_scale <= 2.0,
-                "0 (the voice's own) or between 0.5 and 2",
-            ),
             ("tts_piper_threads", 1 <= self.tts_piper_threads <= 8, "between 1 and 8"),
         ]
         for key, ok, allowed in checks:

@@ -126,7 +126,7 @@ class MoveSigns:
         self.lasting = self.lasting_fall(levels, current, now)
         for key in self.lasting:
             self.moved[key] = max(self.moved.get(key, -1.0), now)
-        for key in self.joint_fall(levels, current) | self.beacon_rise_moves(levels, current, now):
+        for key in self.beacon_rise_moves(levels, current, now):
             self.moved[key] = max(self.moved.get(key, -1.0), now)
         # A move goes through doors: not straight into a room the rooms file says the current
         # one does not open into (a room behind the next one can read strong through a wall).
@@ -197,21 +197,6 @@ class MoveSigns:
             return set()
         mine = levels[current].level_db
         return {k for k, v in levels.items() if k != current and v.level_db > mine}
-
-    def joint_fall(self, levels: dict[str, RoomLevel], current: str | None) -> set[str]:
-        """Rooms moved to by the sign "the current room and another fell together" (if enabled).
-
-        One person does not stand in two lines of sight at once; a move changes every link. Off
-        by default: in the simulator it also fires on two independent blockages at once (figures
-        in decision 0006).
-        """
-        s = self.settings
-        fall = self.memory.fall
-        leading = self.leading(levels, current)
-        if s.joint_fall_db <= 0.0 or not leading or fall(current or "") < s.lasting_fall_db:
-            return set()
-        fell = {k for k in levels if k != current and fall(k) >= s.joint_fall_db}
-        return {k for k in leading if k not in fell and fell - {k}}
 
     def beacons_fell(self, room: str, now: float) -> bool:
         """Whether every heard beacon (two or more) of ``room`` fell further than bodies explain.

@@ -105,10 +105,6 @@ class PresenceSettings:
     beacon_rise_db: float = 8.0
     #: ...once this many beacons rose so at once.
     beacon_rise_count: int = 1
-    #: A move seen as two rooms falling at once: the current room ``lasting_fall_db`` and another
-    #: this many dB under their medians over ``motion_window_s`` (0 = off); towards every room
-    #: that now leads the current one and did not fall.
-    joint_fall_db: float = 0.0
     #: A room whose level is two or more beacons: every heard one of them this many dB under its
     #: own median over ``motion_window_s`` is a fall deeper than a body, as ``deep_fall_db`` is
     #: for the room's level — but not towards a room being passed (0 = off). One
@@ -270,7 +266,6 @@ class PresenceSettings:
             "lasting_rise_db": self.lasting_rise_db,
             "beacon_rise_db": self.beacon_rise_db,
             "passed_fall_db": self.passed_fall_db,
-            "joint_fall_db": self.joint_fall_db,
             "beacons_fall_db": self.beacons_fall_db,
             "carried_fall_db": self.carried_fall_db,
             "carried_rise_db": self.carried_rise_db,
