@@ -101,28 +101,11 @@ class IndexLibrary:
         A rejected shot raises the vision part's PageQualityError, whose message says what to do
         ("too blurry, hold it still"); nothing is indexed then.
         """
-        from appliance.vision.cameras import open_camera
-        from appliance.vision.capture import capture_page, capture_source_id, capture_stamp
-        from appliance.vision.ingest import source_document
+        from appliance.vision.scan import capture_document
 
         progress(0.05, "capturing")
-        camera = open_camera(self.config.vision, self.data_dir)
-        try:
-            capture = capture_page(camera, self.config.vision)
-        finally:
-            camera.close()
-        progress(0.7, "indexing")
-        stamp = capture_stamp(capture.frame)
-        doc = source_document(
-            capture.analysis,
-            capture.frame.image,
-            data=capture.frame.data,
-            namespace=namespace,
-            source=capture_source_id(capture.frame),
-            config=self.config,
-            media_type="image/jpeg",
-            mtime=capture.frame.captured_at,
-            fallback_title=f"capture {stamp}",
+        capture, doc = capture_document(
+            self.config, namespace, captured=lambda: progress(0.7, "indexing")
         )
         result = self.store.replace_source(doc)
         fields = capture.analysis.fields

@@ -151,28 +151,10 @@ def scan_command(app: AppContext, namespace: str, as_json: bool) -> None:
     A rejected shot says why ("Too blurry — hold it still.") and is not indexed (exit status 4).
     """
     from appliance.index.store import IndexStore
-    from appliance.vision.cameras import open_camera
-    from appliance.vision.capture import capture_page, capture_source_id, capture_stamp
-    from appliance.vision.ingest import source_document
+    from appliance.vision.scan import capture_document
 
     config = app.config
-    camera = open_camera(config.vision, config.paths.data_dir)
-    try:
-        capture = capture_page(camera, config.vision)
-    finally:
-        camera.close()
-    stamp = capture_stamp(capture.frame)
-    doc = source_document(
-        capture.analysis,
-        capture.frame.image,
-        data=capture.frame.data,
-        namespace=namespace,
-        source=capture_source_id(capture.frame),
-        config=config,
-        media_type="image/jpeg",
-        mtime=capture.frame.captured_at,
-        fallback_title=f"capture {stamp}",
-    )
+    capture, doc = capture_document(config, namespace)
     with IndexStore.open(config) as store:
         result = store.replace_source(doc)
     if as_json:
