@@ -473,8 +473,8 @@ def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
     assert wake.recogniser.model_name == "whisper-tiny-en"
     needed = {(m.label, m.name) for m in configured_models(config)}
     assert ("wake check (whisper)", "whisper-tiny-en") in needed
-    # The same model for both: one instance, listed once.
-    tiny = load_config(environ={})
+    # The same model for both (tiny.en for the questions too): one instance, listed once.
+    tiny = load_config(environ={"OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en"})
     shared = build_recogniser(tiny, "whisper")
     assert cast(VerifiedWakeDetector, build_wake_detector(tiny, shared)).recogniser is shared
     assert "wake check (whisper)" not in {m.label for m in configured_models(tiny)}
