@@ -1,7 +1,8 @@
 """Latency accounting for every question: how long each stage of the pipeline took.
 
 Stages, in order: ``wake`` (detection delay after the wake phrase ended, as the audio part reports it),
-``capture`` (wake to the end of the spoken question), ``transcription``, ``retrieval`` (search), ``first_token``
+``capture`` (wake to the end of the spoken question), ``cue`` (end of the question to the "heard you"
+tone), ``transcription``, ``retrieval`` (search), ``first_token``
 (retrieval done to the answer's first token), ``acknowledge`` (end of the question to the first sound of
 "Checking the drawings" when the model is asked), ``first_audio`` (end of the question to the first
 sound of the answer itself) and ``total`` (wake to the answer finished). Figures go to the status page (recent values and
@@ -19,6 +20,7 @@ from prometheus_client import CollectorRegistry, Histogram
 STAGES = (
     "wake",
     "capture",
+    "cue",
     "transcription",
     "retrieval",
     "first_token",
@@ -39,6 +41,8 @@ class QuestionTimer:
     wake_delay_s: float = 0.0
     #: When the spoken question ended (silence detected).
     captured_at: float | None = None
+    #: When the "heard you" tone started playing (None: none was played).
+    cued_at: float | None = None
     #: When the transcript was final.
     transcribed_at: float | None = None
     #: When retrieval finished.
@@ -63,6 +67,7 @@ class QuestionTimer:
                 out[name] = max(0.0, end - start)
 
         span("capture", self.wake_at, self.captured_at)
+        span("cue", self.captured_at, self.cued_at)
         span("transcription", self.captured_at, self.transcribed_at)
         span("retrieval", self.retrieval_started_at, self.retrieved_at)
         span("first_token", self.retrieved_at, self.first_token_at)

@@ -61,12 +61,15 @@ async def test_a_malformed_event_does_not_stop_the_state() -> None:
 
 
 def test_stage_durations_and_percentiles() -> None:
-    timer = QuestionTimer(wake_at=10.0, wake_delay_s=0.2, captured_at=12.0, transcribed_at=12.5)
+    timer = QuestionTimer(
+        wake_at=10.0, wake_delay_s=0.2, captured_at=12.0, cued_at=12.01, transcribed_at=12.5
+    )
     timer.retrieval_started_at, timer.retrieved_at = 12.5, 12.55
     timer.first_token_at, timer.first_audio_at, timer.done_at = 12.6, 13.0, 15.0
     assert timer.stages() == {
         "wake": 0.2,
         "capture": 2.0,
+        "cue": 0.01,
         "transcription": 0.5,
         "retrieval": 0.05,
         "first_token": 0.05,

@@ -333,6 +333,8 @@ class VoiceFrontEnd:
                     self._publish(EventType.TRANSCRIPT_PARTIAL, text=update.text, engine="vosk")
             reason = endpointer.feed(chunk.samples)
         timings.mark("capture_end")
+        if self.settings.end_cue and reason != EndReason.NO_SPEECH:
+            timings.mark("cue", self.speaker.cue())
         audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int16)
         trim = max(
             0, endpointer.trailing_silence_frames * FRAME - int(KEEP_TRAILING_S * SAMPLE_RATE)

@@ -106,6 +106,9 @@ class AudioSettings:
     trailing_silence_s: float = 0.8
     #: Longest question, in seconds.
     max_question_s: float = 12.0
+    #: Play a short tone the moment a question ends, before it is transcribed: the listener hears
+    #: at once that it was taken (the answer follows the transcription and the search).
+    end_cue: bool = True
     #: Seconds after the wake word with no speech before the appliance gives up listening.
     no_speech_timeout_s: float = 4.0
     #: How far above the tracked noise floor (in dB) a frame must be to count as speech.

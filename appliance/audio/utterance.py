@@ -36,7 +36,7 @@ class Utterance:
     end_reason: EndReason
     #: Seconds of audio captured.
     audio_s: float
-    #: Monotonic timestamps: wake, listening, capture_end, transcribed.
+    #: Monotonic timestamps: wake, listening, capture_end, cue (when played), transcribed.
     timings: dict[str, float] = field(default_factory=dict)
     #: Derived latencies in seconds (wake_after_phrase_s, transcribe_s, ...).
     latency: dict[str, float] = field(default_factory=dict)
@@ -59,6 +59,11 @@ class Utterance:
     def captured_at(self) -> float:
         """``time.monotonic()`` when the spoken question ended."""
         return self._mark("capture_end")
+
+    @property
+    def cued_at(self) -> float | None:
+        """``time.monotonic()`` when the "heard you" tone started (None: no tone was played)."""
+        return self.timings.get("cue")
 
     @property
     def transcribed_at(self) -> float:

@@ -117,6 +117,7 @@ class QuestionPipeline:
                 wake_at=utt.wake_at,
                 wake_delay_s=utt.wake_delay_s,
                 captured_at=utt.captured_at,
+                cued_at=utt.cued_at,
                 transcribed_at=utt.transcribed_at,
             )
             record: dict[str, Any] = {

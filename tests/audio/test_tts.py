@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+import soundfile as sf
 
 from appliance.audio.errors import TtsError
 from appliance.audio.sinks import SoundDeviceSink, WavFileSink
@@ -91,6 +93,19 @@ async def test_speaker_writes_each_sentence(tmp_path: Path) -> None:
     assert [p.name for p in sink.written] == ["speech-0001.wav", "speech-0002.wav"]
     audio, rate = sink.concatenated()
     assert rate == 22050 and abs(len(audio) / rate - report.audio_s) < 0.01
+
+
+def test_the_cue_is_a_short_tone_played_without_waiting(tmp_path: Path) -> None:
+    sink = WavFileSink(tmp_path / "out", realtime=True)  # wait() would take the tone's length
+    before = time.monotonic()
+    at = Speaker(EspeakTts(), sink).cue()
+    assert before <= at <= time.monotonic()
+    (path,) = sink.written
+    audio, rate = sf.read(path, dtype="int16")
+    assert 0.05 <= len(audio) / rate <= 0.2  # over long before an answer's first word
+    assert int(np.abs(audio.astype(np.int32)).max()) > 4000  # audible, not silence
+    # Faded in and out: no click at either end.
+    assert abs(int(audio[0])) < 500 and abs(int(audio[-1])) < 500
 
 
 async def test_speaker_is_interrupted_mid_answer(tmp_path: Path) -> None:

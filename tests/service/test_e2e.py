@@ -42,8 +42,10 @@ async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
     assert cite["source"] == "inbox/global/A-1024_revC.png"
     assert cite["box"] and cite["region"]
     assert "6061-T6" in record["spoken"]
-    for stage in ("wake", "capture", "transcription", "retrieval", "first_audio", "total"):
+    for stage in ("wake", "capture", "cue", "transcription", "retrieval", "first_audio", "total"):
         assert stage in record["latency"], stage
+    # The "heard you" tone sounds as the question ends, before the transcription is done.
+    assert record["latency"]["cue"] < record["latency"]["transcription"], record["latency"]
     spoken = sorted((data / "speech-out").glob("*.wav"))
     assert spoken, lines
     audio, rate = sf.read(spoken[-1], dtype="int16")
