@@ -361,12 +361,11 @@ async def first_audio_s(voice: object, sentence: str) -> float:
 def bias_words(config: Config, store: IndexStore) -> list[str]:
     """The recogniser's bias as the service builds it for a question after the wake phrase
     (appliance.audio.bias.question_prompt over the index's drawing numbers and titles)."""
-    from appliance.audio.bias import question_prompt
+    from appliance.audio.bias import index_names, question_prompt
     from appliance.audio.frontend import COMMAND_HINTS
 
-    sources = store.list_sources()
-    words = sorted({w for s in sources for w in (s.drawing_number, s.title) if w})[:500]
-    prompt = question_prompt(COMMAND_HINTS, config.audio.vocabulary, words)
+    names = index_names(store.list_sources())
+    prompt = question_prompt(COMMAND_HINTS, config.audio.vocabulary, names)
     return [prompt] if prompt else []
 
 

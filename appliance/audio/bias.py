@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Protocol
 
 #: Characters of prompt: whisper keeps at most 223 tokens of it, and codes cost about one token
 #: per two or three characters.
@@ -66,6 +67,30 @@ def bias_prompt(terms: Iterable[str], budget: int = PROMPT_BUDGET) -> str:
         kept.append(text)
         used += cost
     return ", ".join(kept)
+
+
+class NamedSource(Protocol):
+    """What the bias reads of an indexed source (``appliance.index.store.SourceInfo`` has it)."""
+
+    @property
+    def drawing_number(self) -> str:
+        """The drawing number ("" when none)."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The title ("" when none)."""
+        ...
+
+
+#: Most index names offered to the prompt (the budget keeps fewer).
+MAX_INDEX_NAMES = 500
+
+
+def index_names(sources: Iterable[NamedSource]) -> list[str]:
+    """The drawing numbers and titles of the indexed sources, sorted, without repeats."""
+    names = {n for s in sources for n in (s.drawing_number, s.title) if n}
+    return sorted(names)[:MAX_INDEX_NAMES]
 
 
 def question_prompt(

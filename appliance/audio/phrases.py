@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from appliance.spelling import edit_distance
+
 _WORD = re.compile(r"[a-z0-9\uac00-\ud7a3']+")
 
 
@@ -50,17 +52,6 @@ def collapse_repeats(text: str, longest: int = 3) -> str:
         # From the end of the first copy's last word to the end of the second copy's last word.
         cut_from, cut_to = spans[start + size - 1][2], spans[start + 2 * size - 1][2]
         text = text[:cut_from] + text[cut_to:]
-
-
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 def word_matches(heard: str, expected: str) -> bool:

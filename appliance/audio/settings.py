@@ -89,10 +89,9 @@ class AudioSettings:
     #: Manifest name of the Vosk model (wake word and questions).
     vosk_model: str = "vosk-model-small-en-us"
     #: Manifest name of the faster-whisper model for questions (and the whisper wake detector).
-    #: Base answers more spoken questions right than tiny.en (42 % against 37 % of the held-out
-    #: set, decision 0023) at about twice the time (p50 0.8 s against 0.4 s on 2 x86 cores, inside
-    #: the 2 s to the first audio); on a Pi, where the question engine is Vosk, a whisper set-up
-    #: would start from "whisper-tiny-en" for speed.
+    #: Base answers more spoken questions right than tiny.en at about twice the time (p50 0.8 s
+    #: against 0.4 s on 2 x86 cores, inside the 2 s to the first audio); on a Pi, where the
+    #: question engine is Vosk, a whisper set-up would start from "whisper-tiny-en" for speed.
     whisper_model: str = "whisper-base"
     #: CPU threads given to the recogniser.
     stt_threads: int = 1

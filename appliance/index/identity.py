@@ -363,8 +363,6 @@ class SourceNames:
             if name.identifier:
                 # An identifier heard nearly right names its drawing less surely than one said.
                 score = 1.0 if name.terms & said else SOUNDALIKE_SCORE
-                if score < 1.0 and not name.terms & close_identifiers:
-                    continue
                 matched = name.terms
             else:
                 matched = name.terms & said

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from appliance.spelling import edit_distance
+
 #: Shortest name word compared by letters: shorter words are too often another word.
 MIN_WORD_CHARS = 5
 #: Shortest identifier compared by letters.
@@ -22,21 +24,6 @@ MIN_IDENTIFIER_CHARS = 5
 MIN_TAIL_DIGITS = 4
 #: Words of a question run together when looking for an identifier said in pieces.
 MAX_PIECES = 8
-
-
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance of ``a`` and ``b``, or ``limit + 1`` as soon as it must exceed it."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
 
 
 def word_edits_allowed(word: str) -> int:

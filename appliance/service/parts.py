@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from appliance.audio.bias import index_names
 from appliance.audio.utterance import Utterance
 from appliance.config import Config
 from appliance.errors import OpenClawError
@@ -350,8 +351,7 @@ class Vocabulary:
             sources = store.list_sources()
         except OpenClawError:
             return self._words
-        words = {w for s in sources for w in (s.drawing_number, s.title) if w}
-        self._words = sorted(words)[:500]
+        self._words = index_names(sources)
         return self._words
 
 

@@ -24,7 +24,7 @@ from .conftest import SynthFn, samples_of
 
 
 def wer(reference: str, hypothesis: str) -> float:
-    from appliance.audio.phrases import edit_distance
+    from appliance.spelling import edit_distance
 
     ref, hyp = normalise_words(reference), normalise_words(hypothesis)
     # Word-level Levenshtein through the string version on word ids.

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from appliance.index.identity import SOUNDALIKE_SCORE, SourceNames, _SourceRow
-from appliance.index.soundalike import close_identifiers, closeness, edit_distance
+from appliance.index.soundalike import close_identifiers, closeness
+from appliance.spelling import edit_distance
 
 
 def _names() -> SourceNames:
