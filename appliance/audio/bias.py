@@ -13,7 +13,7 @@ at most once a minute), so a drawing indexed now is in the prompt a minute later
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 #: Characters of prompt: whisper keeps at most 223 tokens of it, and codes cost about one token
@@ -82,15 +82,43 @@ class NamedSource(Protocol):
         """The title ("" when none)."""
         ...
 
+    @property
+    def namespace(self) -> str:
+        """The namespace it is indexed in (a room's, or global)."""
+        ...
+
+    @property
+    def indexed_at(self) -> float:
+        """When it was indexed (UNIX seconds)."""
+        ...
+
 
 #: Most index names offered to the prompt (the budget keeps fewer).
 MAX_INDEX_NAMES = 500
 
 
-def index_names(sources: Iterable[NamedSource]) -> list[str]:
-    """The drawing numbers and titles of the indexed sources, sorted, without repeats."""
-    names = {n for s in sources for n in (s.drawing_number, s.title) if n}
-    return sorted(names)[:MAX_INDEX_NAMES]
+def index_names(sources: Iterable[NamedSource], first: Sequence[str] = ()) -> list[str]:
+    """The drawing numbers and titles of the indexed sources, without repeats, in the order the
+    prompt's budget should keep them: the sources of the namespaces in ``first`` (the active
+    room's own, then global), in that order, before the others, and within each, the newest first.
+
+    The budget keeps about fifteen names, so with hundreds of drawings the order decides which are
+    heard right: the room's own drawings are the ones asked about there, and a drawing just scanned
+    or dropped in is the one the next question is likely to name.
+    """
+    rank = {namespace: i for i, namespace in reversed(list(enumerate(first)))}
+    ordered = sorted(
+        sources,
+        key=lambda s: (rank.get(s.namespace, len(rank)), -s.indexed_at, s.drawing_number),
+    )
+    names: list[str] = []
+    seen: set[str] = set()
+    for source in ordered:
+        for name in (source.drawing_number, source.title):
+            if name and name not in seen:
+                seen.add(name)
+                names.append(name)
+    return names[:MAX_INDEX_NAMES]
 
 
 def question_prompt(

@@ -37,6 +37,7 @@ from appliance.service.ports import (
     Library,
     Listener,
     Presence,
+    RoomFollower,
     SourceRecord,
     Speaker,
 )
@@ -79,6 +80,8 @@ class Parts:
     source_lister: Callable[[], list[SourceRecord]] | None = None
     #: Called once in a thread after start-up (load models before the first question needs them).
     warmers: list[Callable[[], object]] = field(default_factory=list)
+    #: Parts that follow the active room (the recogniser's vocabulary puts its drawings first).
+    room_followers: list[RoomFollower] = field(default_factory=list)
 
 
 class _SilentSpeaker:
@@ -140,6 +143,8 @@ class Appliance:
         self.queue = IndexQueue(self.bus, parts.library_factory)
         self.memory = MemoryNotes(self.data_dir / "memory")
         self.rooms = RoomControl(self.bus, self.state, parts.presence)
+        for follower in parts.room_followers:
+            follower.room_namespaces = self._room_namespaces_first
         self.inbox_root = self.data_dir / "inbox"
         self.inbox = InboxWatcher(
             self.queue, [self.inbox_root, self.data_dir / "memory"], config.ingest.debounce_s
@@ -166,6 +171,11 @@ class Appliance:
         self._stop = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
         self.stopped_cleanly = False
+
+    def _room_namespaces_first(self) -> list[str]:
+        """The active room's own namespaces, then global: the order its drawings matter in."""
+        own = [n for n in self.rooms.namespaces if n != "global"]
+        return [*own, "global"]
 
     # -- components ------------------------------------------------------------------------------
     async def _buttons(self) -> None:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from appliance.audio.frontend import VoiceFrontEnd
     from appliance.audio.tts import Speaker as AudioSpeaker
     from appliance.index.embedder import Embedder
-    from appliance.index.store import IndexStore
+    from appliance.index.store import IndexStore, SourceInfo
     from appliance.presence.monitor import PresenceMonitor
     from appliance.presence.rooms import RoomsPlan
 
@@ -334,25 +334,27 @@ class Vocabulary:
         self.ttl_s = ttl_s
         #: The rooms' names (the rooms file), for "switch to <room>": set once presence is up.
         self.rooms: list[str] = []
-        self._words: list[str] = []
+        #: The active room's namespaces, whose drawings lead the index's names: set by the
+        #: appliance once its room control exists.
+        self.room_namespaces: Callable[[], Sequence[str]] = tuple
+        self._sources: list[SourceInfo] = []
         self._at = -float("inf")
 
     def __call__(self) -> list[str]:
-        """The current word list: the rooms' names, then the index's words."""
-        return [*self.rooms, *self._index_words()]
+        """The current word list: the rooms' names, then the index's names, the active room's
+        drawings first (ordered on every call, so a room change counts at once)."""
+        return [*self.rooms, *index_names(self._index_sources(), self.room_namespaces())]
 
-    def _index_words(self) -> list[str]:
+    def _index_sources(self) -> list[SourceInfo]:
         store = self.reader.opened()
         now = time.monotonic()
         if store is None or now - self._at < self.ttl_s:
-            return self._words
+            return self._sources
         self._at = now
-        try:
-            sources = store.list_sources()
-        except OpenClawError:
-            return self._words
-        self._words = index_names(sources)
-        return self._words
+        # An index being replaced keeps the last list until the next refresh.
+        with contextlib.suppress(OpenClawError):
+            self._sources = store.list_sources()
+        return self._sources
 
 
 def build_parts(config: Config, bus: EventBus) -> Parts:
@@ -371,6 +373,7 @@ def build_parts(config: Config, bus: EventBus) -> Parts:
     parts.warmers.append(reader.get)
     _add_answer(config, bus, reader, parts)
     vocabulary = Vocabulary(reader)
+    parts.room_followers.append(vocabulary)
     _add_voice(config, bus, vocabulary, parts)
     _add_presence(config, bus, reader, vocabulary, parts)
     return parts

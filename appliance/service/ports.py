@@ -144,3 +144,10 @@ class Presence(Protocol):
 
     def rooms(self) -> dict[str, list[str]]:
         """Room name -> its namespaces."""
+
+
+class RoomFollower(Protocol):
+    """A part that follows the active room: the appliance gives it the room's namespaces."""
+
+    #: The active room's namespaces, read when needed.
+    room_namespaces: Callable[[], Sequence[str]]

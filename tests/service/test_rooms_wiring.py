@@ -60,6 +60,9 @@ async def test_presence_switches_rooms_and_a_manual_hold_wins(tmp_path: Path) ->
         assert held["name"] == "Electronics lab" and held["manual"]
         assert appliance.rooms.namespaces == ["global", "electronics"]
         assert appliance.rooms.memory_namespace() == "electronics"
+        # The recogniser's vocabulary puts the room's drawings first, then global's.
+        (follower,) = appliance.parts.room_followers
+        assert list(follower.room_namespaces()) == ["electronics", "global"]
         record = await appliance.pipeline.handle(heard("which room"))
         assert record["answer"].startswith("Now in Electronics lab")
         # "switch to the machine shop" as whisper tiny.en may write it: the room is still found.
