@@ -38,6 +38,7 @@ from appliance.audio.base import (
 )
 from appliance.audio.bias import question_prompt
 from appliance.audio.commands import parse_command
+from appliance.audio.early import EarlyTranscriber
 from appliance.audio.engines.vosk import VoskRecogniser
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
 from appliance.audio.phrases import split_after_phrase
@@ -45,7 +46,7 @@ from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
 from appliance.audio.tts import Speaker, SpeechReport
 from appliance.audio.utterance import Utterance
-from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
+from appliance.audio.vad import Endpointer, EndReason, EnergyVad
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 
@@ -313,9 +314,32 @@ class VoiceFrontEnd:
         final_words: list[Word] = []
         stream_compute = 0.0
         reason = endpointer.feed(after_wake) if len(after_wake) else None
+        # The wake phrase leads the bias list when the capture holds it (whisper windows, the
+        # keyword model; people say it to the button too): it must come out spelled so that it
+        # can be cut from the text. A capture that starts after the phrase (Vosk) goes without it:
+        # as the prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ...").
+        with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
+        # One prompt of the terms written as they are said, within whisper's budget: the raw list
+        # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
+        # questions in capitals and garble them (bench/audio_questions.py, decision 0037).
+        prompt = question_prompt(
+            COMMAND_HINTS,
+            self.settings.vocabulary,
+            self._vocabulary() if self._vocabulary else [],
+            phrase=self.settings.wake_phrase.title() if with_phrase else None,
+        )
+        vocabulary = [prompt] if prompt else []
         stream = self.recogniser.stream() if isinstance(self.recogniser, VoskRecogniser) else None
         if stream is not None and len(head):
             stream.accept(head)
+        # The endpointer hears the capture from the phrase's end on: where its audio starts in it.
+        speech_offset = len(head) - len(after_wake)
+        keep = int(KEEP_TRAILING_S * SAMPLE_RATE)
+        early = None
+        if stream is None and s.early_transcription:
+            early = EarlyTranscriber(
+                functools.partial(self.recogniser.transcribe, vocabulary=vocabulary), keep
+            )
         while reason is None:
             chunk = await self._next_chunk()
             if chunk is None:
@@ -332,30 +356,16 @@ class VoiceFrontEnd:
                 elif update.text:
                     self._publish(EventType.TRANSCRIPT_PARTIAL, text=update.text, engine="vosk")
             reason = endpointer.feed(chunk.samples)
+            paused = endpointer.speech_started and endpointer.trailing_silence_frames > 0
+            if early is not None and reason is None and paused:
+                early.offer(parts, speech_offset + endpointer.speech_end + keep)
         timings.mark("capture_end")
         if self.settings.end_cue and reason != EndReason.NO_SPEECH:
             timings.mark("cue", self.speaker.cue())
         audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int16)
-        trim = max(
-            0, endpointer.trailing_silence_frames * FRAME - int(KEEP_TRAILING_S * SAMPLE_RATE)
-        )
-        if reason == EndReason.SILENCE and trim:
-            audio = audio[: len(audio) - trim]
-        # The wake phrase leads the bias list when the capture holds it (whisper windows, the
-        # keyword model; people say it to the button too): it must come out spelled so that it
-        # can be cut from the text. A capture that starts after the phrase (Vosk) goes without it:
-        # as the prompt's lead it makes whisper "continue" the phrase ("the law, let's talk ...").
-        with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
-        # One prompt of the terms written as they are said, within whisper's budget: the raw list
-        # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
-        # questions in capitals and garble them (bench/audio_questions.py, decision 0037).
-        prompt = question_prompt(
-            COMMAND_HINTS,
-            self.settings.vocabulary,
-            self._vocabulary() if self._vocabulary else [],
-            phrase=self.settings.wake_phrase.title() if with_phrase else None,
-        )
-        vocabulary = [prompt] if prompt else []
+        if reason == EndReason.SILENCE and endpointer.speech_started:
+            # The last speech and a little silence (recognisers like some), to the sample.
+            audio = audio[: speech_offset + endpointer.speech_end + keep]
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:
             transcript = Transcript(
                 "", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE
@@ -370,6 +380,10 @@ class VoiceFrontEnd:
                 len(audio) / SAMPLE_RATE,
                 stream_compute,
             )
+        elif early is not None:
+            transcript = await early.transcript(audio)
+            latency["early_runs"] = float(early.started)
+            latency["early_used"] = float(early.used)
         else:
             transcript = await asyncio.to_thread(
                 self.recogniser.transcribe, audio, vocabulary=vocabulary

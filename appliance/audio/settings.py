@@ -103,6 +103,10 @@ class AudioSettings:
     command_grammar: bool = True
     #: Seconds of trailing silence that end a question.
     trailing_silence_s: float = 0.8
+    #: Start transcribing (whisper) at the speaker's first pause instead of when the trailing
+    #: silence has ended the question: the same audio, so the same text, ready sooner; the early
+    #: text is dropped when the speaker goes on (appliance/audio/early.py).
+    early_transcription: bool = True
     #: Longest question, in seconds.
     max_question_s: float = 12.0
     #: Play a short tone the moment a question ends, before it is transcribed: the listener hears

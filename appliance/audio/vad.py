@@ -82,6 +82,11 @@ class EnergyVad:
         self._rest = data[whole:].copy()
         return [self.frame(data[i : i + FRAME]) for i in range(0, whole, FRAME)]
 
+    @property
+    def pending(self) -> int:
+        """Samples held for the next chunk (less than a frame)."""
+        return len(self._rest)
+
     def reset(self) -> None:
         """Forget the floor and any hangover."""
         self._blocks.clear()
@@ -118,15 +123,25 @@ class Endpointer:
     _silent_run: int = 0
     #: Frames of speech seen.
     speech_frames: int = 0
+    #: Samples fed so far.
+    fed: int = 0
+    #: Where the last speech frame ends, in samples of the audio fed (0: no speech yet).
+    speech_end: int = 0
 
     def feed(self, chunk: Samples) -> EndReason | None:
         """Process a chunk; the reason capture is over, or None to go on."""
-        for is_speech in self.vad.feed(chunk):
+        frames = self.vad.feed(chunk)
+        # The chunk's last whole frame ends where the fed audio ends, less what the detector holds
+        # back for the next chunk; the others a frame apart before it.
+        self.fed += len(chunk)
+        last_end = self.fed - self.vad.pending
+        for i, is_speech in enumerate(frames):
             self._frames += 1
             if is_speech:
                 self.speech_started = True
                 self.speech_frames += 1
                 self._silent_run = 0
+                self.speech_end = last_end - (len(frames) - 1 - i) * FRAME
             else:
                 self._silent_run += 1
             if self.speech_started and self._silent_run * 0.01 >= self.trailing_silence_s:

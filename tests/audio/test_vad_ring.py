@@ -6,7 +6,7 @@ import numpy as np
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.ring import PreRoll, SampleRing
-from appliance.audio.vad import Endpointer, EndReason, EnergyVad
+from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
 
 from .conftest import SynthFn, samples_of
 
@@ -57,6 +57,22 @@ def test_endpointer_stops_after_trailing_silence(synth: SynthFn) -> None:
     assert reason == EndReason.SILENCE
     assert fed < len(audio)  # it stopped before the end of the file
     assert ep.speech_frames > 50
+
+
+def test_endpointer_places_the_end_of_speech_to_the_sample_whatever_the_chunking(
+    synth: SynthFn,
+) -> None:
+    audio = samples_of(synth("scan this drawing please", lead_s=0.3, tail_s=2.0))
+    ends = []
+    for chunk in (480, 333, 1000):  # chunks that do and do not hold whole 10 ms frames
+        ep = Endpointer(EnergyVad(), trailing_silence_s=0.8, max_s=10.0, no_speech_timeout_s=3.0)
+        for i in range(0, len(audio), chunk):
+            if ep.feed(audio[i : i + chunk]):
+                break
+        ends.append(ep.speech_end)
+        assert ep.fed >= ep.speech_end + 80 * FRAME  # 0.8 s of silence heard after it
+    assert ends[0] == ends[1] == ends[2], ends
+    assert ends[0] % FRAME == 0 and 0.3 * SAMPLE_RATE < ends[0] < len(audio) - 1.9 * SAMPLE_RATE
 
 
 def test_endpointer_gives_up_without_speech() -> None:
