@@ -46,7 +46,7 @@ from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
 from appliance.audio.tts import Speaker, SpeechReport
 from appliance.audio.utterance import Utterance
-from appliance.audio.vad import Endpointer, EndReason, EnergyVad
+from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 
@@ -363,8 +363,9 @@ class VoiceFrontEnd:
         if self.settings.end_cue and reason != EndReason.NO_SPEECH:
             timings.mark("cue", self.speaker.cue())
         audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int16)
-        if reason == EndReason.SILENCE and endpointer.speech_started:
-            # The last speech and a little silence (recognisers like some), to the sample.
+        if endpointer.speech_started and endpointer.trailing_silence_frames * FRAME >= keep:
+            # Ended in a pause (the endpointer's silence, or the stream's end): the last speech
+            # and a little silence (recognisers like some), to the sample, as the early run has it.
             audio = audio[: speech_offset + endpointer.speech_end + keep]
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:
             transcript = Transcript(

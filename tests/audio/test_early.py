@@ -16,6 +16,7 @@ from appliance.audio.sinks import WavFileSink
 from appliance.audio.sources import WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker
 from appliance.audio.utterance import Utterance
+from appliance.audio.vad import EndReason
 from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wavio import read_wav, write_wav
 
@@ -23,14 +24,14 @@ from .conftest import SynthFn
 
 
 async def pressed_and_heard(
-    whisper: WhisperRecogniser, wav: Path, tmp_path: Path, *, early: bool
+    whisper: WhisperRecogniser, wav: Path, tmp_path: Path, *, early: bool, gap_s: float = 1.0
 ) -> Utterance:
     settings = dataclasses.replace(
         AudioSettings(max_question_s=12.0, no_speech_timeout_s=2.0, command_grammar=False),
         early_transcription=early,
     )
     frontend = VoiceFrontEnd(
-        WavReplaySource([wav], realtime=False),
+        WavReplaySource([wav], realtime=False, gap_s=gap_s),
         WhisperWakeDetector(whisper, settings.wake_phrase),
         whisper,
         Speaker(EspeakTts(), WavFileSink(tmp_path / f"spoken-{early}")),
@@ -71,3 +72,16 @@ async def test_a_speaker_who_goes_on_after_a_pause_is_heard_to_the_end(
     assert early.latency["early_runs"] >= 1
     assert early.transcript.text == late.transcript.text
     assert "bracket" in early.text.lower(), early.text
+
+
+async def test_a_recording_that_ends_in_the_pause_uses_the_early_text_too(
+    whisper: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    """A WAV replayed with less trailing silence than the endpointer waits for (the demo's) ends
+    the stream in the pause: cut as the early run was, so it is used instead of run again."""
+    wav = synth("what material is the mounting bracket", lead_s=0.5, tail_s=0.5)
+    late = await pressed_and_heard(whisper, wav, tmp_path, early=False, gap_s=0.0)
+    early = await pressed_and_heard(whisper, wav, tmp_path, early=True, gap_s=0.0)
+    assert early.end_reason == EndReason.STREAM_ENDED
+    assert early.latency["early_used"] == 1
+    assert early.transcript.text == late.transcript.text
