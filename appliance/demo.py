@@ -40,7 +40,9 @@ def demo_config(
         base.audio,
         source="wav",
         wav_files=(question_wav,),
-        wav_realtime=False,
+        # At a microphone's pace, so that the latencies it reports are the ones a person would
+        # feel: the endpointer's silence and the transcription started in it take real time.
+        wav_realtime=True,
         sink="wav",
         tts_out_dir=Path("speech-out"),
     )
