@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from appliance.vision.analysis import analyse_image
 from appliance.vision.errors import PageQualityError
 from appliance.vision.settings import VisionSettings
-from appliance.vision.titleblock import FIELDS
+from appliance.vision.titlefields import FIELDS
 from bench.vision_common import drawings, load_rgb
 from bench.vision_degrade import photo_path
 

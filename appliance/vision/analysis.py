@@ -16,7 +16,8 @@ import numpy as np
 
 from appliance.document import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
-from appliance.vision.ocr import OcrPage, read_page
+from appliance.vision.ocr import read_page
+from appliance.vision.ocrlines import OcrPage
 from appliance.vision.orientation import upright
 from appliance.vision.page import CorrectedPage, correct_page
 from appliance.vision.quality import QualityReport, assess

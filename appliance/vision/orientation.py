@@ -25,7 +25,7 @@ from appliance.vision.page import CorrectedPage
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import detect_orientation
 from appliance.vision.textsample import turn_scores, word_shapes
-from appliance.vision.titleblock import locate
+from appliance.vision.titlegrid import locate
 
 log = logging.getLogger(__name__)
 

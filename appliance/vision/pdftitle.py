@@ -3,7 +3,7 @@
 A CAD export (SolidWorks, Inventor) writes its title block as vector lines and text. Its text layer
 lists the labels first and the values after them ("MATERIAL:" ... "PLA"), so a label's value is
 not the next word of the text. The page is rendered small, its title block and cells are found from
-the ruling lines as on a photographed drawing (:mod:`appliance.vision.titleblock`), and each word
+the ruling lines as on a photographed drawing (:mod:`appliance.vision.titlegrid`), and each word
 of the text layer, exact and with its box, is put into the cell it sits in; the fields are then read
 from the cells as on a photograph (the value after its label, beside it or under it).
 """
@@ -18,18 +18,11 @@ import numpy as np
 
 from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.drawing_terms import split_label
-from appliance.vision.ocr import OcrLine, OcrWord
+from appliance.vision.ocrlines import OcrLine, OcrWord
 from appliance.vision.slicing import title_block_text
 from appliance.vision.symbols import normalise_word
-from appliance.vision.titleblock import (
-    _cell_words,
-    _cells_in,
-    _outermost,
-    cell_fields,
-    choose_fields,
-    field_boxes,
-    locate_rows,
-)
+from appliance.vision.titlefields import cell_fields, choose_fields, field_boxes
+from appliance.vision.titlegrid import cell_words, cells_in, locate_rows, outermost
 
 if TYPE_CHECKING:
     import pymupdf
@@ -104,10 +97,8 @@ def _title_block_slices(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]
     if found is None:
         return []
     block = found[1]
-    cells = _outermost(
-        _cells_in(
-            gray, (int(block.x0) - 2, int(block.y0) - 2, int(block.x1) + 2, int(block.y1) + 2)
-        )
+    cells = outermost(
+        cells_in(gray, (int(block.x0) - 2, int(block.y0) - 2, int(block.x1) + 2, int(block.y1) + 2))
     )
     words = [
         OcrWord(
@@ -120,7 +111,7 @@ def _title_block_slices(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]
         if str(w[4]).strip()
     ]
     lines = [OcrLine(words=(w,), block=0, source_pass="upright") for w in words]
-    readings = cell_fields(_cell_words(lines, cells))
+    readings = cell_fields(cell_words(lines, cells))
     fields = choose_fields(readings)
     if not fields:
         return []
@@ -131,9 +122,7 @@ def _title_block_slices(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]
 
     # One line per cell, as the cell reads: a label alone on its line is seen as a bare label.
     body = "\n".join(
-        " ".join(w.text for w in cell_words)
-        for _, cell_words in _cell_words(lines, cells)
-        if cell_words
+        " ".join(w.text for w in in_cell) for _, in_cell in cell_words(lines, cells) if in_cell
     )
     return [
         DocumentSlice(

@@ -27,9 +27,10 @@ from dataclasses import replace
 from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.drawing_terms import FIELD_NAMES, english
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
-from appliance.vision.ocr import OcrLine, OcrPage
+from appliance.vision.ocrlines import OcrLine, OcrPage
 from appliance.vision.tables import Table, find_tables, table_text
-from appliance.vision.titleblock import FIELDS, TitleBlock
+from appliance.vision.titleblock import TitleBlock
+from appliance.vision.titlefields import FIELDS
 
 _LETTER_WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
 #: Border zone markers (1-8, A-F) sit in this outer share of the page.

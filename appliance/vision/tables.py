@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from appliance.document import Box
-from appliance.vision.ocr import OcrLine, OcrWord
+from appliance.vision.ocrlines import OcrLine, OcrWord
 
 #: Header words of a hole table's key column.
 HOLE_KEYS = frozenset({"hole", "holes", "tag", "hal", "hål", "loch", "bohrung", "孔", "孔号", "nr"})

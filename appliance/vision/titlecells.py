@@ -23,7 +23,7 @@ from appliance.document import Box
 from appliance.vision.errors import OcrError
 from appliance.vision.imageops import binarise
 from appliance.vision.mosaic import padded_crop, read_row_words, scaled
-from appliance.vision.ocr import OcrWord
+from appliance.vision.ocrlines import OcrWord
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise_word
 

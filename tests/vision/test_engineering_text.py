@@ -11,11 +11,12 @@ import pytest
 
 from appliance.config import Config
 from appliance.document import Box
-from appliance.vision.ocr import _lines, prepare
+from appliance.vision.ocr import prepare
+from appliance.vision.ocrlines import build_lines
 from appliance.vision.orientation import turn_page, upright
 from appliance.vision.page import correct_page
 from appliance.vision.tesseract import Orientation, RawWord, detect_orientation
-from appliance.vision.titleblock import _clean_value, match_label
+from appliance.vision.titlefields import clean_value, match_label
 from appliance.vision.tolerances import (
     degree_mark,
     find_stack,
@@ -100,17 +101,19 @@ def test_words_far_apart_on_one_tesseract_line_are_separate_callouts() -> None:
     def word(text: str, left: int) -> RawWord:
         return RawWord(text, 90.0, left, 100, 80, 30, (1, 1, 1))
 
-    lines = _lines(
+    lines = build_lines(
         [word("⌀70.50", 100), word("±0.05", 190), word("15.50", 400)], 1.0, "upright", None
     )
     assert [line.text for line in lines] == ["⌀70.50 ±0.05", "15.50"]
-    text_page = _lines([word("far", 100), word("apart", 400)], 1.0, "upright", None, drawing=False)
+    text_page = build_lines(
+        [word("far", 100), word("apart", 400)], 1.0, "upright", None, drawing=False
+    )
     assert [line.text for line in text_page] == ["far apart"]
 
 
 def test_title_block_values_and_bilingual_labels() -> None:
-    assert _clean_value("drawing_number", "Halter]") == "Halter1"
-    assert _clean_value("drawing_number", "[A-12]") == "A-12"  # paired brackets are stripped
+    assert clean_value("drawing_number", "Halter]") == "Halter1"
+    assert clean_value("drawing_number", "[A-12]") == "A-12"  # paired brackets are stripped
     assert match_label(["Scale/skala"], 0) == ("scale", 1)
     assert match_label(["Description/benamning"], 0) == ("title", 1)
 

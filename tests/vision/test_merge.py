@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from appliance.document import Box
-from appliance.vision.ocr import OcrLine, OcrWord, merge_readings
-from appliance.vision.titleblock import TitleBlock, _clean_value, fill_from_page
+from appliance.vision.ocrlines import OcrLine, OcrWord, merge_readings
+from appliance.vision.titleblock import TitleBlock, fill_from_page
+from appliance.vision.titlefields import clean_value
 
 
 def _word(text: str, conf: float, x0: float, x1: float, y0: float = 100.0) -> OcrWord:
@@ -57,8 +58,8 @@ def test_words_only_the_second_reading_saw_are_added_when_confident() -> None:
 
 
 def test_scale_must_be_a_ratio_and_is_taken_from_the_page_when_the_block_misread_it() -> None:
-    assert _clean_value("scale", "1 : 2") == "1:2"
-    assert _clean_value("scale", "131") == ""
+    assert clean_value("scale", "1 : 2") == "1:2"
+    assert clean_value("scale", "131") == ""
     block = TitleBlock(box=Box(1000, 2000, 2000, 2500), fields={"sheet": "1 OF 1"})
     outside = _line(_word("SCALE:5:1", 90, 100, 220, y0=900))
     inside = _line(_word("SCALE:1:1", 90, 1500, 1620, y0=2400))

@@ -7,13 +7,9 @@ import numpy as np
 
 from appliance.config import load_config
 from appliance.document import Box
-from appliance.vision.ocr import (
-    OcrLine,
-    OcrPage,
-    OcrWord,
-    _with_unsure_words_reread,
-    prepare,
-)
+from appliance.vision.ocr import prepare
+from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
+from appliance.vision.ocrpasses import with_unsure_words_reread
 from appliance.vision.rereads import read_alone
 
 
@@ -61,7 +57,7 @@ def test_an_unsure_word_is_replaced_by_its_confident_reading_alone() -> None:
         _line("7", 20, boxes["12"]),  # a number: not this rule's business
     ]
     page = OcrPage(layout="drawing", scale=prepared.scale)
-    result = _with_unsure_words_reread(prepared, lines, settings, page)
+    result = with_unsure_words_reread(prepared, lines, settings, page)
     assert [line.text for line in result] == ["MFG", "CHEKED", "7"]
     assert result[0].words[0].conf > 80 and result[0].words[0].box == boxes["MFG"]
     assert page.warnings == []

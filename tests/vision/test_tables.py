@@ -11,7 +11,7 @@ from appliance.answer.context import Source
 from appliance.config import Config
 from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
-from appliance.vision.ocr import OcrLine, OcrWord
+from appliance.vision.ocrlines import OcrLine, OcrWord
 from appliance.vision.tables import Table, find_tables, row_key
 
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

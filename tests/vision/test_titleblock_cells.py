@@ -10,21 +10,14 @@ import numpy as np
 import pytest
 
 from appliance.document import Box
-from appliance.vision.ocr import OcrWord
+from appliance.vision.ocrlines import OcrWord
 from appliance.vision.page import correct_page
 from appliance.vision.settings import VisionSettings
 from appliance.vision.tesseract import RawWord
-from appliance.vision.titleblock import (
-    Cell,
-    FieldReading,
-    cell_fields,
-    choose_fields,
-    find_cells,
-    locate,
-    read_title_block,
-    valid_value,
-)
+from appliance.vision.titleblock import read_title_block
 from appliance.vision.titlecells import text_rows
+from appliance.vision.titlefields import FieldReading, cell_fields, choose_fields, valid_value
+from appliance.vision.titlegrid import Cell, find_cells, locate
 
 
 def _page(drawings: Path, name: str) -> np.ndarray:

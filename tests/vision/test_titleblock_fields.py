@@ -9,19 +9,19 @@ import cv2
 import pytest
 
 from appliance.document import Box
-from appliance.vision.ocr import OcrWord
+from appliance.vision.ocrlines import OcrWord
 from appliance.vision.page import correct_page
 from appliance.vision.settings import VisionSettings
 from appliance.vision.slicing import title_block_text
-from appliance.vision.titleblock import (
-    Cell,
+from appliance.vision.titleblock import read_title_block
+from appliance.vision.titlefields import (
     FieldReading,
     cell_fields,
     choose_fields,
     field_boxes,
-    read_title_block,
     valid_value,
 )
+from appliance.vision.titlegrid import Cell
 
 
 def _row(y: float, height: float, *texts: str, x: float = 10) -> list[OcrWord]:

@@ -4,8 +4,9 @@ template wordings, and a neighbour's label never taken as a value."""
 from __future__ import annotations
 
 from appliance.document import Box
-from appliance.vision.ocr import OcrWord
-from appliance.vision.titleblock import Cell, cell_fields, valid_value
+from appliance.vision.ocrlines import OcrWord
+from appliance.vision.titlefields import cell_fields, valid_value
+from appliance.vision.titlegrid import Cell
 
 
 def _row(y: float, height: float, *texts: str, x: float = 10) -> list[OcrWord]:
