@@ -1,5 +1,9 @@
 """The appliance's side of the answer worker: start, supervise, restart, and stream answers.
 
+Longer than the house's ~600 lines because :class:`AnswerWorker` is one state machine around one
+child process: starting, restarting, reading its frames and generating share the process, its pipes
+and the pending request, and a split would pass that state between modules.
+
 :class:`AnswerWorker` owns one child process (:mod:`appliance.answer.worker_main`). It is started with
 only its three standard pipes (``close_fds``), a scrubbed environment and ``/`` as its working folder,
 through ``python -I`` so no environment variable or writable folder can change what it imports.
