@@ -6,7 +6,6 @@ bounded memory; a progress callback reports each page.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,27 +98,22 @@ def pdf_pages(
 
 def _title_block(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]:
     """A drawing page's title block from its text layer (the vision package finds the cells)."""
-    try:
-        vision = importlib.import_module("appliance.vision.pdftitle")
-    except ModuleNotFoundError:
-        return []  # a build without the vision package indexes the text blocks only
-    slices: list[DocumentSlice] = vision.title_block_slices(page, page_no)
-    return slices
+    # Imported here, not at the top: see :func:`_ocr_page`.
+    from appliance.vision.pdftitle import title_block_slices
+
+    return title_block_slices(page, page_no)
 
 
 def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> list[DocumentSlice]:
     """Render a page without a text layer and hand it to the vision package's OCR."""
-    try:
-        vision = importlib.import_module("appliance.vision.ingest")
-    except ModuleNotFoundError:
-        return []  # a build without the vision package indexes text-layer pages only
+    # Imported here, not at the top: the vision path loads OpenCV and its own modules (about 0.2 s
+    # on the Pi), which reading a PDF's text layer never needs.
+    from appliance.vision.ingest import ocr_page_image
+
     max_pixels = page_pixel_limit(config)
     scale = render_scale(page.rect.width, page.rect.height, max_pixels, path=path, page_no=page_no)
     image = render_page(page, scale, path=path, page_no=page_no, max_pixels=max_pixels)
-    slices: list[DocumentSlice] = vision.ocr_page_image(
-        image, page=page_no, config=config, scale=scale
-    )
-    return slices
+    return ocr_page_image(image, page=page_no, config=config, scale=scale)
 
 
 def page_pixel_limit(config: Config) -> int:
