@@ -443,8 +443,27 @@ class IndexStore:
 
     def namespaces(self) -> list[str]:
         """Every namespace that holds at least one source, plus ``global``."""
-        rows = self.db.execute("SELECT DISTINCT namespace FROM sources").fetchall()
-        return sorted({GLOBAL_NAMESPACE, *(r[0] for r in rows)})
+        return _namespaces(self.db)
+
+    @staticmethod
+    def namespaces_at(path: Path) -> list[str] | None:
+        """:meth:`namespaces` of the index file at ``path``, read without opening a store (no
+        embedder, no migration, nothing written); None when there is no readable index there.
+
+        For what checks names against the index before the service opens it (the rooms file).
+        """
+        if not path.is_file():
+            return None
+        try:
+            db = dbmod.connect(path, read_only=True)
+        except Exception:
+            return None
+        try:
+            return _namespaces(db)
+        except Exception:
+            return None  # not an index yet (no sources table), or not an index at all
+        finally:
+            db.close()
 
     def list_sources(self, namespace: str | None = None) -> list[SourceInfo]:
         """Every indexed source, optionally of one namespace."""
@@ -535,6 +554,11 @@ class IndexStore:
         if n_full != (n_slices if self.codec.rescored else 0):
             return f"{n_slices} slices but {n_full} full-precision vectors"
         return "ok"
+
+
+def _namespaces(db: dbmod.Connection) -> list[str]:
+    rows = db.execute("SELECT DISTINCT namespace FROM sources").fetchall()
+    return sorted({GLOBAL_NAMESPACE, *(str(r[0]) for r in rows)})
 
 
 def check_namespace(namespace: str) -> None:

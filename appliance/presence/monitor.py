@@ -51,22 +51,10 @@ def resolve_path(config: Config, path: Path) -> Path:
 
 def indexed_namespaces(config: Config) -> list[str] | None:
     """Namespaces the index holds, or None when there is no index yet (then they are not checked)."""
-    path = config.data_path(config.index.db_file)
-    if not path.is_file():
-        return None
-    from appliance.index import db as index_db
+    # Imported here: the index's modules (numpy, its caches) are not needed to run the rooms.
+    from appliance.index.store import IndexStore
 
-    try:
-        conn = index_db.connect(path, read_only=True)
-    except Exception:
-        return None
-    try:
-        rows = conn.execute("SELECT DISTINCT namespace FROM sources").fetchall()
-    except Exception:
-        return None
-    finally:
-        conn.close()
-    return sorted({"global", *(str(r[0]) for r in rows)})
+    return IndexStore.namespaces_at(config.data_path(config.index.db_file))
 
 
 def load_configured_rooms(
