@@ -106,8 +106,8 @@ def _title_block(page: pymupdf.Page, page_no: int) -> list[DocumentSlice]:
 
 def _ocr_page(page: pymupdf.Page, page_no: int, config: Config, path: Path) -> list[DocumentSlice]:
     """Render a page without a text layer and hand it to the vision package's OCR."""
-    # Imported here, not at the top: the vision path loads OpenCV and its own modules (about 0.2 s
-    # on the Pi), which reading a PDF's text layer never needs.
+    # Imported here, not at the top: the vision path loads OpenCV and its own modules (0.2 s on a
+    # development PC), which reading a PDF's text layer never needs.
     from appliance.vision.ingest import ocr_page_image
 
     max_pixels = page_pixel_limit(config)

@@ -129,8 +129,8 @@ def build_document(
 def _image_document(
     info: InputFile, *, namespace: str, source: str, config: Config
 ) -> SourceDocument:
-    # Imported here, not at the top: the vision path loads OpenCV and its own modules (about 0.2 s
-    # on the Pi), which a run that indexes only notes and PDFs with a text layer never needs.
+    # Imported here, not at the top: the vision path loads OpenCV and its own modules (0.2 s on a
+    # development PC), which a run that indexes only notes and PDFs with a text layer never needs.
     from appliance.vision.ingest import ingest_image
 
     return ingest_image(info.path, namespace=namespace, source=source, config=config)
