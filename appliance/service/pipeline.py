@@ -108,10 +108,12 @@ class QuestionPipeline:
 
     # -- questions -------------------------------------------------------------------------------
     async def handle(self, utt: Utterance) -> dict[str, Any]:
-        """Handle one utterance end to end; returns the record shown on the status page."""
+        """Handle one utterance end to end; returns the record shown on the status page.
+
+        Its transcript was published (``TRANSCRIPT_FINAL``) by the voice front end that made it.
+        """
         async with self._lock:
             self._last_utterance = utt
-            self.bus.publish(Event(EventType.TRANSCRIPT_FINAL, {"text": utt.text}))
             command = utt.command
             timer = QuestionTimer(
                 wake_at=utt.wake_at,

@@ -14,7 +14,9 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from appliance.answer.worker import AnswerWorker
+from appliance.audio.build import build_frontend
 from appliance.config import Config
+from appliance.demo import speak_question
 from appliance.events import EventType
 from appliance.index.embedder import Embedder
 from appliance.index.search import search
@@ -175,3 +177,34 @@ async def test_the_model_path_is_acknowledged_before_its_answer(
     ]
     latency = record["latency"]
     assert 0.0 <= latency["acknowledge"] <= latency["first_audio"]
+
+
+async def test_a_spoken_question_is_published_once(
+    config: Config, queue: IndexQueue, tmp_path: Path
+) -> None:
+    # The front end that made the transcript publishes it; the pipeline handling the utterance
+    # does not say it again: one TRANSCRIPT_FINAL per question, and the status page shows it.
+    wav = tmp_path / "which-room.wav"
+    await speak_question("open claw, which room am I in?", wav)
+    audio = dataclasses.replace(
+        config.audio, source="wav", wav_files=(wav,), wav_realtime=False, sink="wav"
+    )
+    config = dataclasses.replace(config, audio=audio)
+    events = queue.bus.subscribe_queue()
+    frontend = build_frontend(config, bus=queue.bus)
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None
+    record = await _pipeline(config, queue, RecordingSpeaker()).handle(utterance)
+    seen = _drain(events)
+    finals = [e for e in seen if e.type == EventType.TRANSCRIPT_FINAL]
+    assert [e.data["text"] for e in finals] == [utterance.text], finals
+    assert record["question"] == utterance.text and utterance.text
+    state = LiveState()
+    for event in seen:
+        state.apply(event)
+    page = state.snapshot()
+    assert page["transcript"] == utterance.text
+    assert [q["question"] for q in page["questions"]] == [utterance.text]
