@@ -35,6 +35,7 @@ QUESTION_WORDS = (
     "weight",
 )
 
+_LATIN = re.compile(r"[A-Za-z0-9]")
 _FILE_END = re.compile(r"\.(png|jpe?g|pdf|tiff?|md)$", re.I)
 
 
@@ -115,7 +116,9 @@ def index_names(sources: Iterable[NamedSource], first: Sequence[str] = ()) -> li
     seen: set[str] = set()
     for source in ordered:
         for name in (source.drawing_number, source.title):
-            if name and name not in seen:
+            # A name without a Latin letter or digit (a Chinese title) cannot come out of an
+            # English transcription: it would only take the budget from names that can.
+            if name and name not in seen and _LATIN.search(name):
                 seen.add(name)
                 names.append(name)
     return names[:MAX_INDEX_NAMES]

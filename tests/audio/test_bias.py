@@ -65,6 +65,8 @@ def test_index_names_put_the_active_rooms_drawings_first_then_the_newest() -> No
     lab_then_global = index_names([*sources, _Source("D-400", "", "shop", 50.0)], ["lab", "global"])
     assert lab_then_global[:3] == ["C-300", "LAB FIXTURE", "B-200"]
     assert lab_then_global[-1] == "D-400"
+    # A title an English transcription cannot write takes no room; its drawing number does.
+    assert index_names([_Source("FL-3306", "法兰盘", "global", 1.0)]) == ["FL-3306"]
     # Within the budget, the room's drawing is what survives when the index is long.
     many = [_Source(f"X-{i}", f"PART {i}", "global", 100.0 + i) for i in range(100)]
     prompt = question_prompt([], [], index_names([*many, *sources], ["lab"]))
