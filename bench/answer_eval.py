@@ -435,6 +435,22 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
                 for s in splits
             )
         )
+    batches = sorted({r.question.batch for r in results})
+    if len(batches) > 1:
+        print(f"  {'-- by batch':18}")
+        for batch in batches:
+            for kind, rows in (
+                ("answerable", [r for r in answerable if r.question.batch == batch]),
+                ("unanswerable", [r for r in results if r.question.batch == batch]),
+            ):
+                if kind == "unanswerable":
+                    rows = [r for r in rows if not r.question.answerable]
+                print(
+                    f"  {batch + ' ' + kind:18}"
+                    + "".join(
+                        f"   {_cell(r for r in rows if r.question.split == s)}" for s in splits
+                    )
+                )
     declined = [r for r in answerable if r.answer.mode == "abstained"]
     print(f"  answerable but declined: {len(declined)}/{len(answerable)}")
     times = [r.first_s for r in results]
@@ -538,6 +554,9 @@ def main() -> None:
         help="spoken: answer from the transcripts a spoken run wrote (JSON: question id -> text)"
         " instead of speaking again; no timings",
     )
+    parser.add_argument(
+        "--batch", help="ask only the questions of this batch (main, fresh); default: every batch"
+    )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
     parser.add_argument(
         "--sample",
@@ -552,6 +571,10 @@ def main() -> None:
     for line in demo_truth_problems(every) + check_truth():
         print(f"  truth check: {line}")
     questions = [q for q in every if q.split in splits]
+    if args.batch:
+        questions = [q for q in questions if q.batch == args.batch]
+        if not questions:
+            parser.error(f"no question of batch {args.batch!r} in {', '.join(splits)}")
     if args.limit:
         questions = questions[: args.limit]
     if args.sample and args.sample < len(questions):

@@ -3,7 +3,9 @@
 The set lives in bench/data/answer_eval/: ``shared.toml`` (the shared drawings and the demo drawings,
 written by a person) and ``rendered.toml`` (generated from bench/answer_drawings.py's truth). Each file
 has a ``[drawings]`` table (file name -> split and style) and ``[[question]]`` entries. The split is by
-drawing: a question's split is its drawing's.
+drawing: a question's split is its drawing's. ``fresh.toml`` holds a batch of tuning questions written
+blind (decision 0026); a file's top-level ``batch`` names the batch its questions belong to ("main" when
+absent), so the bench can print a batch alone.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SET_DIR = Path(__file__).resolve().parent / "data" / "answer_eval"
-FILES = ("shared.toml", "rendered.toml")
+FILES = ("shared.toml", "rendered.toml", "fresh.toml")
 CLASSES = ("field", "field_foreign", "note", "dimension", "naming", "table", "unanswerable")
 SPLITS = ("tuning", "heldout")
 
@@ -42,15 +44,23 @@ class Question:
     classes: tuple[str, ...]
     #: False when the drawings do not answer it.
     answerable: bool
+    #: The batch the question was written in ("main": decisions 0016 and 0025; "fresh": 0026).
+    batch: str = "main"
 
 
 def load_set(folder: Path = SET_DIR) -> list[Question]:
     """Every question of the set, checked: unique ids, known drawings and classes, forms present."""
     questions: list[Question] = []
     seen: set[str] = set()
+    known: dict[str, dict[str, str]] = {}
     for name in FILES:
         data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
         drawings = data["drawings"]
+        batch = data.get("batch", "main")
+        for drawing, entry in drawings.items():
+            # A drawing listed in two files keeps one split: the split is by drawing.
+            if known.setdefault(drawing, entry) != entry:
+                raise ValueError(f"{name}: drawing {drawing!r} differs from {known[drawing]}")
         for raw in data["question"]:
             qid = raw["id"]
             answerable = raw.get("answerable", True)
@@ -83,6 +93,7 @@ def load_set(folder: Path = SET_DIR) -> list[Question]:
                     style=drawings[drawing]["style"],
                     classes=classes,
                     answerable=answerable,
+                    batch=batch,
                 )
             )
     return questions
