@@ -2,11 +2,12 @@
 
 Questions of the answer evaluation set are spoken by the test voices (espeak-ng) and replayed at a
 microphone's pace through the real voice front end (push-to-talk, whisper as configured, the
-endpointer's 0.8 s of trailing silence). Each question is heard twice in turn, once with
-``audio.early_transcription`` and once without, so load on the machine falls on both alike. Printed:
-the end of the question (the endpointer's decision) to the final text, p50/p95 each way; how often
-the early text was used; and whether the two texts ever differ (they must not: the early run is
-given the same samples).
+endpointer's 0.8 s of trailing silence, the command grammar for short utterances). Each question is
+heard twice in turn, once with ``audio.early_transcription`` and once without, so load on the
+machine falls on both alike. Printed: the end of the question (the endpointer's decision) to the
+text the pipeline receives (transcript and command grammar), p50/p95 each way; how often the early
+text was used; and whether the two texts ever differ (they must not: the early run is given the
+same samples).
 
     .venv/bin/python bench/audio_early.py [--questions 24] [--whisper-model whisper-base]
 """
@@ -61,7 +62,7 @@ async def heard(
 
 async def run(args: argparse.Namespace) -> None:
     recogniser = WhisperRecogniser.from_manifest(args.whisper_model, REPO / "var" / "models")
-    base = AudioSettings(command_grammar=False, whisper_model=args.whisper_model)
+    base = AudioSettings(whisper_model=args.whisper_model)
     questions = [q for q in load_set() if q.split == "tuning"][: args.questions]
     times: dict[bool, list[float]] = {True: [], False: []}
     used = runs = differ = 0
@@ -76,8 +77,10 @@ async def run(args: argparse.Namespace) -> None:
             for early in (i % 2 == 0, i % 2 == 1):
                 settings = dataclasses.replace(base, early_transcription=early)
                 utterance = await heard(recogniser, wav, Path(tmp) / "out", settings)
-                times[early].append(utterance.latency["transcribe_s"])
-                texts[early] = utterance.transcript.text
+                times[early].append(
+                    utterance.latency["transcribe_s"] + utterance.latency["grammar_s"]
+                )
+                texts[early] = utterance.text
                 if early:
                     runs += int(utterance.latency.get("early_runs", 0))
                     used += int(utterance.latency.get("early_used", 0))
@@ -87,7 +90,7 @@ async def run(args: argparse.Namespace) -> None:
     for early, label in ((False, "at the end of the question"), (True, "at the first pause")):
         t = times[early]
         print(
-            f"  transcription started {label}: end of question -> text p50 "
+            f"  transcription started {label}: end of question -> text understood p50 "
             f"{percentile(t, 50):.2f} s, p95 {percentile(t, 95):.2f} s, max {max(t):.2f} s"
         )
     print(f"  early runs {runs}, early text used {used}/{n}; texts that differ: {differ}/{n}")

@@ -18,22 +18,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 import numpy as np
 
-from appliance.audio.base import Samples, Transcript
+from appliance.audio.base import Samples
+
+#: What hearing one capture gives (the front end's transcript, text and command choice).
+Result = TypeVar("Result")
 
 
-class EarlyTranscriber:
+class EarlyTranscriber(Generic[Result]):
     """Starts the transcription at a pause and hands it over if the question ended there."""
 
-    def __init__(self, transcribe: Callable[[Samples], Transcript], keep_samples: int) -> None:
-        #: Transcribes one capture (runs in a worker thread).
+    def __init__(self, transcribe: Callable[[Samples], Result], keep_samples: int) -> None:
+        #: Hears one capture (runs in a worker thread).
         self._transcribe = transcribe
         #: Samples of trailing silence the recogniser is given after the last speech.
         self.keep_samples = keep_samples
         self._end: int | None = None
-        self._task: asyncio.Future[Transcript] | None = None
+        self._task: asyncio.Future[Result] | None = None
         #: Early runs started (for the tests and the latency log).
         self.started = 0
         #: Early runs whose text was used.
@@ -54,9 +58,9 @@ class EarlyTranscriber:
         self._task = asyncio.ensure_future(asyncio.to_thread(self._transcribe, audio))
         self.started += 1
 
-    async def transcript(self, audio: Samples) -> Transcript:
-        """The transcript of ``audio`` (the capture as the question ended): the early run's when it
-        was given these very samples, else a fresh transcription after any early run finished."""
+    async def result(self, audio: Samples) -> Result:
+        """What ``audio`` (the capture as the question ended) is heard as: the early run's result
+        when it was given these very samples, else a fresh run after any early run finished."""
         task, self._task = self._task, None
         if task is not None:
             try:

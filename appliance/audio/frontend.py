@@ -69,6 +69,21 @@ def _rejected(wake: WakeDetector) -> int:
     return count if isinstance(count, int) else 0
 
 
+@dataclass(frozen=True)
+class Heard:
+    """What one capture was heard as."""
+
+    #: The recogniser's transcript of the whole capture.
+    transcript: Transcript
+    #: The words after the wake phrase, as the command parser reads them (the grammar's sentence
+    #: when it chose one).
+    text: str
+    #: The command grammar's choice (None: not scored).
+    grammar: GrammarChoice | None
+    #: ``time.monotonic()`` when the transcript was final.
+    transcribed_at: float
+
+
 @dataclass
 class _Chunk:
     samples: Samples
@@ -335,11 +350,15 @@ class VoiceFrontEnd:
         # The endpointer hears the capture from the phrase's end on: where its audio starts in it.
         speech_offset = len(head) - len(after_wake)
         keep = int(KEEP_TRAILING_S * SAMPLE_RATE)
-        early = None
-        if stream is None and s.early_transcription:
-            early = EarlyTranscriber(
-                functools.partial(self.recogniser.transcribe, vocabulary=vocabulary), keep
-            )
+        # Whisper's hearing of the capture: the transcript, the words after the phrase and the
+        # command grammar's choice, in one worker-thread call that can run early (early.py).
+        hear = functools.partial(
+            self._hear,
+            vocabulary=vocabulary,
+            rooms=list(self._rooms()) if self._rooms else [],
+            trailing_text=wake.trailing_text,
+        )
+        early = EarlyTranscriber(hear, keep) if stream is None and s.early_transcription else None
         while reason is None:
             chunk = await self._next_chunk()
             if chunk is None:
@@ -368,8 +387,11 @@ class VoiceFrontEnd:
             # and a little silence (recognisers like some), to the sample, as the early run has it.
             audio = audio[: speech_offset + endpointer.speech_end + keep]
         if reason == EndReason.NO_SPEECH and not wake.trailing_text:
-            transcript = Transcript(
-                "", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE
+            hearing = Heard(
+                Transcript("", engine=self.recogniser.name, audio_s=len(audio) / SAMPLE_RATE),
+                "",
+                None,
+                time.monotonic(),
             )
         elif stream is not None:
             final = await asyncio.to_thread(stream.finish)
@@ -381,26 +403,22 @@ class VoiceFrontEnd:
                 len(audio) / SAMPLE_RATE,
                 stream_compute,
             )
+            hearing = Heard(
+                transcript,
+                self._after_phrase(transcript.text, wake.trailing_text),
+                None,
+                time.monotonic(),
+            )
         elif early is not None:
-            transcript = await early.transcript(audio)
+            hearing = await early.result(audio)
             latency["early_runs"] = float(early.started)
             latency["early_used"] = float(early.used)
         else:
-            transcript = await asyncio.to_thread(
-                self.recogniser.transcribe, audio, vocabulary=vocabulary
-            )
-        timings.mark("transcribed")
-        # The phrase is cut from the text whatever started the capture: people say it to the
-        # button too.
-        found, text = split_after_phrase(transcript.text, self.settings.wake_phrase)
-        if not found and not text and wake.trailing_text:
-            text = wake.trailing_text
-        grammar = None
-        if self.settings.command_grammar and stream is None:
-            grammar = await self._hear_as_command(audio, transcript.text, text)
-            if grammar is not None:
-                text = grammar.text
-        timings.mark("understood")
+            hearing = await asyncio.to_thread(hear, audio)
+        # Heard early, the text was ready before the question ended: no wait at all.
+        timings.mark("transcribed", max(hearing.transcribed_at, timings.marks["capture_end"]))
+        timings.mark("understood", max(time.monotonic(), timings.marks["transcribed"]))
+        transcript, text, grammar = hearing.transcript, hearing.text, hearing.grammar
         command = parse_command(text)
         latency["transcribe_s"] = timings.between("capture_end", "transcribed") or 0.0
         latency["grammar_s"] = timings.between("transcribed", "understood") or 0.0
@@ -433,8 +451,31 @@ class VoiceFrontEnd:
             grammar,
         )
 
-    async def _hear_as_command(
-        self, audio: Samples, heard: str, after: str
+    def _hear(
+        self, audio: Samples, *, vocabulary: Sequence[str], rooms: Sequence[str], trailing_text: str
+    ) -> Heard:
+        """Whisper's transcript of one capture, the words after the wake phrase, and, for a short
+        utterance, the command grammar's choice (run in a worker thread)."""
+        transcript = self.recogniser.transcribe(audio, vocabulary=vocabulary)
+        transcribed_at = time.monotonic()
+        text = self._after_phrase(transcript.text, trailing_text)
+        grammar = None
+        if self.settings.command_grammar:
+            grammar = self._hear_as_command(audio, transcript.text, text, rooms)
+            if grammar is not None:
+                text = grammar.text
+        return Heard(transcript, text, grammar, transcribed_at)
+
+    def _after_phrase(self, heard: str, trailing_text: str) -> str:
+        """The words after the wake phrase. The phrase is cut whatever started the capture:
+        people say it to the button too."""
+        found, text = split_after_phrase(heard, self.settings.wake_phrase)
+        if not found and not text and trailing_text:
+            return trailing_text
+        return text
+
+    def _hear_as_command(
+        self, audio: Samples, heard: str, after: str, rooms: Sequence[str]
     ) -> GrammarChoice | None:
         """The command grammar's choice for a short utterance (None when not scored).
 
@@ -443,15 +484,9 @@ class VoiceFrontEnd:
         """
         if not isinstance(self.recogniser, SentenceScorer):
             return None
-        rooms = list(self._rooms()) if self._rooms else []
         try:
-            return await asyncio.to_thread(
-                functools.partial(choose_command, phrase=self.settings.wake_phrase),
-                self.recogniser,
-                audio,
-                heard,
-                after,
-                rooms,
+            return choose_command(
+                self.recogniser, audio, heard, after, rooms, phrase=self.settings.wake_phrase
             )
         except Exception:
             log.exception("command grammar failed; the transcript stands")
