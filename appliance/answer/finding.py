@@ -9,6 +9,7 @@ show the form or the units of what was asked. Each of those modules builds on
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
@@ -17,6 +18,8 @@ from appliance.answer.context import Source
 from appliance.answer.extractive import (
     _RATIO,
     _WEIGHT,
+    FIELD_LABELS,
+    FIELD_WORDS,
     Extract,
     _of_a_component,
     _subject_sources,
@@ -24,11 +27,91 @@ from appliance.answer.extractive import (
     field_extract,
     line_extract,
 )
+from appliance.drawing_terms import translate
 
 
 def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     """A table cell, a typed dimension or a title-block field when the question asks for one, else
-    the best qualifying line; None when nothing in the sources answers."""
+    the best qualifying line; None when nothing in the sources answers.
+
+    Whatever answers, the drawing it quotes must state every designation the question names (see
+    :func:`unstated_designations`): "the M6 bolts" of a drawing that shows only M8 bolts, "hole
+    H6" of a five-hole table or "drawing A-1025" when A-1024 is indexed are not asked of it.
+    """
+    found = _find(question, sources)
+    if found is None:
+        return None
+    quoted = next((s for s in sources if s.number == found.source_number), None)
+    if quoted is None:
+        return found
+    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    if unstated_designations(question, drawing):
+        return None
+    return found
+
+
+#: A file name is the drawing's name, not something it states.
+_FILE_NAME = re.compile(r"\.(?:png|jpe?g|pdf|tiff?|md)$", re.I)
+
+
+def _designation_pattern(token: str) -> re.Pattern[str]:
+    """How a designation is written on a drawing: any case, "Ø 11,00" for "Ø11", "R1.00" for "R1",
+    "6x M6x1" for "M6" (a thread's pitch after it), "UR10_29.20" for "UR10"."""
+    token = token.rstrip(".,-/")
+    parts = re.split(r"(\d+(?:[.,]\d+)?)", token)
+    body = ""
+    for part in parts:
+        if not part:
+            continue
+        if re.fullmatch(r"\d+(?:[.,]\d+)?", part):
+            whole, _, frac = part.replace(",", ".").partition(".")
+            frac = frac.rstrip("0")
+            body += re.escape(whole) + (
+                r"[.,]" + re.escape(frac) + "0*" if frac else r"(?:[.,]0+)?"
+            )
+        elif part in "⌀Øø":
+            body += r"[⌀Øø]\s?"
+        else:
+            body += r"\s?".join(re.escape(c) for c in part)
+    # A symbol or a count may stand before it ("4xØ6.60", "2x M10"); a letter or digit may not.
+    lead = r"(?<![^\W_xXØø])" if re.match(r"[^\W_]", token) else ""
+    return re.compile(lead + body + r"(?!\d|[.,]\d*[1-9])", re.I)
+
+
+def designations(question: str) -> list[str]:
+    """The words of a question that designate something by a digit: a code or size ("M6", "Ø50",
+    "H6", "A-1025", "3.40", "UR10"), file names left out."""
+    words = re.sub(r"([⌀Øø])\s+(?=\d)", r"\1", question).split()
+    out = []
+    for word in words:
+        word = re.sub(r"(?:'s|’s)$", "", word.strip("?!,;:()\"'“”‘’")).rstrip(".")
+        if re.search(r"\d", word) and not _FILE_NAME.search(word):
+            out.append(word)
+    return out
+
+
+def unstated_designations(question: str, drawing: Sequence[Source]) -> list[str]:
+    """The designations the question names that the drawing's retrieved text does not state.
+
+    The drawing's text, its fields, typed dimensions and table cells count; the drawing's own
+    number and file name are names, not designations."""
+    if not drawing:
+        return []
+    stated = "\n".join(
+        [s.text for s in drawing]
+        + [v for s in drawing for v in s.fields.values()]
+        + [json.dumps(s.dimensions, ensure_ascii=False) for s in drawing]
+        + [json.dumps(s.tables, ensure_ascii=False) for s in drawing]
+        + [s.drawing_number for s in drawing]
+    )
+    missing = []
+    for token in designations(question):
+        if not _designation_pattern(token).search(stated):
+            missing.append(token)
+    return missing
+
+
+def _find(question: str, sources: Sequence[Source]) -> Extract | None:
     row = tables.asks_table(question)
     if row is not None:
         cell, has_table = tables.table_extract(question, row, sources)
@@ -58,6 +141,13 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     line = line_extract(question, sources)
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
         return None  # a weight asked, a line without one: the drawing does not state it
+    if (
+        line is not None
+        and field
+        and field not in _LINE_FORMS
+        and not _names_field(field, line.quote)
+    ):
+        return None  # a paper format asked, the "Drawn by" line: the drawing does not state it
     if line is not None and not _states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
     if line is not None and _WHICH.match(question) and not _designates(question, line.quote):
@@ -142,6 +232,24 @@ def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:
     if dimensions.asks_dimension(question):
         return dimensions.dimension_extract(question, sources)
     return line_extract(question, sources)
+
+
+def _names_field(field: str, quote: str) -> bool:
+    """Whether a line speaks of the field: one of its labels or question words (a single word by its
+    first five letters: "hardened" for "CASE HARDEN") starts a word of the line or of its English
+    sense, or the line shows the field's form. A finish and a roughness are one family: "Bore honed,
+    Ra 0.4" says what finish the bore has."""
+    text = f"{quote} {translate(quote)}".lower()
+    family = _SURFACE_FIELDS if field in _SURFACE_FIELDS else (field,)
+    for name in family:
+        if name in _LINE_FORMS and _LINE_FORMS[name].search(quote):
+            return True
+        for word in {*FIELD_LABELS.get(name, ()), *FIELD_WORDS.get(name, ())}:
+            word = word.lower()
+            stem = word[:5] if " " not in word and len(word) > 5 else word
+            if re.search(r"(?<![^\W_])" + re.escape(stem), text):
+                return True
+    return False
 
 
 #: What a line must hold to answer a question about these fields when no field value answered it.
