@@ -16,10 +16,21 @@ from dataclasses import dataclass
 
 from appliance.answer import extractive
 from appliance.answer.context import Source
-from appliance.vision.tables import Table, row_key
+from appliance.drawing_terms import LABELS
+from appliance.vision.tables import Table, TableRow, row_key
 
 _HOLE = re.compile(r"\bhole\s+(?:no\.?\s+|number\s+)?([A-Za-z]{0,3}\d{1,3})\b", re.I)
-_REVISION = re.compile(r"\b(?:revision|rev\.?)\s+([A-Za-z])\b(?!-)")
+#: A revision named by any word a title block uses for it ("revision C", "Index C", "Zust. B",
+#: "Utgåva B"), followed by its letter.
+_REVISION = re.compile(
+    r"(?<![^\W_])(?i:"
+    + "|".join(re.escape(w) for w in LABELS["revision"] if re.fullmatch(r"[^\W\d_]+", w))
+    + r")\.?\s+([A-Za-z])\b(?!-)"
+)
+#: The first revision, named by its place rather than its letter ("the first issue").
+_FIRST = re.compile(
+    r"\b(?:first|initial|original)\s+(?:issue|release|revision|version|edition)\b", re.I
+)
 _HOLE_COLUMNS = (
     ("x", re.compile(r"\bx\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
     ("y", re.compile(r"\by\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
@@ -67,10 +78,16 @@ def asks_table(question: str) -> TableAsk | None:
                 return TableAsk("holes", row_key(hole[1]), column, (hole[0],))
         return None
     revision = _REVISION.search(question)
+    first = _FIRST.search(question)
     if revision and revision[1].isupper():
-        for column, pattern in _REVISION_COLUMNS:
-            if pattern.search(question):
-                return TableAsk("revisions", revision[1], column, (revision[0],))
+        key, words = revision[1], (revision[0],)
+    elif first:
+        key, words = "", (first[0],)
+    else:
+        return None
+    for column, pattern in _REVISION_COLUMNS:
+        if pattern.search(question):
+            return TableAsk("revisions", key, column, words)
     return None
 
 
@@ -93,12 +110,36 @@ def table_extract(
             if table.kind != ask.kind:
                 continue
             seen_table = True
-            row = table.row(ask.key)
+            # No key: the first revision, the table's first row by date.
+            row = table.row(ask.key) if ask.key else _first_row(table)
             if row is None or ask.column not in row.cells:
                 continue
-            field = _SPOKEN[ask.column].format(key=ask.key)
+            field = _SPOKEN[ask.column].format(key=ask.key or row.key)
             cell = extractive.Extract(
                 src.number, row.cells[ask.column], field, 1.0, box=row.boxes.get(ask.column)
             )
             return cell, True
     return None, seen_table
+
+
+def _first_row(table: Table) -> TableRow | None:
+    """The earliest revision: the row with the earliest date when every row has one, else the top
+    row (revision blocks are written downwards or upwards depending on the standard)."""
+    if not table.rows:
+        return None
+    dated = [(_date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
+    known = [(d, i) for d, i in dated if d is not None]
+    if len(known) == len(dated):
+        return table.rows[min(known)[1]]
+    return table.rows[0]
+
+
+def _date_key(text: str) -> tuple[int, int, int] | None:
+    """A date as (year, month, day): 2025-06-10, 10.01.2025, 03/14/2026; None when not a date."""
+    if m := re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
+        return int(m[1]), int(m[2]), int(m[3])
+    if m := re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", text):
+        return int(m[3]), int(m[2]), int(m[1])
+    if m := re.search(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
+        return int(m[3]), int(m[1]), int(m[2])
+    return None
