@@ -58,6 +58,10 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
     ("gänga", "thread"),
     ("tapped", "thread"),
     ("tap size", "thread"),
+    # What is asked comes before the feature it is asked of: "how deep is the Ø52 bore" asks a
+    # depth, not a diameter.
+    ("how deep", "depth"),
+    ("depth", "depth"),
     ("chamfer", "chamfer"),
     ("fase", "chamfer"),
     ("bevel", "chamfer"),
@@ -73,8 +77,6 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
     ("diam", "diameter"),
     ("bore", "diameter"),
     ("⌀", "diameter"),
-    ("how deep", "depth"),
-    ("depth", "depth"),
     ("holes", "holes"),
     ("hole", "diameter"),
     ("overall length", "length"),
@@ -109,7 +111,7 @@ _MIN = re.compile(r"\b(?:smallest|least|min(?:imum)?|inner|inside|internal|narro
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b")
 # A value the question names: "70.5", "Ø21.5", ".500"; not the digits of a drawing number or a file
 # name ("GB-4410-01.png", "LiU0010", "UR10_29.20").
-_VALUE = re.compile(r"(?<![\w.\-/])[⌀øØr]?\s?(\d+(?:[.,]\d+)?|\.\d+)(?![\w\-/]|[.,]\d*[A-Za-z_])")
+_VALUE = re.compile(r"(?<![\w.\-/])[⌀øØrR]?\s?(\d+(?:[.,]\d+)?|\.\d+)(?![\w\-/]|[.,]\d*[A-Za-z_])")
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "twelve": 12}
 _FIT = re.compile(r"(?<![A-Za-z])([A-Z]{1,2}\d{1,2}(?:/[a-z]{1,2}\d{1,2})?)(?![\w])")
 
