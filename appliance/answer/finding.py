@@ -257,6 +257,8 @@ _LINE_FORMS: dict[str, re.Pattern[str]] = {
     "weight": _WEIGHT,
     "scale": _RATIO,
     "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
+    # A sheet size: ISO A0-A5 or ANSI A-E; "Hole K1: size ⌀5.5" is a hole's size.
+    "size": re.compile(r"(?<![\w.])(?:A[0-5]|[A-E])(?![\w.])"),
     # A person on a line: an initial and a name ("T. WEISS"), or a Chinese name. A line that is
     # only the label and other text ("Granskad: 95.5 Q5.5") names nobody.
     **dict.fromkeys(
