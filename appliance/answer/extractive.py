@@ -623,6 +623,20 @@ def _names_file(question: str, src: Source) -> bool:
     )
 
 
+def names_absent(question: str, phrase: str, sources: Sequence[Source]) -> bool:
+    """Whether the question names something (besides the field it asks) that none of the sources
+    is or mentions: "the material of the crankshaft drawing" when no drawing says crankshaft."""
+    asked = question.lower().replace(phrase, " ") if phrase else question
+    words = terms(asked)
+    if not words:
+        return False
+    for src in sources:
+        said = set(terms(src.text)) | identity_terms(src)
+        if _names_file(question, src) or any(_term_matches(t, said) for t in words):
+            return False
+    return True
+
+
 def _names_something(question: str, phrase: str) -> bool:
     """Whether the question has words besides the field's own (a drawing's name, a part)."""
     asked = question.lower().replace(phrase, " ") if phrase else question
@@ -636,9 +650,13 @@ def field_extract(
     written in when the title-block reader kept it, and its English sense when it is not English.
 
     When the question's words name none of the sources, only the best-ranked one is asked: a field
-    is not fished from whichever drawing happens to have it."""
+    is not fished from whichever drawing happens to have it. When none of them even mentions a
+    word of the question besides the field's ("the crankshaft drawing"), the question is about a
+    drawing that is not there, and nothing answers."""
     subject = _subject_sources(question, phrase, sources)
     if len(subject) == len(sources) and _names_something(question, phrase):
+        if names_absent(question, phrase, sources):
+            return None
         subject = list(sources[:1])
     for src in subject:
         if field == "material" and _of_a_component(question, phrase, src):

@@ -26,6 +26,7 @@ from appliance.answer.extractive import (
     asked_field,
     field_extract,
     line_extract,
+    names_absent,
 )
 from appliance.drawing_terms import translate
 
@@ -135,6 +136,8 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         found = field_extract(question, field, phrase, sources)
         if found is not None:
             return found
+        if names_absent(question, phrase, sources):
+            return None  # a field of a drawing that is not among the sources
         subject = _subject_sources(question, phrase, sources)[:1]
         if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
