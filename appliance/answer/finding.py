@@ -120,8 +120,13 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, sources)
     field, phrase = asked_field(question)
-    # "What finish is the bore honed to?" names a feature but asks for its surface, not a size.
-    if dimensions.asks_dimension(question) and field not in _SURFACE_FIELDS:
+    # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
+    # "how long is the leak test" asks a time, not a length.
+    if (
+        dimensions.asks_dimension(question)
+        and field not in _SURFACE_FIELDS
+        and not _DURATION[0].search(question)
+    ):
         found = dimensions.dimension_extract(question, sources)
         if found is None and _asks_quantity(question):
             # No dimension says it; a note of the same drawing may, with its unit ("CASE HARDEN
@@ -175,6 +180,16 @@ def _designates(question: str, quote: str) -> bool:
     )
 
 
+#: How long a process runs ("how long is the leak test"): a time with its unit, not a length.
+_DURATION: tuple[re.Pattern[str], re.Pattern[str]] = (
+    re.compile(
+        r"\bhow long\b(?=.*\b(?:test\w*|cur\w+|soak\w*|hold\w*|dwell|run\w*|bak\w+)\b)|\bduration\b",
+        re.I,
+    ),
+    re.compile(r"\d\s*(?:s|sec\w*|min\w*|h|hrs?|hours?)\b", re.I),
+)
+
+
 #: Quantities a question may ask for, each with the units a line stating it must show: "what
 #: torque do the M8 bolts take" is not answered by "4 x M8".
 _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
@@ -209,6 +224,7 @@ _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    _DURATION,
     (
         re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
         re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),

@@ -19,7 +19,11 @@ from appliance.answer.context import Source
 from appliance.drawing_terms import LABELS
 from appliance.vision.tables import Table, TableRow, row_key
 
-_HOLE = re.compile(r"\bhole\s+(?:no\.?\s+|number\s+)?([A-Za-z]{0,3}\d{1,3})\b", re.I)
+#: A hole table's row, named by what the hole is ("hole H5", "port T1", "Hål K2", "Bohrung B1").
+_HOLE = re.compile(
+    r"\b(?:hole|port|tapping|hål|hal|bohrung)\s+(?:no\.?\s+|number\s+)?([A-Za-z]{0,3}\d{1,3})\b",
+    re.I,
+)
 #: A revision named by any word a title block uses for it ("revision C", "Index C", "Zust. B",
 #: "Utgåva B"), followed by its letter.
 _REVISION = re.compile(
