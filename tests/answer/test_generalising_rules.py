@@ -1,0 +1,147 @@
+"""Rules that keep an extractive answer to what the question asks (decision 0026): the designations it
+names must be on the drawing quoted, a field asked and not found is not answered by another field's
+line, a drawing that is not among the sources is not answered for, revision rows are named by any
+title-block word for a revision or by their place, hole rows by what the hole is, a depth asked of a
+bore is a depth, and how long a test runs is a time."""
+
+from __future__ import annotations
+
+from appliance.answer.context import Source
+from appliance.answer.dimensions import _intent
+from appliance.answer.finding import designations, find_extract, unstated_designations
+from appliance.answer.tables import asks_table
+from appliance.document import Box
+from appliance.vision.dimensions import parse_dimensions
+from appliance.vision.tables import Table, TableRow
+
+
+def _source(
+    number: int,
+    text: str,
+    *,
+    fields: dict[str, str] | None = None,
+    title: str = "",
+    drawing: str = "",
+    dims: str = "",
+    tables: list[Table] | None = None,
+) -> Source:
+    return Source(
+        number=number,
+        slice_ids=[number],
+        source=f"d{number}.png",
+        namespace="shop",
+        title=title or f"Part {number}",
+        page=1,
+        box=Box(0, 0, 1000, 700),
+        drawing_number=drawing,
+        revision="",
+        section="",
+        score=1.0,
+        text=text,
+        fields=fields or {},
+        dimensions=[d.to_json() for line in dims.splitlines() for d in parse_dimensions(line)],
+        tables=[t.to_json() for t in tables or []],
+    )
+
+
+_BRACKET = _source(
+    1,
+    "MOUNTING BRACKET A-1024\n1. BREAK ALL SHARP EDGES 0.5 X 45°\n3. TORQUE M8 BOLTS TO 25 N·m",
+    fields={"material": "6061-T6", "scale": "1:2"},
+    title="MOUNTING BRACKET",
+    drawing="A-1024",
+)
+
+
+def test_designations_are_the_words_with_a_digit_file_names_aside() -> None:
+    asked = "What tolerance do the four Ø 6.60 holes of UR10's plate have, on drawing_7.png?"
+    assert designations(asked) == ["Ø6.60", "UR10"]
+
+
+def test_a_designation_is_matched_as_the_drawing_writes_it() -> None:
+    drawing = [_source(1, "6x M6x1\n4 x ⌀ 11,00 ↧ 20,00\nR1.00 ±0.10\nUR10_29.20\n⌀52 H7")]
+    assert unstated_designations("the M6 screws, the Ø11 holes, the R1, the UR10", drawing) == []
+    assert unstated_designations("the M8 screws, the Ø50 bore, drawing A-1025", drawing) == [
+        "M8",
+        "Ø50",
+        "A-1025",
+    ]
+
+
+def test_a_torque_of_bolts_the_drawing_does_not_show_is_not_answered() -> None:
+    right = find_extract("What torque do the M8 bolts on the mounting bracket take?", [_BRACKET])
+    assert right is not None and "25 N·m" in right.quote
+    assert find_extract("What torque do the M6 bolts on the mounting bracket take?", [_BRACKET]) is None
+
+
+def test_a_drawing_number_one_off_an_indexed_one_is_not_answered_for() -> None:
+    assert find_extract("What scale is drawing A-1024?", [_BRACKET]) is not None
+    assert find_extract("What scale is drawing A-1025?", [_BRACKET]) is None
+
+
+def test_a_field_not_found_is_not_answered_by_another_fields_line() -> None:
+    src = _source(1, "Drawn by: L. Vogel\nLAGERBOCK", title="Lagerbock")
+    assert find_extract("What paper format is the Lagerbock drawn on?", [src]) is None
+    holes = _source(2, "Hole K1: size ⌀5.5; X 20,0; Y 0,0.\nNAVKAPSEL", title="Navkapsel")
+    assert find_extract("What paper size is the Navkapsel drawing?", [holes]) is None
+
+
+def test_a_roughness_line_says_what_finish_a_bore_has() -> None:
+    src = _source(1, "1. Surface hardness 60 HRC\n2. Bore honed, Ra 0.4", title="BEARING SLEEVE")
+    found = find_extract("What finish is the bore of the bearing sleeve honed to?", [src])
+    assert found is not None and "Ra 0.4" in found.quote
+
+
+def test_a_field_of_a_drawing_no_source_mentions_is_not_answered() -> None:
+    assert find_extract("What material is the mounting bracket?", [_BRACKET]) is not None
+    assert find_extract("What material is the crankshaft drawing?", [_BRACKET]) is None
+
+
+def _revisions() -> Table:
+    rows = [
+        TableRow("A", {"key": "A", "description": "Erstausgabe", "date": "10.01.2025"}, {}),
+        TableRow("C", {"key": "C", "description": "Länge 600 statt 580", "date": "05.09.2025"}, {}),
+        TableRow("B", {"key": "B", "description": "M5 statt M4", "date": "02.06.2025"}, {}),
+    ]
+    return Table("revisions", ["key", "description", "date"], {}, rows, Box(0, 0, 10, 10))
+
+
+def test_a_revision_is_named_by_the_title_blocks_own_word() -> None:
+    for asked in ("What changed in Index C?", "What was changed in Zust. C?", "Utgåva C: what?"):
+        ask = asks_table(asked)
+        assert ask is not None and (ask.kind, ask.key) == ("revisions", "C")
+    assert asks_table("What is the index of the rail?") is None
+
+
+def test_the_first_issue_is_the_earliest_dated_revision() -> None:
+    src = _source(1, "FÜHRUNGSSCHIENE FS-0930-2", title="Führungsschiene", tables=[_revisions()])
+    found = find_extract("When was the first issue of the Führungsschiene?", [src])
+    assert found is not None and found.quote == "10.01.2025"
+    found = find_extract("What changed in Index C of the Führungsschiene?", [src])
+    assert found is not None and found.quote == "Länge 600 statt 580"
+    assert find_extract("What changed in Index D of the Führungsschiene?", [src]) is None
+
+
+def test_a_hole_row_is_named_by_what_the_hole_is() -> None:
+    for asked in ("Which thread is port T1?", "Where is Hål T1, X?", "Bohrung T1: size?"):
+        ask = asks_table(asked)
+        assert ask is not None and (ask.kind, ask.key) == ("holes", "T1")
+
+
+def test_a_depth_asked_of_a_bore_is_a_depth() -> None:
+    intent = _intent("How deep is the Ø52 bore of the gearbox cover?")
+    assert intent is not None and intent.aspect == "depth"
+    src = _source(1, "GEARBOX COVER", title="GEARBOX COVER", dims="⌀52 H7\n240\n4x ⌀11 ↧20")
+    assert find_extract("How deep is the Ø52 bore of the gearbox cover?", [src]) is None
+    found = find_extract("How deep are the Ø11 holes of the gearbox cover?", [src])
+    assert found is not None and "20" in found.quote
+
+
+def test_how_long_a_test_runs_is_a_time_not_a_length() -> None:
+    src = _source(
+        1, "GEARBOX HOUSING\n3. LEAK TEST AT 2 BAR AIR FOR 60 s", title="GEARBOX HOUSING", dims="310"
+    )
+    found = find_extract("How long is the leak test on the gearbox housing?", [src])
+    assert found is not None and "60 s" in found.quote
+    found = find_extract("How long is the gearbox housing?", [src])
+    assert found is not None and found.quote == "310"
