@@ -71,7 +71,10 @@ def test_a_designation_is_matched_as_the_drawing_writes_it() -> None:
 def test_a_torque_of_bolts_the_drawing_does_not_show_is_not_answered() -> None:
     right = find_extract("What torque do the M8 bolts on the mounting bracket take?", [_BRACKET])
     assert right is not None and "25 N·m" in right.quote
-    assert find_extract("What torque do the M6 bolts on the mounting bracket take?", [_BRACKET]) is None
+    assert (
+        find_extract("What torque do the M6 bolts on the mounting bracket take?", [_BRACKET])
+        is None
+    )
 
 
 def test_a_drawing_number_one_off_an_indexed_one_is_not_answered_for() -> None:
@@ -139,7 +142,10 @@ def test_a_depth_asked_of_a_bore_is_a_depth() -> None:
 
 def test_how_long_a_test_runs_is_a_time_not_a_length() -> None:
     src = _source(
-        1, "GEARBOX HOUSING\n3. LEAK TEST AT 2 BAR AIR FOR 60 s", title="GEARBOX HOUSING", dims="310"
+        1,
+        "GEARBOX HOUSING\n3. LEAK TEST AT 2 BAR AIR FOR 60 s",
+        title="GEARBOX HOUSING",
+        dims="310",
     )
     found = find_extract("How long is the leak test on the gearbox housing?", [src])
     assert found is not None and "60 s" in found.quote
