@@ -64,6 +64,10 @@ def _designation_pattern(token: str) -> re.Pattern[str]:
     for part in parts:
         if not part:
             continue
+        if body and part not in "⌀Øø" and body[-1] not in "?":
+            # A code written with a dash or a space between its letters and its digits is the
+            # same code: "A1024" as a recogniser writes it is "A-1024" on the drawing.
+            body += r"[-\s]?"
         if re.fullmatch(r"\d+(?:[.,]\d+)?", part):
             whole, _, frac = part.replace(",", ".").partition(".")
             frac = frac.rstrip("0")

@@ -1,0 +1,41 @@
+"""A drawing number as a recogniser writes it ("A1024", without the dash) still names the drawing
+that states "A-1024": neither the designation check nor the absent-drawing check refuses it; a
+number that is not there ("A1025") is still refused."""
+
+from __future__ import annotations
+
+from appliance.answer.context import Source
+from appliance.answer.finding import find_extract, unstated_designations
+from appliance.document import Box
+
+
+def _bracket() -> Source:
+    return Source(
+        number=1,
+        slice_ids=[1],
+        source="A-1024_revC.png",
+        namespace="global",
+        title="MOUNTING BRACKET",
+        page=1,
+        box=Box(0, 0, 1000, 700),
+        drawing_number="A-1024",
+        revision="C",
+        section="",
+        score=1.0,
+        text="MOUNTING BRACKET A-1024\nMATERIAL 6061-T6\n3. TORQUE M8 BOLTS TO 25 N·m",
+        fields={"material": "6061-T6", "scale": "1:2"},
+        dimensions=[],
+        tables=[],
+    )
+
+
+def test_a_code_heard_without_its_dash_names_the_drawing() -> None:
+    for heard in ("what material is drawing A1024", "what material is drawing a 1024"):
+        found = find_extract(heard, [_bracket()])
+        assert found is not None and "6061-T6" in found.quote, (heard, found)
+    assert unstated_designations("the M8 bolts of A1024", [_bracket()]) == []
+
+
+def test_a_code_that_is_not_there_is_still_refused() -> None:
+    assert find_extract("what material is drawing A1025", [_bracket()]) is None
+    assert unstated_designations("the M6 bolts of A1024", [_bracket()]) == ["M6"]
