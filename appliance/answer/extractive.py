@@ -623,15 +623,81 @@ def _names_file(question: str, src: Source) -> bool:
     )
 
 
+#: Up to four words after "the" or "drawing", to the end of the clause.
+_NAMING = re.compile(r"\b(?:the|drawing)\s+((?:[^\W_][\w.-]*\s+){0,3}[^\W_][\w.-]*)")
+#: Words of a question that name no drawing or part: how it is asked, not what about.
+_ASKING_WORDS = frozenset(
+    [
+        "required",
+        "require",
+        "requires",
+        "need",
+        "needs",
+        "needed",
+        "apply",
+        "applies",
+        "applied",
+        "use",
+        "uses",
+        "used",
+        "specified",
+        "specify",
+        "given",
+        "give",
+        "called",
+        "call",
+        "shown",
+        "show",
+        "shows",
+        "drawn",
+        "draw",
+        "made",
+        "make",
+        "get",
+        "gets",
+        "take",
+        "takes",
+        "part",
+        "parts",
+        "piece",
+        "component",
+        "item",
+        "drawing",
+        "drawings",
+        "say",
+        "says",
+        "stated",
+        "state",
+        "states",
+        "written",
+        "mean",
+        "means",
+        "put",
+        "go",
+        "goes",
+        "value",
+        "values",
+        "here",
+        "please",
+        "tell",
+        "know",
+    ]
+)
+
+
 def names_absent(question: str, phrase: str, sources: Sequence[Source]) -> bool:
     """Whether the question names something (besides the field it asks) that none of the sources
     is or mentions: "the material of the crankshaft drawing" when no drawing says crankshaft."""
-    asked = question.lower().replace(phrase, " ") if phrase else question
-    words = terms(asked)
+    asked = question.lower().replace(phrase, " ") if phrase else question.lower()
+    # A drawing is named after "the" or "drawing" ("the crankshaft drawing", "drawing A-1025");
+    # words that say how the question is put ("does the part need") name nothing.
+    named = " ".join(m.group(1) for m in _NAMING.finditer(asked))
+    words = [t for t in terms(named) if t not in _ASKING_WORDS]
     if not words:
         return False
     for src in sources:
-        said = set(terms(src.text)) | identity_terms(src)
+        # The English sense of a Swedish, German or Chinese word counts as its own ("Oberfläche").
+        said = set(terms(src.text)) | set(terms(translate(src.text))) | identity_terms(src)
         # A code as a recogniser writes it ("A1024") names "A-1024" too.
         said |= {_compact(t) for t in said}
         said |= {_compact(n) for n in (src.drawing_number, src.title) if n}

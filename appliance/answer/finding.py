@@ -259,9 +259,9 @@ def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:
 
 def _names_field(field: str, quote: str) -> bool:
     """Whether a line speaks of the field: one of its labels or question words (a single word by its
-    first five letters: "hardened" for "CASE HARDEN") starts a word of the line or of its English
-    sense, or the line shows the field's form. A finish and a roughness are one family: "Bore honed,
-    Ra 0.4" says what finish the bore has."""
+    stem, at most five letters: "hardened" for "CASE HARDEN", "coated" for "POWDER COAT") starts a
+    word of the line or of its English sense, or the line shows the field's form. A finish and a
+    roughness are one family: "Bore honed, Ra 0.4" says what finish the bore has."""
     text = f"{quote} {translate(quote)}".lower()
     family = _SURFACE_FIELDS if field in _SURFACE_FIELDS else (field,)
     for name in family:
@@ -269,8 +269,9 @@ def _names_field(field: str, quote: str) -> bool:
             return True
         for word in {*FIELD_LABELS.get(name, ()), *FIELD_WORDS.get(name, ())}:
             word = word.lower()
-            stem = word[:5] if " " not in word and len(word) > 5 else word
-            if re.search(r"(?<![^\W_])" + re.escape(stem), text):
+            if " " not in word:  # "coated" -> "coat", "hardened" -> "harde"
+                word = re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)[:5]
+            if re.search(r"(?<![^\W_])" + re.escape(word), text):
                 return True
     return False
 
