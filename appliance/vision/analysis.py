@@ -70,7 +70,9 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
     dropped. A failing title-block pass degrades inside ``read_title_block``.
     """
     with ThreadPoolExecutor(max_workers=1) as pool:
-        block_future = pool.submit(read_title_block, page.gray, settings)
+        block_future = pool.submit(
+            read_title_block, page.gray, settings, photographed=page.page_found
+        )
         ocr = read_page(page.gray, settings)
         title_block = block_future.result()
     if ocr.layout != "drawing":

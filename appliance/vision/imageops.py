@@ -10,11 +10,15 @@ import cv2
 import numpy as np
 
 
-def binarise(gray: np.ndarray) -> np.ndarray:
-    """Ink as 255 on 0, tolerant of uneven light (adaptive threshold over ~1/40 of the page)."""
+def binarise(gray: np.ndarray, offset: int = 15) -> np.ndarray:
+    """Ink as 255 on 0, tolerant of uneven light (adaptive threshold over ~1/40 of the page).
+
+    A pixel is ink when it is ``offset`` grey levels darker than its neighbourhood: a smaller
+    offset keeps fainter strokes (and more paper grain).
+    """
     block = max(15, (min(gray.shape[:2]) // 60) | 1)
     return cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, block, 15
+        gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
 
 

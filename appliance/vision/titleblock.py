@@ -78,7 +78,9 @@ class TitleBlock:
 FEW_FIELDS = 3
 
 
-def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None:
+def read_title_block(
+    gray: np.ndarray, settings: VisionSettings, *, photographed: bool = False
+) -> TitleBlock | None:
     """Locate, OCR and parse the title block of a corrected drawing page; None when there is none.
 
     OCR failures of this separate pass degrade to a title block without fields (with a warning).
@@ -86,17 +88,20 @@ def read_title_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock |
     fields, it is read again in ``settings.title_block_languages`` and the reading with more
     fields is kept. Reading every block with Chinese added cost fields of English ones (a "LINEAR"
     read "UNEAR") and a quarter more time; a second reading of the few unreadable blocks costs
-    neither (docs/decisions/0019).
+    neither (docs/decisions/0019). ``photographed``: the page is a camera shot, its cells' small
+    lettering soft (:func:`~appliance.vision.titlecells.cut_row`).
     """
-    block = _read_block(gray, settings)
+    block = _read_block(gray, settings, photographed)
     other = title_block_languages(settings)
     if block is None or other == settings.ocr_languages or len(block.fields) >= FEW_FIELDS:
         return block
-    again = _read_block(gray, replace(settings, ocr_languages=other))
+    again = _read_block(gray, replace(settings, ocr_languages=other), photographed)
     return again if again is not None and len(again.fields) > len(block.fields) else block
 
 
-def _read_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None:
+def _read_block(
+    gray: np.ndarray, settings: VisionSettings, photographed: bool = False
+) -> TitleBlock | None:
     found_boxes = locate_rows(gray)
     if found_boxes is None:
         return None
@@ -141,7 +146,9 @@ def _read_block(gray: np.ndarray, settings: VisionSettings) -> TitleBlock | None
         if not group:
             continue
         try:
-            by_cell = read_cells(gray, [c.box for c in group], settings, _is_label)
+            by_cell = read_cells(
+                gray, [c.box for c in group], settings, _is_label, photographed=photographed
+            )
         except OcrError as err:
             block.warnings.append(f"title-block cells not read: {err.code}")
             log.warning("title-block cell pass failed: %s", err)

@@ -188,16 +188,35 @@ def text_rows(gray: np.ndarray, cells: list[Box]) -> list[TextRow]:
     return found
 
 
+#: Around a photographed row's ink mask, the grey kept (pixels, square): a blurred stroke's pale
+#: edges fall outside the mask found at the text threshold, and painting them white left letters
+#: cut thin and broken.
+SOFT_KEEP_PX = 7
+#: A photographed row enlarged more than this is sharpened after enlarging (small labels: a 2 mm
+#: label is 8-10 px tall on a 12 MP shot of an A4-A3 sheet).
+SOFT_SHARPEN_SCALE = 1.5
+
+
 def cut_row(
-    gray: np.ndarray, row: TextRow, height: int = ROW_HEIGHT, thin: int = 0
+    gray: np.ndarray,
+    row: TextRow,
+    height: int = ROW_HEIGHT,
+    thin: int = 0,
+    *,
+    photographed: bool = False,
 ) -> tuple[np.ndarray, float, int]:
     """The row's grey ink alone on white, with paper around it, scaled so its ink is ``height``
-    pixels tall, strokes thinned by ``thin`` pixels: (image, scale, padding in page pixels)."""
+    pixels tall, strokes thinned by ``thin`` pixels: (image, scale, padding in page pixels).
+
+    ``photographed``: the page is a camera shot, whose small lettering is soft (lens, focus,
+    JPEG): more grey is kept around the ink, and a row enlarged much is sharpened.
+    """
     box = row.box
     ink_height = int(box.y1 - box.y0)
     pad = max(2, ink_height // 4)
     crop = gray[int(box.y0) : int(box.y1), int(box.x0) : int(box.x1)].copy()
-    keep = cv2.dilate(row.mask, np.ones((3, 3), np.uint8))
+    reach = SOFT_KEEP_PX if photographed else 3
+    keep = cv2.dilate(row.mask, np.ones((reach, reach), np.uint8))
     crop[keep == 0] = 255  # the cell's lines and neighbouring rows
     crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
     scale = height / max(1, ink_height)
@@ -208,7 +227,17 @@ def cut_row(
     if thin:
         # Paper grown into the strokes: bold letters that touch come apart.
         crop = cv2.dilate(crop, np.ones((thin + 1, thin + 1), np.uint8))
+    if photographed and scale > SOFT_SHARPEN_SCALE:
+        crop = unsharp(crop, 0.8 * scale)
     return crop, scale, pad
+
+
+def unsharp(image: np.ndarray, sigma: float, amount: float = 1.0) -> np.ndarray:
+    """The image with its detail finer than ``sigma`` pixels boosted by ``amount`` (unsharp mask):
+    an enlarged blurred letter's edges steepen again, so Tesseract's own threshold finds them."""
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    sharp = image.astype(np.float32) * (1 + amount) - blurred.astype(np.float32) * amount
+    return np.clip(sharp, 0, 255).astype(np.uint8)
 
 
 #: Other looks at a label Tesseract did not recognise: (letter height, stroke thinning). Measured on
@@ -221,6 +250,8 @@ def read_cells(
     cells: list[Box],
     settings: VisionSettings,
     is_label: Callable[[list[str]], bool] | None = None,
+    *,
+    photographed: bool = False,
 ) -> list[list[list[OcrWord]]]:
     """The words of each cell's rows (cells in the order given, rows top to bottom), read in one
     Tesseract call, plus one more when a label needs another look (a failure of that one only
@@ -229,10 +260,11 @@ def read_cells(
     ``is_label`` tells whether a row's words begin with a known label. A cell's first row that
     does not, printed smaller than the cell's biggest row (a label over its value), is read again
     at :data:`LABEL_LOOKS`; the first look that reads a label replaces the row's words. Raises
-    :class:`~appliance.vision.errors.OcrError` when the first call fails.
+    :class:`~appliance.vision.errors.OcrError` when the first call fails. ``photographed``: the
+    page is a camera shot (see :func:`cut_row`).
     """
     rows = text_rows(gray, cells)[:MAX_ROWS]
-    words = _read(gray, rows, [(ROW_HEIGHT, 0)] * len(rows), settings)
+    words = _read(gray, rows, [(ROW_HEIGHT, 0)] * len(rows), settings, photographed)
     if is_label is not None:
         first: dict[int, int] = {}
         tallest: dict[int, float] = {}
@@ -247,7 +279,13 @@ def read_cells(
         ]
         looks = [(index, look) for index in unsure for look in LABEL_LOOKS]
         try:
-            again = _read(gray, [rows[i] for i, _ in looks], [look for _, look in looks], settings)
+            again = _read(
+                gray,
+                [rows[i] for i, _ in looks],
+                [look for _, look in looks],
+                settings,
+                photographed,
+            )
         except OcrError as err:
             # The rows' first reading stands; only the second look at the labels is lost.
             log.warning("title-block label look failed: %s", err)
@@ -264,13 +302,18 @@ def read_cells(
 
 
 def _read(
-    gray: np.ndarray, rows: list[TextRow], looks: list[tuple[int, int]], settings: VisionSettings
+    gray: np.ndarray,
+    rows: list[TextRow],
+    looks: list[tuple[int, int]],
+    settings: VisionSettings,
+    photographed: bool = False,
 ) -> list[list[OcrWord]]:
     """Each row's words (page boxes), rows cut at the given (height, thinning), one call."""
     if not rows:
         return []
     cuts = [
-        cut_row(gray, row, height, thin) for row, (height, thin) in zip(rows, looks, strict=True)
+        cut_row(gray, row, height, thin, photographed=photographed)
+        for row, (height, thin) in zip(rows, looks, strict=True)
     ]
     readings = read_row_words([image for image, _, _ in cuts], settings)
     found: list[list[OcrWord]] = []
