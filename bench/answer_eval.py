@@ -241,7 +241,7 @@ def score(q: Question, answer: Answer) -> bool:
 
 
 async def ask(
-    text: str, store: IndexStore, config: Config, worker: object, mode: str
+    text: str, store: IndexStore, config: Config, worker: object, mode: str, heard: bool = False
 ) -> tuple[Answer, float, float | None, str]:
     """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement,
     and the first sentence's spoken text."""
@@ -256,6 +256,7 @@ async def ask(
         config=config,
         worker=worker,  # type: ignore[arg-type]
         extractive_only=(mode == "extractive"),
+        heard=heard,  # a transcript, as the service's pipeline answers it
     ):
         if event.kind == "ack":
             ack = time.perf_counter() - t0
@@ -322,7 +323,9 @@ async def run(
                     # Questions at a bench come one at a time, seconds apart: a model still
                     # stopping an abandoned answer has finished by the next one.
                     await worker.wait_ready(60.0)  # type: ignore[attr-defined]
-                answer, first_s, ack_s, first_text = await ask(text, store, config, worker, mode)
+                answer, first_s, ack_s, first_text = await ask(
+                    text, store, config, worker, mode, heard=bool(voice)
+                )
                 audio_s = None
                 if tts is not None:
                     audio_s = transcribe_s + first_s + await first_audio_s(tts, first_text)

@@ -403,8 +403,12 @@ async def stream_answer(
     role: str | None = None,
     worker: AnswerWorker | None = None,
     extractive_only: bool = False,
+    heard: bool = False,
 ) -> AsyncIterator[AnswerEvent]:
     """Answer sentence by sentence: each checked sentence is yielded as soon as it is complete.
+
+    ``heard``: the question is a speech recogniser's transcript, whose codes may be heard a little
+    wrong (:func:`~appliance.answer.finding.find_extract`).
 
     The fast path comes first: a field, a dimension or a line that answers the question surely
     (:func:`is_sure`) is spoken at once and the model is not asked. Otherwise a ready model is asked;
@@ -422,7 +426,7 @@ async def stream_answer(
         )
         return
     t_extract = time.perf_counter()
-    found = finding.find_extract(p.question, p.sources)
+    found = finding.find_extract(p.question, p.sources, heard=heard)
     p.timings["extract"] = time.perf_counter() - t_extract
     reason = _no_model_reason(config, worker, extractive_only)
     sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)

@@ -699,14 +699,14 @@ def names_absent(question: str, phrase: str, sources: Sequence[Source]) -> bool:
         # The English sense of a Swedish, German or Chinese word counts as its own ("Oberfläche").
         said = set(terms(src.text)) | set(terms(translate(src.text))) | identity_terms(src)
         # A code as a recogniser writes it ("A1024") names "A-1024" too.
-        said |= {_compact(t) for t in said}
-        said |= {_compact(n) for n in (src.drawing_number, src.title) if n}
+        said |= {compact_code(t) for t in said}
+        said |= {compact_code(n) for n in (src.drawing_number, src.title) if n}
         if _names_file(question, src) or any(_term_matches(t, said) for t in words):
             return False
     return True
 
 
-def _compact(text: str) -> str:
+def compact_code(text: str) -> str:
     """Letters and digits only, lower case: "A-1024" and "A1024" alike."""
     return re.sub(r"[\W_]+", "", text.lower())
 

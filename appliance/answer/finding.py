@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from appliance.answer import dimensions, tables
 from appliance.answer.context import Source
@@ -24,21 +25,32 @@ from appliance.answer.extractive import (
     _of_a_component,
     _subject_sources,
     asked_field,
+    compact_code,
     field_extract,
     line_extract,
     names_absent,
 )
 from appliance.drawing_terms import translate
+from appliance.errors import public_name
+from appliance.index.soundalike import close_identifiers
 
 
-def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
+def find_extract(
+    question: str, sources: Sequence[Source], *, heard: bool = False
+) -> Extract | None:
     """A table cell, a typed dimension or a title-block field when the question asks for one, else
     the best qualifying line; None when nothing in the sources answers.
 
     Whatever answers, the drawing it quotes must state every designation the question names (see
     :func:`unstated_designations`): "the M6 bolts" of a drawing that shows only M8 bolts, "hole
     H6" of a five-hole table or "drawing A-1025" when A-1024 is indexed are not asked of it.
+    A ``heard`` question (a speech recogniser's transcript) is read with its codes as the sources
+    name them (:func:`as_named`), and is not held to its designations: a recogniser hears codes
+    and sizes worst ("1020-1.20", "6th", "C2022"), and on the spoken tuning questions the check
+    refused six right answers for every trap it caught (docs/decisions/0023-spoken-questions.md).
     """
+    if heard:
+        question = as_named(question, sources)
     found = _find(question, sources)
     if found is None:
         return None
@@ -46,9 +58,28 @@ def find_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     if quoted is None:
         return found
     drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
-    if unstated_designations(question, drawing):
+    if not heard and unstated_designations(question, drawing):
         return None
     return found
+
+
+def as_named(question: str, sources: Sequence[Source]) -> str:
+    """The question with each code that comes close to exactly one source's drawing number (or
+    file name, when it has no number) written as that source writes it: "PB-441-001" for
+    GB-4410-01, "1024" for A-1024 — within an identifier's edits, or the tail of four digits or
+    more that only one of them ends with (the index's own rule for names heard nearly right)."""
+    names: dict[str, str] = {}
+    for src in sources:
+        name = src.drawing_number or PurePosixPath(public_name(src.source)).stem
+        if name:
+            names[compact_code(name)] = name
+    for token in designations(question):
+        if compact_code(token) in names:
+            continue
+        close = close_identifiers(names, {compact_code(token)})
+        if len(close) == 1:
+            question = question.replace(token, names[close[0]])
+    return question
 
 
 #: A file name is the drawing's name, not something it states.

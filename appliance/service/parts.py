@@ -117,8 +117,14 @@ class AnswerAdapter:
         started = time.monotonic()
         store = await asyncio.to_thread(self.reader.get)
         final: Answer | None = None
+        # The pipeline answers what the voice front end heard: a transcript, not typed text.
         async for event in stream_answer(
-            question, store=store, config=self.config, namespaces=namespaces, worker=self.worker
+            question,
+            store=store,
+            config=self.config,
+            namespaces=namespaces,
+            worker=self.worker,
+            heard=True,
         ):
             if event.answer is not None:
                 final = event.answer

@@ -4,8 +4,10 @@ number that is not there ("A1025") is still refused."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from appliance.answer.context import Source
-from appliance.answer.finding import find_extract, unstated_designations
+from appliance.answer.finding import as_named, find_extract, unstated_designations
 from appliance.document import Box
 
 
@@ -39,3 +41,26 @@ def test_a_code_heard_without_its_dash_names_the_drawing() -> None:
 def test_a_code_that_is_not_there_is_still_refused() -> None:
     assert find_extract("what material is drawing A1025", [_bracket()]) is None
     assert unstated_designations("the M6 bolts of A1024", [_bracket()]) == ["M6"]
+
+
+def test_a_heard_code_close_to_the_drawings_own_number_names_it() -> None:
+    """Through a recogniser, "PB-441-001" is how GB-4410-01 arrives: a code within an
+    identifier's edits of one source's number (or its tail) is read as that number. Typed, the
+    same code is read as written and refused."""
+    cover = dataclasses.replace(
+        _bracket(),
+        source="GB-4410-01.png",
+        title="BEARING COVER",
+        drawing_number="GB-4410-01",
+        text="BEARING COVER GB-4410-01\nMATERIAL HT200",
+        fields={"material": "HT200"},
+    )
+    sources = [_bracket(), dataclasses.replace(cover, number=2, slice_ids=[2])]
+    asked = "What is the material of the part on drawing PB-441-001?"
+    assert as_named(asked, sources) == "What is the material of the part on drawing GB-4410-01?"
+    assert as_named("what scale is drawing at 1024", sources) == "what scale is drawing at A-1024"
+    spoken = find_extract(asked, sources, heard=True)
+    assert spoken is not None and "HT200" in spoken.quote
+    assert find_extract(asked, sources) is None  # typed, a code is read as written
+    # A code close to no source's number (a size) is left as it was heard.
+    assert as_named("the M6 bolts of A1024", sources) == "the M6 bolts of A1024"
