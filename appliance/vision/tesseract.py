@@ -185,10 +185,30 @@ def _uncompressed(image: np.ndarray) -> Image.Image:
     and confidences for about a quarter less CPU on a 300-dpi page (bench/vision_profile.py).
     """
     picture = Image.fromarray(image)
-    if image.ndim == 2 and image.dtype == np.uint8 and _black_and_white(image):
+    if (
+        image.ndim == 2
+        and image.dtype == np.uint8
+        and _black_and_white(image)
+        and _first_bitmap_byte(image) not in _PNM_SPACE
+    ):
         picture = picture.convert("1", dither=Image.Dither.NONE)
     picture.format = "PPM"
     return picture
+
+
+#: Bytes Leptonica's PNM reader skips as white space after the header: a 1-bit raster starting with
+#: one of them is read short and Tesseract exits with "pixReadStreamPnm: read error" (a speck of
+#: ink among the first eight pixels of the top row is enough).
+_PNM_SPACE = frozenset({0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20})
+
+
+def _first_bitmap_byte(image: np.ndarray) -> int:
+    """The first byte of the image's 1-bit raster (black is 1, the first pixel the high bit)."""
+    value = 0
+    for i, pixel in enumerate(image[0, :8]):
+        if pixel == 0:
+            value |= 0x80 >> i
+    return value
 
 
 def _black_and_white(image: np.ndarray) -> bool:

@@ -81,3 +81,35 @@ def photo_of(
     mask = cv2.warpPerspective(np.full((ph, pw), 255, np.uint8), matrix, (width, height))
     photo = np.where(mask[..., None] > 0, (warped * 0.85).astype(np.uint8), desk)
     return photo, matrix
+
+
+@pytest.fixture(scope="session")
+def make_soft_photo() -> Callable[[np.ndarray], np.ndarray]:
+    """The :func:`soft_photo` maker."""
+    return soft_photo
+
+
+def soft_photo(page_rgb: np.ndarray) -> np.ndarray:
+    """The page as a soft 12 MP camera shot (RGB): the sheet on a desk, seen a little from the side,
+    light falling off across it, blurred (sigma 1.2 px), noisy and saved as JPEG 80."""
+    height, width = 3000, 4000
+    ph, pw = page_rgb.shape[:2]
+    fit = 0.86 * min(width / pw, height / ph)
+    x0, y0 = (width - pw * fit) / 2, (height - ph * fit) / 2
+    x1, y1 = x0 + pw * fit, y0 + ph * fit
+    src = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
+    dst = np.float32(
+        [[x0 + 40, y0 - 30], [x1 - 20, y0 + 35], [x1 + 30, y1 - 25], [x0 - 35, y1 + 20]]
+    )
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(page_rgb.astype(np.float32), matrix, (width, height))
+    mask = cv2.warpPerspective(np.ones((ph, pw), np.float32), matrix, (width, height))
+    frame = warped * mask[..., None] + np.float32([88, 72, 60]) * (1 - mask[..., None])
+    light = 0.8 + 0.15 * np.linspace(0, 1, width, dtype=np.float32)[None, :]
+    frame = cv2.GaussianBlur(frame * light[..., None], (0, 0), 1.2)
+    frame += np.random.default_rng(7).normal(0, 4.0, frame.shape).astype(np.float32)
+    ok, data = cv2.imencode(
+        ".jpg", np.clip(frame, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80]
+    )
+    assert ok
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)

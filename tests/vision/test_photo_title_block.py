@@ -21,46 +21,20 @@ from appliance.vision.titleblock import read_title_block
 from appliance.vision.titlecells import cut_row, text_rows
 
 
-def soft_photo(page_rgb: np.ndarray) -> np.ndarray:
-    """The page as a soft 12 MP camera shot (RGB): the sheet on a desk, seen a little from the side,
-    light falling off across it, blurred (sigma 1.2 px), noisy and saved as JPEG 80."""
-    height, width = 3000, 4000
-    ph, pw = page_rgb.shape[:2]
-    fit = 0.86 * min(width / pw, height / ph)
-    x0, y0 = (width - pw * fit) / 2, (height - ph * fit) / 2
-    x1, y1 = x0 + pw * fit, y0 + ph * fit
-    src = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
-    dst = np.float32(
-        [[x0 + 40, y0 - 30], [x1 - 20, y0 + 35], [x1 + 30, y1 - 25], [x0 - 35, y1 + 20]]
-    )
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    warped = cv2.warpPerspective(page_rgb.astype(np.float32), matrix, (width, height))
-    mask = cv2.warpPerspective(np.ones((ph, pw), np.float32), matrix, (width, height))
-    frame = warped * mask[..., None] + np.float32([88, 72, 60]) * (1 - mask[..., None])
-    light = 0.8 + 0.15 * np.linspace(0, 1, width, dtype=np.float32)[None, :]
-    frame = cv2.GaussianBlur(frame * light[..., None], (0, 0), 1.2)
-    frame += np.random.default_rng(7).normal(0, 4.0, frame.shape).astype(np.float32)
-    ok, data = cv2.imencode(
-        ".jpg", np.clip(frame, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 80]
-    )
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
-
 @pytest.fixture(scope="module")
-def solidworks_photo_page(shared_data: Path) -> np.ndarray:
+def solidworks_photo_page(shared_data: Path, make_soft_photo) -> np.ndarray:  # type: ignore[no-untyped-def]
     """The corrected page of a soft photo of a SolidWorks drawing (1 px title-block rules)."""
     render = shared_data / "drawings-edocr2" / "derived_pdf_textlayer" / "Aufspannung.300dpi.png"
     page_rgb = cv2.cvtColor(cv2.imread(str(render)), cv2.COLOR_BGR2RGB)
-    page = correct_page(soft_photo(page_rgb))
+    page = correct_page(make_soft_photo(page_rgb))
     assert page.page_found
     return page.gray
 
 
 @pytest.fixture(scope="module")
-def candle_photo_page(candle_rgb: np.ndarray) -> np.ndarray:
+def candle_photo_page(candle_rgb: np.ndarray, make_soft_photo) -> np.ndarray:  # type: ignore[no-untyped-def]
     """The corrected page of a soft photo of Candle_holder.jpg (2 mm labels: SCALE, SHEET)."""
-    page = correct_page(soft_photo(candle_rgb))
+    page = correct_page(make_soft_photo(candle_rgb))
     assert page.page_found
     return page.gray
 
