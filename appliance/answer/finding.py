@@ -47,7 +47,7 @@ def find_extract(
     A ``heard`` question (a speech recogniser's transcript) is read with its codes as the sources
     name them (:func:`as_named`), and is not held to its designations: a recogniser hears codes
     and sizes worst ("1020-1.20", "6th", "C2022"), and on the spoken tuning questions the check
-    refused six right answers for every trap it caught (docs/decisions/0023-spoken-questions.md).
+    refused six right answers for every trap it caught (bench/answer_eval.py --heard).
     """
     if heard:
         question = as_named(question, sources)

@@ -336,7 +336,7 @@ class VoiceFrontEnd:
         with_phrase = start < wake.end_sample or wake.detector == "push-to-talk"
         # One prompt of the terms written as they are said, within whisper's budget: the raw list
         # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
-        # questions in capitals and garble them (bench/audio_questions.py, decision 0037).
+        # questions in capitals and garble them (bench/audio_questions.py).
         prompt = question_prompt(
             COMMAND_HINTS,
             self.settings.vocabulary,

@@ -88,7 +88,7 @@ def read_title_block(
     fields, it is read again in ``settings.title_block_languages`` and the reading with more
     fields is kept. Reading every block with Chinese added cost fields of English ones (a "LINEAR"
     read "UNEAR") and a quarter more time; a second reading of the few unreadable blocks costs
-    neither (docs/decisions/0019). ``photographed``: the page is a camera shot, its cells' small
+    neither. ``photographed``: the page is a camera shot, its cells' small
     lettering soft (:func:`~appliance.vision.titlecells.cut_row`).
     """
     block = _read_block(gray, settings, photographed)

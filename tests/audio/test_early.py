@@ -21,6 +21,7 @@ from appliance.audio.wake import WhisperWakeDetector
 from appliance.audio.wavio import read_wav, write_wav
 
 from .conftest import SynthFn
+from .test_frontend import after_a_press
 
 
 async def pressed_and_heard(
@@ -37,13 +38,7 @@ async def pressed_and_heard(
         Speaker(EspeakTts(), WavFileSink(tmp_path / f"spoken-{early}")),
         settings=settings,
     )
-    frontend.push_to_talk()
-    try:
-        utterance = await frontend.next_utterance()
-    finally:
-        await frontend.close()
-    assert utterance is not None
-    return utterance
+    return await after_a_press(frontend)
 
 
 async def test_a_question_ending_in_its_first_pause_uses_the_early_text(
