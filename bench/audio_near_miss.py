@@ -20,7 +20,9 @@ compute of the chunk that returned it (the audio arriving in real time). With ``
 one more rule is measured on the windows the detector accepted: whisper MODEL's log-probability of
 "open claw" forced at the window's start must beat every two-word near-miss of the generator; with
 ``--pocketsphinx``, PocketSphinx's keyphrase search must also spot the phrase there (a second
-opinion from another front end).
+opinion from another front end); with ``--hubert HEAD.npz``, a logistic head over wakeforge's
+WakeHuBERT-tiny features of the second ending at the detection (``training/wake/hubert_head.py``,
+trained on tuning voices only) must score it at or above its threshold.
 
     .venv/bin/python bench/audio_near_miss.py --split heldout --takes 3 --positives 12 \
         --minutes 20 [--rivals whisper-base]
@@ -193,9 +195,7 @@ def detector() -> WakeDetector:
 
 def woke(item: Item) -> list[tuple[int, float]]:
     """Detections of a positive from the phrase's start to 2 s after its end."""
-    return [
-        (a, c) for a, c in item.found if item.end - SAMPLE_RATE <= a <= item.end + 2 * SAMPLE_RATE
-    ]
+    return [(a, c) for a, c in item.found if item_woke(item, a)]
 
 
 def report(
@@ -300,6 +300,57 @@ def sphinx_rule(items: Sequence[Item]) -> Verdicts:
     return verdict
 
 
+def hubert_rule(
+    items: Sequence[Item], head_path: Path, threshold: float | None, split: str
+) -> Verdicts:
+    """For each accepted window: does the WakeHuBERT-tiny head (``training/wake/hubert_head.py``)
+    score the second of features ending at the detection at or above its threshold?"""
+    from training.wake.hubert_head import Featurizer, HubertHead, fetch_featurizer
+
+    head = HubertHead.load(head_path)
+    limit = head.threshold if threshold is None else threshold
+    featurizer = Featurizer(fetch_featurizer())
+    featurizer.window(np.zeros(SAMPLE_RATE, dtype=np.int16), SAMPLE_RATE)  # load, first call
+    verdict: Verdicts = {}
+    scored: list[tuple[Item, int, float]] = []
+    for it in items:
+        for a, _ in it.found:
+            t0 = time.perf_counter()
+            score = head.score(featurizer.window(it.audio, a))
+            verdict[(id(it), a)] = (score >= limit, time.perf_counter() - t0)
+            scored.append((it, a, score))
+    costs = [c for _, c in verdict.values()]
+    if costs:
+        print(
+            f"hubert second opinion ({head_path.name}: {head.pooling}, threshold {limit:.4f}"
+            f"{' (the head says ' + format(head.threshold, '.4f') + ')' if threshold is not None else ''}"
+            f"): {len(costs)} windows, p50 {percentile(costs, 50) * 1000:.1f} ms, p95 "
+            f"{percentile(costs, 95) * 1000:.1f} ms per window (features and head; load average "
+            f"{os.getloadavg()[0]:.1f})"
+        )
+    if split == "tuning" and scored:
+        # Tuning only (never on held-out audio): the threshold rule on this audio, and what a few
+        # thresholds would accept.
+        pos10 = [
+            s
+            for it, a, s in scored
+            if it.kind == "pos" and it.band != "0-9 dB" and item_woke(it, a)
+        ]
+        near = [it for it in items if it.kind == "near"]
+        best = {id(it): max((s for it2, _, s in scored if it2 is it), default=0.0) for it in near}
+        low = min(pos10) if pos10 else 0.0
+        print(f"  tuning: lowest score among the woken positives at >= 10 dB {low:.4f}")
+        for t in sorted({low, limit, 0.01, 0.1, 0.5, 0.9}):
+            n_acc = sum(v >= t for v in best.values())
+            print(f"    threshold {t:.4f}: near-misses accepted {n_acc}/{len(near)}")
+    return verdict
+
+
+def item_woke(item: Item, a: int) -> bool:
+    """Whether a detection at ``a`` counts as waking on a positive (see :func:`woke`)."""
+    return item.end - SAMPLE_RATE <= a <= item.end + 2 * SAMPLE_RATE
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(VOICE_SETS), default="tuning")
@@ -311,6 +362,15 @@ def main() -> None:
         "--pocketsphinx",
         action="store_true",
         help="also PocketSphinx keyphrase search as a second opinion on each accepted window",
+    )
+    parser.add_argument(
+        "--hubert",
+        type=Path,
+        default=None,
+        help="also a WakeHuBERT-tiny head (training/wake/hubert_head.py) as a second opinion",
+    )
+    parser.add_argument(
+        "--hubert-threshold", type=float, default=None, help="instead of the head's threshold"
     )
     parser.add_argument("--list", action="store_true", help="print the near-misses and stop")
     args = parser.parse_args()
@@ -336,6 +396,13 @@ def main() -> None:
         rules.append(("+ rivals rule", rival_rule([*items, *speech], args.rivals)))
     if args.pocketsphinx:
         rules.append(("+ pocketsphinx second opinion", sphinx_rule([*items, *speech])))
+    if args.hubert:
+        rules.append(
+            (
+                "+ wakehubert second opinion",
+                hubert_rule([*items, *speech], args.hubert, args.hubert_threshold, args.split),
+            )
+        )
     report(items, speech, rules)
 
 
