@@ -20,7 +20,8 @@ file; abstained = declined. Tables: class x split per condition and mode, then s
 p50/p95 seconds from the question to the first event (the first sentence, or the abstention).
 
 --spoken: each question is spoken by one of the espeak-ng test voices (bench/audio_common.VOICES),
-transcribed by the configured whisper model (appliance.audio.engines.whisper; --whisper-model), then
+or with --voices piper by the Piper voice (one speaker, its noise seeded per question: nearer a
+person for the recogniser, bench/audio_human_speech.py), transcribed by the configured whisper model (appliance.audio.engines.whisper; --whisper-model), then
 answered from the transcript:
 right-question rate (every content word of the question heard), right-with-citation rate on the
 transcripts, and the end-of-question -> first-sentence-ready latency (transcription + retrieval +
@@ -28,7 +29,7 @@ answer up to its first sentence), p50/p95.
 
     .venv/bin/python bench/answer_eval.py [--split tuning|heldout|all] [--condition clean,photo]
         [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken]
-        [--whisper-model whisper-base] [--limit N] [--sample N] [-v]
+        [--whisper-model whisper-base] [--voices espeak|piper] [--limit N] [--sample N] [-v]
 """
 
 from __future__ import annotations
@@ -291,6 +292,7 @@ async def run(
     verbose: bool,
     bias: bool = True,
     heard_before: dict[str, str] | None = None,
+    voices: str = "espeak",
 ) -> list[Result]:
     worker = await start_worker(config) if mode.startswith("llm") else None
     if mode.startswith("llm") and worker is None:
@@ -313,11 +315,11 @@ async def run(
                 heard, transcribe_s, voice = "", 0.0, ""
                 text = q.text
                 if heard_before is not None:
-                    voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
+                    voice = voice_name(voices, i)
                     heard = text = heard_before.get(q.qid, "")
                 elif recogniser is not None:
-                    voice = f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
-                    heard, transcribe_s = hear(recogniser, q.text, i, vocabulary)
+                    voice = voice_name(voices, i)
+                    heard, transcribe_s = hear(recogniser, q.text, i, vocabulary, voices)
                     text = heard
                 if worker is not None:
                     # Questions at a bench come one at a time, seconds apart: a model still
@@ -372,13 +374,32 @@ def bias_words(config: Config, store: IndexStore) -> list[str]:
     return [prompt] if prompt else []
 
 
-def hear(recogniser: object, text: str, i: int, vocabulary: list[str]) -> tuple[str, float]:
+def voice_name(voices: str, i: int) -> str:
+    """The voice that says the i-th question: an espeak-ng test voice and rate, or Piper's."""
+    if voices == "piper":
+        return "piper-joe"
+    return f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
+
+
+def hear(
+    recogniser: object, text: str, i: int, vocabulary: list[str], voices: str = "espeak"
+) -> tuple[str, float]:
     """Speak ``text`` with the i-th test voice and transcribe it; (transcript, seconds)."""
+    import zlib
+
     import numpy as np
 
     from bench.audio_common import silence, synth
 
-    speech = synth(spoken_form(text), VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
+    said = spoken_form(text)
+    if voices == "piper":
+        from training.wake.piper_seeded import seeded_piper
+
+        rng = np.random.default_rng(zlib.crc32(said.encode()))
+        piper = seeded_piper(REPO / "var" / "models")
+        speech = piper.say(said, piper.default_scales, rng)
+    else:
+        speech = synth(said, VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
     # The capture holds a little silence on either side of the question (the endpointer's margins);
     # without it whisper tiny.en drops the first word ("What") of a clip that starts on speech.
     audio = np.concatenate([silence(0.4), speech, silence(0.4)])
@@ -480,9 +501,10 @@ def report_model_path(results: list[Result]) -> None:
 
 
 def report_spoken(
-    label: str, results: list[Result], splits: list[str], recogniser_name: str
+    label: str, results: list[Result], splits: list[str], recogniser_name: str, voices: str
 ) -> None:
-    print(f"\n== {label}, spoken (espeak-ng test voices -> {recogniser_name} -> answer)")
+    said_by = "the Piper voice" if voices == "piper" else "espeak-ng test voices"
+    print(f"\n== {label}, spoken ({said_by} -> {recogniser_name} -> answer)")
     for s in splits:
         rows = [r for r in results if r.question.split == s]
         if not rows:
@@ -552,6 +574,12 @@ def main() -> None:
         help="spoken: the question recogniser (default: the configured audio.whisper_model)",
     )
     parser.add_argument(
+        "--voices",
+        choices=["espeak", "piper"],
+        default="espeak",
+        help="spoken: who says the questions (espeak-ng's eight test voices, or the Piper voice)",
+    )
+    parser.add_argument(
         "--heard",
         type=Path,
         help="spoken: answer from the transcripts a spoken run wrote (JSON: question id -> text)"
@@ -610,13 +638,15 @@ def main() -> None:
                     args.verbose,
                     bias=not args.no_bias,
                     heard_before=heard_before,
+                    voices=args.voices,
                 )
             )
             if not results:
                 continue
             if args.spoken and heard_before is None:
                 transcripts = out_dir("answer_eval") / (
-                    f"heard-{condition}-{config.audio.whisper_model}.json"
+                    f"heard-{condition}-{config.audio.whisper_model}"
+                    f"{'-piper' if args.voices == 'piper' else ''}.json"
                 )
                 transcripts.write_text(
                     json.dumps({r.question.qid: r.heard for r in results}, indent=1)
@@ -627,7 +657,7 @@ def main() -> None:
             )
             report(label, results, splits)
             if args.spoken or heard_before is not None:
-                report_spoken(label, results, splits, config.audio.whisper_model)
+                report_spoken(label, results, splits, config.audio.whisper_model, args.voices)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,12 @@ class SeededPiper:
         audio = audio / max(float(np.max(np.abs(audio))) if audio.size else 0.0, 1e-4)
         return to_int16(PEAK * resample(audio, self.voice.sample_rate, SAMPLE_RATE))
 
+    @property
+    def default_scales(self) -> tuple[float, float, float]:
+        """The voice's own (length_scale, noise_scale, noise_w), from its configuration."""
+        config = self.voice.config
+        return (config.length_scale, config.noise_scale, config.noise_w)
+
     def say(
         self, text: str, scales: tuple[float, float, float], rng: np.random.Generator
     ) -> Samples:
