@@ -17,34 +17,7 @@ from appliance.answer.extractive import (
 from appliance.answer.finding import find_extract
 from appliance.document import Box
 from appliance.vision.dimensions import parse_dimensions
-
-
-def _source(
-    number: int,
-    text: str,
-    *,
-    fields: dict[str, str] | None = None,
-    boxes: dict[str, Box] | None = None,
-    title: str = "",
-    drawing: str = "",
-    source: str = "",
-) -> Source:
-    return Source(
-        number=number,
-        slice_ids=[number],
-        source=source or f"d{number}.png",
-        namespace="shop",
-        title=title or f"Part {number}",
-        page=1,
-        box=Box(0, 0, 1000, 700),
-        drawing_number=drawing,
-        revision="",
-        section="",
-        score=1.0,
-        text=text,
-        fields=fields or {},
-        field_boxes=boxes or {},
-    )
+from tests.answer.sources import drawing_source
 
 
 def test_questions_name_the_new_fields() -> None:
@@ -61,7 +34,7 @@ def test_questions_name_the_new_fields() -> None:
 
 def test_field_value_with_its_box_and_english_sense() -> None:
     cell = Box(1133, 2081, 1355, 2127)
-    src = _source(
+    src = drawing_source(
         1,
         "Title block.\nSurface treatment: Anodiserad 15-20µm (anodised 15-20µm)",
         fields={"surface_treatment": "Anodiserad 15-20µm", "title": "Kolv Cykelpump"},
@@ -80,7 +53,7 @@ def test_field_value_with_its_box_and_english_sense() -> None:
 
 
 def test_an_english_or_coded_value_has_no_gloss() -> None:
-    src = _source(1, "", fields={"material": "EN AW-6082", "weight": "18.19 g"})
+    src = drawing_source(1, "", fields={"material": "EN AW-6082", "weight": "18.19 g"})
     material = field_extract("What material?", "material", "material", [src])
     assert material is not None and material.english == "" and material.said() == "EN AW-6082"
     assert material.box is None  # no box was kept for it
@@ -88,7 +61,7 @@ def test_an_english_or_coded_value_has_no_gloss() -> None:
 
 def test_a_stored_bare_label_is_no_value() -> None:
     """A field holding a label ("Ytbehandling") is not quoted: the text's value is taken."""
-    src = _source(
+    src = drawing_source(
         1,
         "Surface treatment /Ytbehandling\nAnodiserad 15-20µm",
         fields={"surface_treatment": "Ytbehandling"},
@@ -100,7 +73,9 @@ def test_a_stored_bare_label_is_no_value() -> None:
 
 
 def test_label_value_in_swedish_and_german_text() -> None:
-    src = _source(1, "Vikt/Massa: 0,35 kg\nWerkstoff: S235JR\nMaßstab 1:5\nOberflächengüte: Ra 1,6")
+    src = drawing_source(
+        1, "Vikt/Massa: 0,35 kg\nWerkstoff: S235JR\nMaßstab 1:5\nOberflächengüte: Ra 1,6"
+    )
     assert _quote("How much does it weigh?", src) == "0,35 kg"
     assert _quote("What material is it?", src) == "S235JR"
     assert _quote("What scale?", src) == "1:5"
@@ -108,7 +83,7 @@ def test_label_value_in_swedish_and_german_text() -> None:
 
 
 def test_a_label_over_its_value_in_a_note() -> None:
-    note = _source(
+    note = drawing_source(
         1,
         "Tolerance, if not indicated acc. to /\n"
         "generella toleranser där ej annat anges enligt\n"
@@ -123,7 +98,9 @@ def test_a_label_over_its_value_in_a_note() -> None:
 def test_a_label_followed_by_the_next_label_has_no_value() -> None:
     """SolidWorks text layers list the labels one after another: "SURFACE FINISH:" is followed by
     "TOLERANCES:", and the answer is not the next label, nor a line of something else."""
-    pdf = _source(1, "SURFACE FINISH:\nTOLERANCES:\nLINEAR:\nWEIGHT:\nMATERIAL:\nDO NOT SCALE")
+    pdf = drawing_source(
+        1, "SURFACE FINISH:\nTOLERANCES:\nLINEAR:\nWEIGHT:\nMATERIAL:\nDO NOT SCALE"
+    )
     assert field_extract("What surface finish?", "roughness", "surface finish", [pdf]) is None
     assert field_extract("What is the weight?", "weight", "weight", [pdf]) is None
     assert field_extract("What material?", "material", "material", [pdf]) is None
@@ -134,15 +111,17 @@ def test_bare_labels_are_never_quoted_as_lines() -> None:
     assert is_bare_label("Surface treatment Ytbehandling")
     assert is_bare_label("SURFACE FINISH:")
     assert not is_bare_label("Weight /vikt 18.19 g")
-    src = _source(1, "Surface treatment Ytbehandling\nWeight vikt\nKulör: Natur", drawing="X-1")
+    src = drawing_source(
+        1, "Surface treatment Ytbehandling\nWeight vikt\nKulör: Natur", drawing="X-1"
+    )
     found = line_extract("What is the surface treatment of X-1?", [src])
     assert found is None or not is_bare_label(found.quote)
 
 
 def test_a_foreign_title_names_the_drawing_a_question_asks_about() -> None:
     """ "the bicycle pump piston" is "Kolv Cykelpump": the field comes from that drawing."""
-    piston = _source(1, "Scale: 2:1", fields={"scale": "2:1", "title": "Kolv Cykelpump"})
-    plate = _source(2, "Scale: 1:2", fields={"scale": "1:2", "title": "Stahl Adapterplatte"})
+    piston = drawing_source(1, "Scale: 2:1", fields={"scale": "2:1", "title": "Kolv Cykelpump"})
+    plate = drawing_source(2, "Scale: 1:2", fields={"scale": "1:2", "title": "Stahl Adapterplatte"})
     found = find_extract("What scale is the bicycle pump piston drawn at?", [plate, piston])
     assert found is not None and found.quote == "2:1" and found.source_number == 1
     found = find_extract("What scale is the steel adapter plate?", [piston, plate])
@@ -178,7 +157,7 @@ def _quote(question: str, src: Source) -> str:
 
 def test_a_value_written_without_its_label() -> None:
     """A roughness in a note ("3. Oberfläche Ra 3,2"), a tolerance standard in another."""
-    src = _source(1, "Anmerkungen\n1. Tolerierung ISO 2768-mK\n3. Oberflache Ra 3.2")
+    src = drawing_source(1, "Anmerkungen\n1. Tolerierung ISO 2768-mK\n3. Oberflache Ra 3.2")
     assert _quote("What surface roughness does the part need?", src) == "Ra 3.2"
     assert _quote("Which general tolerance standard applies?", src) == "ISO 2768-mK"
 
@@ -193,28 +172,28 @@ def test_iso_7200_and_everyday_phrasings() -> None:
 
 def test_a_field_is_not_fished_from_a_drawing_the_question_does_not_name() -> None:
     """ "the wheel hub" names no source: only the best-ranked one is asked, and it has no approver."""
-    first = _source(1, "Scale: 1:1", fields={"scale": "1:1", "title": "Lagerdeckel"})
-    other = _source(2, "", fields={"approved_by": "M. Ortiz", "title": "GEARBOX COVER"})
+    first = drawing_source(1, "Scale: 1:1", fields={"scale": "1:1", "title": "Lagerdeckel"})
+    other = drawing_source(2, "", fields={"approved_by": "M. Ortiz", "title": "GEARBOX COVER"})
     assert find_extract("Who approved the pump housing?", [first, other]) is None
     # Named by the English sense of its Swedish title, the right drawing is asked.
-    hub = _source(3, "", fields={"approved_by": "A. Berg", "title": "Hjulnav"})
+    hub = drawing_source(3, "", fields={"approved_by": "A. Berg", "title": "Hjulnav"})
     found = find_extract("Who approved the wheel hub?", [first, other, hub])
     assert found is not None and found.quote == "A. Berg"
 
 
 def test_a_weight_needs_its_unit() -> None:
-    pdf = _source(1, "WEIGHT:\nMicro_Vu-4.20\nMicro-Vu Turm")
+    pdf = drawing_source(1, "WEIGHT:\nMicro_Vu-4.20\nMicro-Vu Turm")
     assert field_extract("What does it weigh?", "weight", "weigh", [pdf]) is None
 
 
 def test_a_longer_label_is_not_a_shorter_one_with_a_value() -> None:
     """ "APPROVED BY" with nothing after it: not the approver "BY"."""
-    src = _source(1, "DRAWN BY\nCHECKED BY\nAPPROVED BY\nALL DIMENSIONS IN MM")
+    src = drawing_source(1, "DRAWN BY\nCHECKED BY\nAPPROVED BY\nALL DIMENSIONS IN MM")
     assert field_extract("Who approved it?", "approved_by", "approved", [src]) is None
 
 
 def test_units_general_tolerance_phrasings_and_a_dimension_is_no_general_tolerance() -> None:
-    src = _source(1, "ALL DIMENSIONS IN MM\nTolerances: 12 ±0.1.\nNOTES")
+    src = drawing_source(1, "ALL DIMENSIONS IN MM\nTolerances: 12 ±0.1.\nNOTES")
     assert _quote("What units are the dimensions in?", src) == "ALL DIMENSIONS IN MM"
     assert _quote("Which general tolerance standard applies?", src) == ""
     assert asked_field("What linear tolerance applies unless defined otherwise?")[0] == (
@@ -224,7 +203,7 @@ def test_units_general_tolerance_phrasings_and_a_dimension_is_no_general_toleran
 
 def test_a_foreign_note_line_matches_an_english_question() -> None:
     """The note says "Laufflächen induktiv gehärtet 58 HRC"; its English sense is what is asked."""
-    src = _source(
+    src = drawing_source(
         1,
         "Surface treatment: gehärtet und geschliffen (hardened and ground)\n"
         "2. Laufflächen induktiv gehärtet 58 HRC",
@@ -235,14 +214,16 @@ def test_a_foreign_note_line_matches_an_english_question() -> None:
 
 
 def test_a_file_named_whole_wins_over_one_that_shares_its_first_word() -> None:
-    whole = _source(1, "Sheet: 1 OF 1", fields={"sheet": "1 OF 1"}, source="Aufspannung.PDF")
-    longer = _source(2, "Sheet: 2 OF 2", fields={"sheet": "2 OF 2"}, source="Aufspannung_Ecke.PDF")
+    whole = drawing_source(1, "Sheet: 1 OF 1", fields={"sheet": "1 OF 1"}, source="Aufspannung.PDF")
+    longer = drawing_source(
+        2, "Sheet: 2 OF 2", fields={"sheet": "2 OF 2"}, source="Aufspannung_Ecke.PDF"
+    )
     found = find_extract("Which sheet is Aufspannung.PDF?", [longer, whole])
     assert found is not None and found.source_number == 1
 
 
 def test_umlaut_spellings_compare_equal() -> None:
-    src = _source(1, "Title: Fuhrungsschiene", fields={"drawing_number": "FS-0930-2"})
+    src = drawing_source(1, "Title: Fuhrungsschiene", fields={"drawing_number": "FS-0930-2"})
     assert _quote("What is the drawing number of drawing fuehrungsschiene.png?", src) == (
         "FS-0930-2"
     )
@@ -251,19 +232,21 @@ def test_umlaut_spellings_compare_equal() -> None:
 
 def test_an_empty_label_read_together_with_the_next_cell_is_no_answer() -> None:
     """The page's OCR read two cells as one line: "GEWICHT: MASSSTAB:1:2" has no weight."""
-    src = _source(1, "GEWICHT: MASSSTAB:1:2\nWEIGHT: SCALE:2:1 SHEET 1 OF 1", title="Adapterplatte")
+    src = drawing_source(
+        1, "GEWICHT: MASSSTAB:1:2\nWEIGHT: SCALE:2:1 SHEET 1 OF 1", title="Adapterplatte"
+    )
     assert find_extract("How much does the Adapterplatte weigh?", [src]) is None
 
 
 def test_a_file_named_with_its_extension_is_the_subject() -> None:
     """Both PDFs' texts say "Aufspannung"; the question gives one file's whole name."""
-    ecke = _source(
+    ecke = drawing_source(
         1,
         "Aufspannung_Ecken\nSHEET 1 OF 1",
         fields={"sheet": "1 OF 1"},
         source="Aufspannung_Ecke.PDF",
     )
-    tower = _source(2, "Micro_Vu-4.20", fields={"sheet": "2 OF 2"}, source="Aufspannung.PDF")
+    tower = drawing_source(2, "Micro_Vu-4.20", fields={"sheet": "2 OF 2"}, source="Aufspannung.PDF")
     found = find_extract("Which sheet is Aufspannung.PDF?", [ecke, tower])
     assert found is not None and found.source_number == 2
 
@@ -271,16 +254,18 @@ def test_a_file_named_with_its_extension_is_the_subject() -> None:
 def test_values_must_have_their_fields_form() -> None:
     """Photo misreadings: "I2" is no scale, "Micro-Vu Turm" no size; "DO NOT SCALE DRAWING" says
     nothing about the scale."""
-    src = _source(1, "MASSSTAB: I2\nSIZE: Micro-Vu Turm\nDO NOT SCALE DRAWING", title="Halter")
+    src = drawing_source(
+        1, "MASSSTAB: I2\nSIZE: Micro-Vu Turm\nDO NOT SCALE DRAWING", title="Halter"
+    )
     assert find_extract("What scale is the Halter drawn at?", [src]) is None
     assert _quote("What sheet size is it?", src) == ""
-    good = _source(1, "MASSSTAB: 1:2\nSIZE: A4")
+    good = drawing_source(1, "MASSSTAB: 1:2\nSIZE: A4")
     assert _quote("What scale?", good) == "1:2"
     assert _quote("What sheet size?", good) == "A4"
 
 
 def test_the_material_of_another_component_is_not_the_parts() -> None:
-    block = _source(
+    block = drawing_source(
         1,
         "Title block.\nMaterial: AL 6061-T651",
         fields={"material": "AL 6061-T651", "title": "MANIFOLD BLOCK"},
@@ -289,7 +274,7 @@ def test_the_material_of_another_component_is_not_the_parts() -> None:
         find_extract("What seal material do the ports of the manifold block use?", [block]) is None
     )
     assert find_extract("What material is the manifold block?", [block]) is not None
-    seal = _source(2, "", fields={"material": "FKM", "title": "SEAL RING"})
+    seal = drawing_source(2, "", fields={"material": "FKM", "title": "SEAL RING"})
     found = find_extract("What is the seal material of the seal ring?", [seal])
     assert found is not None and found.quote == "FKM"
 
@@ -319,7 +304,7 @@ def test_a_field_answer_reads_as_a_sentence() -> None:
 def test_a_quantity_asked_is_answered_only_by_a_line_with_its_units(
     question: str, line: str, answered: bool
 ) -> None:
-    found = find_extract(question, [_source(1, line, title="plate")])
+    found = find_extract(question, [drawing_source(1, line, title="plate")])
     assert (found is not None) is answered, found
 
 
@@ -348,20 +333,20 @@ def test_questions_name_fields_in_further_words() -> None:
 def test_a_thickness_or_depth_is_answered_only_by_a_line_that_states_it(
     question: str, line: str, answered: bool
 ) -> None:
-    found = find_extract(question, [_source(1, line, title="plate")])
+    found = find_extract(question, [drawing_source(1, line, title="plate")])
     assert (found is not None) is answered, found
 
 
 def test_a_depth_a_note_states_when_the_dimensions_do_not() -> None:
-    plate = _source(1, "CASE HARDEN .030 DEEP, 58-62 HRC", title="plate")
+    plate = drawing_source(1, "CASE HARDEN .030 DEEP, 58-62 HRC", title="plate")
     plate.dimensions.extend(d.to_json() for d in parse_dimensions("⌀25 H7", Box(0, 0, 9, 9)))
-    other = _source(2, "Harden 2 mm deep", title="lever")
+    other = drawing_source(2, "Harden 2 mm deep", title="lever")
     found = find_extract("How deep is the case hardening on the plate?", [plate, other])
     assert found is not None and ".030" in found.quote and found.source_number == 1
 
 
 def test_a_finish_asked_of_a_feature_is_its_surface_not_its_size() -> None:
-    sleeve = _source(1, "2. Bore honed, Ra 0.4", title="sleeve")
+    sleeve = drawing_source(1, "2. Bore honed, Ra 0.4", title="sleeve")
     sleeve.dimensions.extend(d.to_json() for d in parse_dimensions("⌀25 H7", Box(0, 0, 9, 9)))
     found = find_extract("What finish is the bore of the sleeve honed to?", [sleeve])
     assert found is not None and "Ra 0.4" in found.quote
@@ -389,5 +374,5 @@ def test_a_finish_asked_of_a_feature_is_its_surface_not_its_size() -> None:
 def test_which_one_is_answered_by_a_line_that_names_one(
     question: str, line: str, answered: bool
 ) -> None:
-    found = find_extract(question, [_source(1, line, title="plate")])
+    found = find_extract(question, [drawing_source(1, line, title="plate")])
     assert (found is not None) is answered, found

@@ -6,45 +6,14 @@ bore is a depth, and how long a test runs is a time."""
 
 from __future__ import annotations
 
-from appliance.answer.context import Source
 from appliance.answer.dimensions import _intent
 from appliance.answer.finding import designations, find_extract, unstated_designations
 from appliance.answer.tables import asks_table
 from appliance.document import Box
-from appliance.vision.dimensions import parse_dimensions
 from appliance.vision.tables import Table, TableRow
+from tests.answer.sources import drawing_source
 
-
-def _source(
-    number: int,
-    text: str,
-    *,
-    fields: dict[str, str] | None = None,
-    title: str = "",
-    drawing: str = "",
-    dims: str = "",
-    tables: list[Table] | None = None,
-) -> Source:
-    return Source(
-        number=number,
-        slice_ids=[number],
-        source=f"d{number}.png",
-        namespace="shop",
-        title=title or f"Part {number}",
-        page=1,
-        box=Box(0, 0, 1000, 700),
-        drawing_number=drawing,
-        revision="",
-        section="",
-        score=1.0,
-        text=text,
-        fields=fields or {},
-        dimensions=[d.to_json() for line in dims.splitlines() for d in parse_dimensions(line)],
-        tables=[t.to_json() for t in tables or []],
-    )
-
-
-_BRACKET = _source(
+_BRACKET = drawing_source(
     1,
     "MOUNTING BRACKET A-1024\n1. BREAK ALL SHARP EDGES 0.5 X 45°\n3. TORQUE M8 BOLTS TO 25 N·m",
     fields={"material": "6061-T6", "scale": "1:2"},
@@ -59,7 +28,7 @@ def test_designations_are_the_words_with_a_digit_file_names_aside() -> None:
 
 
 def test_a_designation_is_matched_as_the_drawing_writes_it() -> None:
-    drawing = [_source(1, "6x M6x1\n4 x ⌀ 11,00 ↧ 20,00\nR1.00 ±0.10\nUR10_29.20\n⌀52 H7")]
+    drawing = [drawing_source(1, "6x M6x1\n4 x ⌀ 11,00 ↧ 20,00\nR1.00 ±0.10\nUR10_29.20\n⌀52 H7")]
     assert unstated_designations("the M6 screws, the Ø11 holes, the R1, the UR10", drawing) == []
     assert unstated_designations("the M8 screws, the Ø50 bore, drawing A-1025", drawing) == [
         "M8",
@@ -83,14 +52,16 @@ def test_a_drawing_number_one_off_an_indexed_one_is_not_answered_for() -> None:
 
 
 def test_a_field_not_found_is_not_answered_by_another_fields_line() -> None:
-    src = _source(1, "Drawn by: L. Vogel\nLAGERBOCK", title="Lagerbock")
+    src = drawing_source(1, "Drawn by: L. Vogel\nLAGERBOCK", title="Lagerbock")
     assert find_extract("What paper format is the Lagerbock drawn on?", [src]) is None
-    holes = _source(2, "Hole K1: size ⌀5.5; X 20,0; Y 0,0.\nNAVKAPSEL", title="Navkapsel")
+    holes = drawing_source(2, "Hole K1: size ⌀5.5; X 20,0; Y 0,0.\nNAVKAPSEL", title="Navkapsel")
     assert find_extract("What paper size is the Navkapsel drawing?", [holes]) is None
 
 
 def test_a_roughness_line_says_what_finish_a_bore_has() -> None:
-    src = _source(1, "1. Surface hardness 60 HRC\n2. Bore honed, Ra 0.4", title="BEARING SLEEVE")
+    src = drawing_source(
+        1, "1. Surface hardness 60 HRC\n2. Bore honed, Ra 0.4", title="BEARING SLEEVE"
+    )
     found = find_extract("What finish is the bore of the bearing sleeve honed to?", [src])
     assert found is not None and "Ra 0.4" in found.quote
 
@@ -117,7 +88,9 @@ def test_a_revision_is_named_by_the_title_blocks_own_word() -> None:
 
 
 def test_the_first_issue_is_the_earliest_dated_revision() -> None:
-    src = _source(1, "FÜHRUNGSSCHIENE FS-0930-2", title="Führungsschiene", tables=[_revisions()])
+    src = drawing_source(
+        1, "FÜHRUNGSSCHIENE FS-0930-2", title="Führungsschiene", tables=[_revisions()]
+    )
     found = find_extract("When was the first issue of the Führungsschiene?", [src])
     assert found is not None and found.quote == "10.01.2025"
     found = find_extract("What changed in Index C of the Führungsschiene?", [src])
@@ -134,14 +107,14 @@ def test_a_hole_row_is_named_by_what_the_hole_is() -> None:
 def test_a_depth_asked_of_a_bore_is_a_depth() -> None:
     intent = _intent("How deep is the Ø52 bore of the gearbox cover?")
     assert intent is not None and intent.aspect == "depth"
-    src = _source(1, "GEARBOX COVER", title="GEARBOX COVER", dims="⌀52 H7\n240\n4x ⌀11 ↧20")
+    src = drawing_source(1, "GEARBOX COVER", title="GEARBOX COVER", dims="⌀52 H7\n240\n4x ⌀11 ↧20")
     assert find_extract("How deep is the Ø52 bore of the gearbox cover?", [src]) is None
     found = find_extract("How deep are the Ø11 holes of the gearbox cover?", [src])
     assert found is not None and "20" in found.quote
 
 
 def test_how_long_a_test_runs_is_a_time_not_a_length() -> None:
-    src = _source(
+    src = drawing_source(
         1,
         "GEARBOX HOUSING\n3. LEAK TEST AT 2 BAR AIR FOR 60 s",
         title="GEARBOX HOUSING",

@@ -9,34 +9,16 @@ from pathlib import Path
 import pytest
 
 from appliance.answer import grammar, protocol
-from appliance.answer.context import Source
 from appliance.answer.errors import WorkerRequestError
 from appliance.answer.protocol import ProtocolViolation
 from appliance.answer.settings import AnswerSettings
 from appliance.answer.worker import AnswerWorker, WorkerState
+from tests.answer.sources import drawing_source
 from tests.answer.test_worker import HELLO, _raw_worker, _read, _write
 
-
-def _source(number: int, text: str, drawing: str = "") -> Source:
-    return Source(
-        number=number,
-        slice_ids=[number],
-        source=f"d{number}.png",
-        namespace="shop",
-        title=f"Part {number}",
-        page=1,
-        box=None,
-        drawing_number=drawing,
-        revision="",
-        section="",
-        score=1.0,
-        text=text,
-    )
-
-
 SOURCES = [
-    _source(1, 'MATERIAL: steel S235\nSCALE 1:2\nsays "hi" \\ back', "A-1024"),
-    _source(2, "Bore Ø21.5 H7\nGENERAL TOLERANCE ISO 2768-m"),
+    drawing_source(1, 'MATERIAL: steel S235\nSCALE 1:2\nsays "hi" \\ back', drawing="A-1024"),
+    drawing_source(2, "Bore Ø21.5 H7\nGENERAL TOLERANCE ISO 2768-m"),
 ]
 CITED = re.compile(r"^[^\[\]\n]+ \[[12]\](\[[12]\])*\.?$")
 
@@ -76,7 +58,7 @@ def test_extraction_grammar_offers_source_lines_verbatim_and_respects_its_size()
     small = grammar.extraction_grammar(SOURCES, max_chars=200)
     assert '"[1] "' in small and '"[2] "' not in small  # the second source did not fit
     with pytest.raises(ValueError):
-        grammar.extraction_grammar([_source(1, "", "")], max_chars=10)
+        grammar.extraction_grammar([drawing_source(1, "")], max_chars=10)
 
 
 def test_protocol_validates_the_grammar_field() -> None:

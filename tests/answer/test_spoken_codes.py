@@ -6,41 +6,31 @@ from __future__ import annotations
 
 import dataclasses
 
-from appliance.answer.context import Source
 from appliance.answer.finding import as_named, find_extract, unstated_designations
-from appliance.document import Box
+from tests.answer.sources import drawing_source
 
-
-def _bracket() -> Source:
-    return Source(
-        number=1,
-        slice_ids=[1],
-        source="A-1024_revC.png",
-        namespace="global",
-        title="MOUNTING BRACKET",
-        page=1,
-        box=Box(0, 0, 1000, 700),
-        drawing_number="A-1024",
-        revision="C",
-        section="",
-        score=1.0,
-        text="MOUNTING BRACKET A-1024\nMATERIAL 6061-T6\n3. TORQUE M8 BOLTS TO 25 N·m",
-        fields={"material": "6061-T6", "scale": "1:2"},
-        dimensions=[],
-        tables=[],
-    )
+_BRACKET = drawing_source(
+    1,
+    "MOUNTING BRACKET A-1024\nMATERIAL 6061-T6\n3. TORQUE M8 BOLTS TO 25 N·m",
+    fields={"material": "6061-T6", "scale": "1:2"},
+    title="MOUNTING BRACKET",
+    drawing="A-1024",
+    source="A-1024_revC.png",
+    namespace="global",
+    revision="C",
+)
 
 
 def test_a_code_heard_without_its_dash_names_the_drawing() -> None:
     for heard in ("what material is drawing A1024", "what material is drawing a 1024"):
-        found = find_extract(heard, [_bracket()])
+        found = find_extract(heard, [_BRACKET])
         assert found is not None and "6061-T6" in found.quote, (heard, found)
-    assert unstated_designations("the M8 bolts of A1024", [_bracket()]) == []
+    assert unstated_designations("the M8 bolts of A1024", [_BRACKET]) == []
 
 
 def test_a_code_that_is_not_there_is_still_refused() -> None:
-    assert find_extract("what material is drawing A1025", [_bracket()]) is None
-    assert unstated_designations("the M6 bolts of A1024", [_bracket()]) == ["M6"]
+    assert find_extract("what material is drawing A1025", [_BRACKET]) is None
+    assert unstated_designations("the M6 bolts of A1024", [_BRACKET]) == ["M6"]
 
 
 def test_a_heard_code_close_to_the_drawings_own_number_names_it() -> None:
@@ -48,14 +38,14 @@ def test_a_heard_code_close_to_the_drawings_own_number_names_it() -> None:
     identifier's edits of one source's number (or its tail) is read as that number. Typed, the
     same code is read as written and refused."""
     cover = dataclasses.replace(
-        _bracket(),
+        _BRACKET,
         source="GB-4410-01.png",
         title="BEARING COVER",
         drawing_number="GB-4410-01",
         text="BEARING COVER GB-4410-01\nMATERIAL HT200",
         fields={"material": "HT200"},
     )
-    sources = [_bracket(), dataclasses.replace(cover, number=2, slice_ids=[2])]
+    sources = [_BRACKET, dataclasses.replace(cover, number=2, slice_ids=[2])]
     asked = "What is the material of the part on drawing PB-441-001?"
     assert as_named(asked, sources) == "What is the material of the part on drawing GB-4410-01?"
     assert as_named("what scale is drawing at 1024", sources) == "what scale is drawing at A-1024"
