@@ -21,7 +21,10 @@ the detector's detections of positives at >= 10 dB, so every one of them would s
 pooling and the L2 weight are chosen on the same out-of-fold scores (most near-miss detections
 refused at that threshold). The saved head is fitted on all tuning clips.
 
-    .venv/bin/python -m training.wake.hubert_head --out /tmp/hubert-head.npz
+    .venv/bin/python -m training.wake.hubert_head --out bench/out/hubert-head.npz
+
+The tuning windows are kept in the cache (``tuning-windows-takes8.npz``); delete that file to make
+them again after the wake detector's defaults change.
 
 It is not part of the appliance: ``bench/audio_near_miss.py --hubert HEAD.npz`` measures it.
 """
