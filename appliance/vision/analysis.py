@@ -73,7 +73,7 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
         block_future = pool.submit(
             read_title_block, page.gray, settings, photographed=page.page_found
         )
-        ocr = read_page(page.gray, settings)
+        ocr = read_page(page.gray, settings, photographed=page.page_found)
         title_block = block_future.result()
     if ocr.layout != "drawing":
         return ocr, None

@@ -19,7 +19,14 @@ import cv2
 import numpy as np
 
 from appliance.vision.errors import OcrError
-from appliance.vision.imageops import binarise, drop_non_text, estimate_text_height, long_line_mask
+from appliance.vision.imageops import (
+    binarise,
+    drop_non_text,
+    estimate_text_height,
+    long_line_mask,
+    stroke_contrast,
+    stroke_depth,
+)
 from appliance.vision.ocrlines import (
     OcrPage,
     PreparedPage,
@@ -44,9 +51,31 @@ PSM_SPARSE = 11
 PSM_LINE = 7
 
 
-def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
-    """Scale text to Tesseract's preferred height, binarise, and remove long ruling lines."""
-    ink = binarise(gray)
+#: A photographed page's ink: pixels deeper below the paper than this share of the page's print
+#: contrast (:func:`~appliance.vision.imageops.stroke_contrast`). The usual threshold compares a
+#: pixel with its neighbourhood's mean, which sinks where print is dense and leaves blurred letters
+#: fat or broken by how much ink is near; measured from the paper and scaled by the page's own
+#: contrast, the threshold cuts a soft stroke at the same relative depth on a pale or a crisp shot.
+PHOTO_INK_SHARE = 0.3
+
+
+def page_ink(gray: np.ndarray, contrast: float) -> np.ndarray:
+    """Ink of a page: the usual threshold, or, given a print contrast, the photographed page's."""
+    if contrast <= 0:
+        return binarise(gray)
+    return cv2.threshold(stroke_depth(gray), PHOTO_INK_SHARE * contrast, 255, cv2.THRESH_BINARY)[1]
+
+
+def prepare(
+    gray: np.ndarray, settings: VisionSettings, *, photographed: bool = False
+) -> PreparedPage:
+    """Scale text to Tesseract's preferred height, binarise, and remove long ruling lines.
+
+    ``photographed``: the page is a camera shot; its ink is measured from the paper against its
+    print contrast (:func:`page_ink`).
+    """
+    contrast = stroke_contrast(gray) if photographed else 0.0
+    ink = page_ink(gray, contrast)
     height = estimate_text_height(ink)
     scale = settings.ocr_text_height_px / height if height > 0 else 1.0
     scale = float(np.clip(scale, 0.25, 2.0))
@@ -57,10 +86,16 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     ):
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
         scaled = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=interpolation)
-        ink = binarise(scaled)
+        ink = page_ink(scaled, contrast)
     else:
         scale = 1.0
         scaled = gray
+    text_ink = ink
+    if contrast > 0:
+        # Ruling lines are found in the usual ink: at the contrast threshold a blurred 1 px rule
+        # breaks into dashes that are not long enough to be lines and stay under the text
+        # ("1.750" underlined in a hole table). Widened by a pixel for the rule's soft edges.
+        ink = binarise(scaled)
     # A stroke four characters long and perfectly straight is a line of the drawing, not a glyph.
     lines = long_line_mask(ink, max(24, int(settings.ocr_text_height_px * 4)))
     # Solid areas (photos, black scan borders) are neither text nor ruling lines: leave them out of
@@ -69,7 +104,9 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     not_solid = cv2.bitwise_not(solid)
     ink_total = max(1, int(np.count_nonzero(cv2.bitwise_and(ink, not_solid))))
     share = float(np.count_nonzero(cv2.bitwise_and(lines, not_solid))) / ink_total
-    text_only = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    if contrast > 0:
+        lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    text_only = cv2.bitwise_and(text_ink, cv2.bitwise_not(lines))
     if height > 0:
         text_only = drop_non_text(text_only, height * scale)
     return PreparedPage(
@@ -81,14 +118,20 @@ def prepare(gray: np.ndarray, settings: VisionSettings) -> PreparedPage:
     )
 
 
-def read_page(gray: np.ndarray, settings: VisionSettings, *, layout: str | None = None) -> OcrPage:
+def read_page(
+    gray: np.ndarray,
+    settings: VisionSettings,
+    *,
+    layout: str | None = None,
+    photographed: bool = False,
+) -> OcrPage:
     """OCR a corrected greyscale page; boxes in the coordinates of ``gray``.
 
     ``layout`` forces "drawing", "text" or "line"; by default it is decided from how much of the ink is ruling
     lines. Only the first pass may raise :class:`OcrError`; a failing vertical-text pass degrades to
-    ``warnings``.
+    ``warnings``. ``photographed``: the page is a camera shot (see :func:`prepare`).
     """
-    prepared = prepare(gray, settings)
+    prepared = prepare(gray, settings, photographed=photographed)
     if layout is None:
         if gray.shape[0] < 3 * max(prepared.text_height, 8):
             layout = "line"  # a single text line (a crop or a line image)
