@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from appliance.answer import extractive, finding, grammar, verify
+from appliance.answer import heard as heard_words
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
@@ -40,6 +41,7 @@ from appliance.errors import AnswerError
 if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker
     from appliance.config import Config
+    from appliance.index.identity import NamedSource
     from appliance.index.store import IndexStore
 
 Mode = Literal["llm", "extractive", "abstained"]
@@ -317,17 +319,27 @@ class _Prepared:
 
 
 def _prepare(
-    question: str, *, store: IndexStore, config: Config, namespaces: Iterable[str] | None
+    question: str,
+    *,
+    store: IndexStore,
+    config: Config,
+    namespaces: Iterable[str] | None,
+    heard: bool = False,
 ) -> _Prepared:
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
     text, truncated = clean_question(question, settings.max_question_chars)
+    text = heard_words.spaced(heard_words.as_asked(text) if heard else text)
     searched = scope(namespaces)
     t0 = time.perf_counter()
     # A question that names a drawing (its number, title, file name or their English sense)
     # searches that drawing first; one that names none is an ordinary search.
-    named = store.names.named(text, searched) if config.index.focus_named else []
+    named: list[NamedSource] = []
+    if config.index.focus_named:
+        names = store.names.names(searched)
+        text = names.split_compounds(text)
+        named = names.match(text)
     options = SearchOptions.from_settings(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),
@@ -338,6 +350,11 @@ def _prepare(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
     )
     retrieve_s = time.perf_counter() - t0
+    if heard:
+        # A transcript's codes as the retrieved drawings write them ("the G-062002" heard for
+        # DG-0620-02): the naming found the drawing by a near match, and its words must count
+        # as the drawing's own when judging whether anything was found.
+        text = finding.as_named(text, sources)
     weak = retrieval_is_weak(text, hits, sources, settings.min_retrieval_score)
     try:
         others = [ns for ns in store.namespaces() if ns not in searched]
@@ -418,7 +435,7 @@ async def stream_answer(
     before the model was asked (or an abstention) replaces it; otherwise the answer ends with the
     sentences already checked. The last event is always the final :class:`Answer`.
     """
-    p = _prepare(question, store=store, config=config, namespaces=namespaces)
+    p = _prepare(question, store=store, config=config, namespaces=namespaces, heard=heard)
     settings = config.answer
     if p.weak:
         yield _final(

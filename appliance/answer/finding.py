@@ -74,7 +74,11 @@ def as_named(question: str, sources: Sequence[Source]) -> str:
         if name:
             names[compact_code(name)] = name
     for token in designations(question):
-        if compact_code(token) in names:
+        written = names.get(compact_code(token))
+        if written is not None:
+            # The same code split elsewhere ("G-B441001" for GB-4410-01): written as the source
+            # writes it, so the rules that look for the drawing's number find it.
+            question = question.replace(token, written)
             continue
         close = close_identifiers(names, {compact_code(token)})
         if len(close) == 1:

@@ -40,6 +40,8 @@ from appliance.index.connection import IndexConnection
 MIN_SCORE = 0.75
 #: Score of an identifier heard one or two edits off (an exact one scores 1).
 SOUNDALIKE_SCORE = 0.8
+#: Letters of the shorter part of a word read as two name words run together ("hub" + "cap").
+MIN_COMPOUND_PART = 3
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"(?<=[a-zäöüåéß])(?=[A-ZÄÖÜÅ])")
@@ -328,6 +330,7 @@ class SourceNames:
         self._word_terms = sorted(
             {t for n in names if not n.identifier for t in n.terms if t.isalpha()}
         )
+        self._word_set = frozenset(self._word_terms)
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -396,6 +399,23 @@ class SourceNames:
         ]
         out.sort(key=lambda m: (-m.score, m.source))
         return out
+
+    def split_compounds(self, question: str) -> str:
+        """The question with each word that is two name words run together written as the two
+        ("the hubcap" for a title's "hub cap"), as a recogniser or a person may write it; other
+        words as they were."""
+
+        def split(m: re.Match[str]) -> str:
+            word = m.group(0)
+            text = fold(word)
+            if len(text) != len(word) or not text.isalpha() or text in self._word_set:
+                return word
+            for k in range(MIN_COMPOUND_PART, len(text) - MIN_COMPOUND_PART + 1):
+                if text[:k] in self._word_set and text[k:] in self._word_set:
+                    return f"{word[:k]} {word[k:]}"
+            return word
+
+        return _WORD.sub(split, question)
 
     def _match_soundalike(self, words: list[_Word], min_score: float) -> list[NamedSource]:
         """Names the question comes close to: name words a few letters off, identifiers one or

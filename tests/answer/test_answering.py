@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from appliance.answer import verify
-from appliance.answer.answering import _split_sentences, answer_question, stream_answer
+from appliance.answer.answering import (
+    _prepare,
+    _split_sentences,
+    answer_question,
+    stream_answer,
+)
 from appliance.answer.errors import QuestionError, RoleError
 from appliance.answer.prompts import available_roles, render_messages
 from appliance.answer.settings import AnswerSettings
@@ -170,6 +175,29 @@ async def test_unanswerable_question_abstains_and_names_where_it_looked(
     assert "do not say" in answer.spoken
     # The question is said back first, so a misheard one can be recognised and asked again.
     assert answer.spoken.startswith('You asked: "Which football team won the world cup".')
+
+
+async def test_a_transcript_is_read_in_the_drawings_words(
+    store: IndexStore, config: Config
+) -> None:
+    """A heard code split elsewhere, and two name words run together, are read as the drawing
+    writes them before anything is judged, so the answer comes from the drawing they name."""
+    prepared = _prepare(
+        "Who checked the drawing A1-024 of the mountingbracket?",
+        store=store,
+        config=config,
+        namespaces=["shop"],
+        heard=True,
+    )
+    assert "A-1024" in prepared.question and "mounting bracket" in prepared.question
+    answer = await answer_question(
+        "what scale is the mountingbracket drawn at",
+        store=store,
+        config=config,
+        namespaces=["shop"],
+    )
+    assert answer.mode == "extractive" and "1:2" in answer.text
+    assert answer.citations[0].source == "capture:bracket-0001"
 
 
 def test_a_long_question_is_said_back_cut_to_a_dozen_words() -> None:

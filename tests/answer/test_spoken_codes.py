@@ -52,5 +52,6 @@ def test_a_heard_code_close_to_the_drawings_own_number_names_it() -> None:
     spoken = find_extract(asked, sources, heard=True)
     assert spoken is not None and "HT200" in spoken.quote
     assert find_extract(asked, sources) is None  # typed, a code is read as written
-    # A code close to no source's number (a size) is left as it was heard.
-    assert as_named("the M6 bolts of A1024", sources) == "the M6 bolts of A1024"
+    # A code close to no source's number (a size) is left as it was heard; the number without
+    # its dash is written as the drawing writes it.
+    assert as_named("the M6 bolts of A1024", sources) == "the M6 bolts of A-1024"

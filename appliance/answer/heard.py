@@ -1,0 +1,50 @@
+"""A question as written by a person or a recogniser, read back into the words the drawings use.
+
+Two kinds of difference, both met in transcripts of spoken drawing questions:
+
+- **Spacing** (any question): a size written against its unit ("25mm") or a revision against its
+  letter ("RevB") is the same size or revision as "25 mm" and "rev B"; the answer rules look for
+  the spaced form.
+- **Words a recogniser hears for drawing words** (transcripts only): "whole", "hold" or "hall"
+  before a hole's designation or "table" is "hole" ("the whole table", "Hold D1"), and the designation after it is written as a table
+  writes it ("hole B-1" is hole B1); "exposition" is
+  "X position"; "intolerance(d)" or "intolerant" before dimensions or sizes is "untoleranced". A
+  typed question means what it says, so these are read only in what the recogniser wrote.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A number written against its unit: "25mm", "0.5mm", "3,8kg", "25Nm".
+_GLUED_UNIT = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(mm|cm|kg|g|Nm|N|µm|um)\b")
+#: A revision written against its letter or number: "RevB", "rev.C", "Rev2".
+_GLUED_REVISION = re.compile(r"\b([Rr]ev)\.?(?=[A-Z0-9]\b)")
+#: "hole" heard as a word that sounds like it, before a designation ("D1", "B-1", "H5") or "table".
+_HOLE = re.compile(
+    r"\b(?i:whole|hold|hall|hole)[\s-]+(?:([A-Z]{1,2})-?(\d{1,2})\b|(?=(?i:tables?)\b))"
+)
+#: "X position" heard as one word.
+_X_POSITION = re.compile(r"\bexposition\b", re.I)
+#: "untoleranced" heard as a commoner word, before what it qualifies.
+_UNTOLERANCED = re.compile(
+    r"\bintoleran(?:ce|ced|t)(?=\s+(?:dimensions?|sizes?|lengths?|features?)\b)", re.I
+)
+
+
+def spaced(question: str) -> str:
+    """Sizes and revisions spaced as the drawings write them: "25mm" -> "25 mm", "RevB" -> "Rev B"."""
+    question = _GLUED_UNIT.sub(r"\1 \2", question)
+    return _GLUED_REVISION.sub(r"\1 ", question)
+
+
+def _hole(m: re.Match[str]) -> str:
+    # A hole's designation as its table writes it: "B-1" heard for B1.
+    return f"hole {m.group(1)}{m.group(2)}" if m.group(1) else "hole "
+
+
+def as_asked(transcript: str) -> str:
+    """A recogniser's transcript with the drawing words it hears as others put back."""
+    text = _HOLE.sub(_hole, transcript)
+    text = _X_POSITION.sub("X position", text)
+    return _UNTOLERANCED.sub("untoleranced", text)
