@@ -32,7 +32,6 @@ It is not part of the appliance: ``bench/audio_near_miss.py --hubert HEAD.npz`` 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
 import json
 import os
@@ -52,6 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from appliance.audio.base import SAMPLE_RATE, Samples
+from appliance.models.store import sha256_file
 from training.wake.clips import QUESTIONS as TRAINING_QUESTIONS
 from training.wake.clips import TRAIN_ACCENTS, VALIDATION_VARIANTS, variant_voice_name
 
@@ -86,18 +86,9 @@ class ChecksumError(RuntimeError):
     """The featurizer on disk is not the file whose sha256 was read and recorded."""
 
 
-def sha256_of(path: Path) -> str:
-    """The hex sha256 of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def verified(path: Path, sha256: str = MODEL_SHA256) -> Path:
     """``path`` if its sha256 is ``sha256``; otherwise :class:`ChecksumError` naming both."""
-    found = sha256_of(path)
+    found = sha256_file(path)
     if found != sha256:
         raise ChecksumError(
             f"{path}: sha256 {found}, expected {sha256} (WakeHuBERT-tiny int8 of {WHEEL}); "
