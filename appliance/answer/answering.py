@@ -30,8 +30,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from appliance.answer import extractive, finding, grammar, verify
-from appliance.answer import heard as heard_words
+from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.prompts import format_messages
@@ -330,7 +329,7 @@ def _prepare(
 
     settings = config.answer
     text, truncated = clean_question(question, settings.max_question_chars)
-    text = heard_words.spaced(heard_words.as_asked(text) if heard else text)
+    text = wording.spaced(wording.as_asked(text) if heard else text)
     searched = scope(namespaces)
     t0 = time.perf_counter()
     # A question that names a drawing (its number, title, file name or their English sense)

@@ -327,10 +327,9 @@ class SourceNames:
         names = [name for listed in self._by_term.values() for name in listed]
         #: Identifier names and the words of word names, for matching what was nearly heard.
         self._identifiers = sorted({t for n in names if n.identifier for t in n.terms})
-        self._word_terms = sorted(
-            {t for n in names if not n.identifier for t in n.terms if t.isalpha()}
+        self._word_terms = frozenset(
+            t for n in names if not n.identifier for t in n.terms if t.isalpha()
         )
-        self._word_set = frozenset(self._word_terms)
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -408,10 +407,10 @@ class SourceNames:
         def split(m: re.Match[str]) -> str:
             word = m.group(0)
             text = fold(word)
-            if len(text) != len(word) or not text.isalpha() or text in self._word_set:
+            if len(text) != len(word) or not text.isalpha() or text in self._word_terms:
                 return word
             for k in range(MIN_COMPOUND_PART, len(text) - MIN_COMPOUND_PART + 1):
-                if text[:k] in self._word_set and text[k:] in self._word_set:
+                if text[:k] in self._word_terms and text[k:] in self._word_terms:
                     return f"{word[:k]} {word[k:]}"
             return word
 

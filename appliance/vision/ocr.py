@@ -59,11 +59,14 @@ PSM_LINE = 7
 PHOTO_INK_SHARE = 0.3
 
 
-def page_ink(gray: np.ndarray, contrast: float) -> np.ndarray:
-    """Ink of a page: the usual threshold, or, given a print contrast, the photographed page's."""
+def page_ink(gray: np.ndarray, contrast: float, depth: np.ndarray | None = None) -> np.ndarray:
+    """Ink of a page: the usual threshold, or, given a print contrast, the photographed page's
+    (``depth``: the page's :func:`~appliance.vision.imageops.stroke_depth`, when already made)."""
     if contrast <= 0:
         return binarise(gray)
-    return cv2.threshold(stroke_depth(gray), PHOTO_INK_SHARE * contrast, 255, cv2.THRESH_BINARY)[1]
+    if depth is None:
+        depth = stroke_depth(gray)
+    return cv2.threshold(depth, PHOTO_INK_SHARE * contrast, 255, cv2.THRESH_BINARY)[1]
 
 
 def prepare(
@@ -74,8 +77,9 @@ def prepare(
     ``photographed``: the page is a camera shot; its ink is measured from the paper against its
     print contrast (:func:`page_ink`).
     """
-    contrast = stroke_contrast(gray) if photographed else 0.0
-    ink = page_ink(gray, contrast)
+    depth = stroke_depth(gray) if photographed else None
+    contrast = stroke_contrast(gray, depth) if depth is not None else 0.0
+    ink = page_ink(gray, contrast, depth)
     height = estimate_text_height(ink)
     scale = settings.ocr_text_height_px / height if height > 0 else 1.0
     scale = float(np.clip(scale, 0.25, 2.0))

@@ -6,8 +6,8 @@ Two kinds of difference, both met in transcripts of spoken drawing questions:
   letter ("RevB") is the same size or revision as "25 mm" and "rev B"; the answer rules look for
   the spaced form.
 - **Words a recogniser hears for drawing words** (transcripts only): "whole", "hold" or "hall"
-  before a hole's designation or "table" is "hole" ("the whole table", "Hold D1"), and the designation after it is written as a table
-  writes it ("hole B-1" is hole B1); "exposition" is
+  before a hole's designation or "table" is "hole" ("the whole table", "Hold D1"), and the
+  designation after it is written as a table writes it ("hole B-1" is hole B1); "exposition" is
   "X position"; "intolerance(d)" or "intolerant" before dimensions or sizes is "untoleranced". A
   typed question means what it says, so these are read only in what the recogniser wrote.
 """

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from appliance.answer.finding import as_named
-from appliance.answer.heard import as_asked, spaced
+from appliance.answer.wording import as_asked, spaced
 from appliance.index.identity import SourceNames, _SourceRow
 from tests.answer.sources import drawing_source
 
