@@ -59,6 +59,7 @@ from appliance.errors import public_name  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
 from appliance.ingest.pipeline import ingest_path  # noqa: E402
 from appliance.service.samples import write_samples  # noqa: E402
+from bench.answer_causes import IndexedText, drawing_files, report_causes, why_wrong  # noqa: E402
 from bench.answer_drawings import check_truth, write_drawings  # noqa: E402
 from bench.answer_eval_set import (  # noqa: E402
     CLASSES,
@@ -102,6 +103,8 @@ class Result:
     #: Seconds from the end of the question to the first audio of the answer (spoken runs: the
     #: transcription, the answer's first sentence, and the voice synthesising its first clause).
     audio_s: float | None = None
+    #: Why the answer was not right ("" when it was; bench/answer_causes.py).
+    cause: str = ""
 
 
 # ------------------------------------------------------------------------------------ files
@@ -311,6 +314,7 @@ async def run(
     try:
         with IndexStore.open(config) as store:
             vocabulary = bias_words(config, store) if spoken and bias else []
+            indexed, files_of = IndexedText(store), drawing_files(load_set())
             for i, q in enumerate(questions):
                 heard, transcribe_s, voice = "", 0.0, ""
                 text = q.text
@@ -331,16 +335,18 @@ async def run(
                 audio_s = None
                 if tts is not None:
                     audio_s = transcribe_s + first_s + await first_audio_s(tts, first_text)
+                right = score(q, answer)
                 r = Result(
                     q,
                     answer,
-                    score(q, answer),
+                    right,
                     first_s + transcribe_s,
                     heard,
                     transcribe_s,
                     voice,
                     None if ack_s is None else ack_s + transcribe_s,
                     audio_s,
+                    why_wrong(q, answer, right, indexed, files_of, claim, MAX_CLAIM_CHARS),
                 )
                 results.append(r)
                 if verbose:
@@ -415,11 +421,12 @@ def print_line(r: Result) -> None:
     a = r.answer
     q = r.question
     flag = ("RIGHT" if r.right else "wrong") if q.answerable else ("ok" if r.right else "ANSWERED")
+    why = f" [{r.cause}]" if r.cause else ""
     cite = public_name(a.citations[0].source) if a.citations else "-"
     heard = f" heard={r.heard!r}" if r.heard else ""
     print(
         f"  {q.qid:28} {q.split[:4]} {a.mode:10} {flag:8} cite={cite:26} {r.first_s:5.2f}s"
-        f" | {claim(a)[:70]!r}{heard}",
+        f" | {claim(a)[:70]!r}{heard}{why}",
         flush=True,
     )
 
@@ -475,6 +482,7 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
                         f"   {_cell(r for r in rows if r.question.split == s)}" for s in splits
                     )
                 )
+    report_causes(((r.question.split, r.cause) for r in results if r.cause), splits)
     declined = [r for r in answerable if r.answer.mode == "abstained"]
     print(f"  answerable but declined: {len(declined)}/{len(answerable)}")
     times = [r.first_s for r in results]
