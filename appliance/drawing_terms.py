@@ -608,6 +608,101 @@ WORDS: dict[str, str] = {
     "höger": "right",
     "links": "left",
     "rechts": "right",
+    # Machine elements: the nouns of a machine-design textbook's contents, so that a title made of
+    # them ("Kettenspanner", "Kedjespännare") has an English sense however it is compounded.
+    "ritzel": "pinion",
+    "riemenscheibe": "pulley",
+    "remskiva": "pulley",
+    "kupplung": "coupling",
+    "koppling": "coupling",
+    "hebel": "lever",
+    "spak": "lever",
+    "kurbel": "crank",
+    "vev": "crank",
+    "nocken": "cam",
+    "kam": "cam",
+    "schlitten": "slide",
+    "släde": "slide",
+    "spindel": "spindle",
+    "distanz": "spacer",
+    "spann": "clamping",
+    "pratze": "claw",
+    "spanner": "tensioner",
+    "spännare": "tensioner",
+    "rolle": "roller",
+    "rulle": "roller",
+    "stütze": "support",
+    "stöd": "support",
+    "sockel": "base",
+    "abdeckung": "cover",
+    "leiste": "strip",
+    "list": "strip",
+    "ventil": "valve",
+    "düse": "nozzle",
+    "munstycke": "nozzle",
+    "getriebe": "gearbox",
+    "växellåda": "gearbox",
+    "anschlag": "stop",
+    "stopp": "stop",
+    "kette": "chain",
+    "kedja": "chain",
+    "kedje": "chain",
+    "zahnriemen": "timing belt",
+    "kuggrem": "timing belt",
+    "riemen": "belt",
+    "rem": "belt",
+    "keil": "key",
+    "kil": "key",
+    "passfeder": "key",
+    "stopfen": "plug",
+    "propp": "plug",
+    "lasche": "strap",
+    "gabel": "fork",
+    "gaffel": "fork",
+    "öse": "eye",
+    "haken": "hook",
+    "krok": "hook",
+    "zwischenstück": "spacer",
+    "verbinder": "connector",
+    "gelenk": "joint",
+    "led": "joint",
+    "umlenk": "deflection",
+    "klemm": "clamping",
+    "hand": "hand",
+    "schale": "shell",
+    "gleit": "sliding",
+    "glid": "sliding",
+    "sicherungsring": "retaining ring",
+    "låsring": "retaining ring",
+    "zentrier": "centring",
+    "pass": "fitted",
+    "druck": "compression",
+    "zug": "tension",
+    "teller": "disc",
+    "sensor": "sensor",
+    "kabel": "cable",
+    "deck": "cover",
+    "täck": "cover",
+    "wand": "wall",
+    "vägg": "wall",
+    "seite": "side",
+    "sido": "side",
+    "rück": "back",
+    "front": "front",
+    "montage": "mounting",
+    "motor": "motor",
+    "tapp": "pin",
+    "sprint": "pin",
+    "pinne": "pin",
+    "styr": "guide",
+    "styrning": "guide",
+    "skena": "rail",
+    "klammer": "clamp",
+    "ratt": "handwheel",
+    "handrad": "handwheel",
+    "bryt": "break",
+    "länk": "link",
+    "spänn": "tension",
 }
 
 #: Chinese term -> its English sense (found in text by longest match).
@@ -638,6 +733,17 @@ CHINESE: dict[str, str] = {
     "项目": "project",
     "课程": "course",
     "版本": "revision",
+    "垫片": "washer",
+    "滑块": "slider",
+    "导轨": "guide rail",
+    "皮带轮": "pulley",
+    "链轮": "sprocket",
+    "张紧轮": "tensioner pulley",
+    "箱体": "housing",
+    "挡圈": "retaining ring",
+    "凸轮": "cam",
+    "摇臂": "rocker arm",
+    "杠杆": "lever",
     "版次": "revision",
     "数量": "quantity",
     "技术要求": "technical requirements",
@@ -723,8 +829,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 #: Foreign words that are also ordinary English words of another sense: :func:`senses` ignores
 #: them when they stand alone in a text ("lock nut" is English), but not inside a compound.
 FALSE_FRIENDS = frozenset(
-    ["lock", "rad", "arm", "ring", "hus", "bas", "fas", "stift", "links", "mutter", "ram", "pump"]
-)
+    [
+        "lock", "rad", "arm", "ring", "hus", "bas", "fas", "stift", "links", "mutter", "ram", "pump",
+        "list", "led", "rem", "pass", "deck", "spanner", "sprint", "teller", "wand", "montage", "listen",
+    ]
+)  # fmt: skip
 
 #: German and Swedish linking elements between the parts of a compound ("Zeichnung-s-nummer").
 _LINKS = ("", "s", "e", "n", "en", "es")
@@ -968,9 +1077,16 @@ class LabelMatch(NamedTuple):
     rest: str
 
 
+# Each label also without its accents: the English OCR model reads "Oberfläche" as "Oberflache"
+# and "Änderung" as "Anderung".
 _LABEL_INDEX = sorted(
-    ((_fold(label), name) for name, labels in LABELS.items() for label in labels),
-    key=lambda item: -len(item[0]),
+    {
+        (spelled, name)
+        for name, labels in LABELS.items()
+        for label in labels
+        for spelled in (_fold(label), _plain(_fold(label)))
+    },
+    key=lambda item: (-len(item[0]), item),
 )
 
 

@@ -215,6 +215,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "heat treated",
         "heat treat",
         "hardened",
+        "hardness",
         "wärmebehandlung",
         "värmebehandling",
     ),
@@ -857,6 +858,22 @@ def _aspect_terms(
     return aspects
 
 
+#: A term that is only a number ("2022", "21.5").
+_NUMBER = re.compile(r"[\d.,]+")
+#: A unit after a number, or a size symbol before it: the number is a size, not a count or a year.
+_UNIT_AFTER = r"\s*(?:mm|cm|m|in|inch|inches|µm|um|°|deg|degrees|kg|g|nm|n|bar|%)(?![^\W\d_])"
+_SIZE_BEFORE = r"(?:[⌀ØøRM]\s?|±\s?)"
+
+
+def _bare_number(term: str, question: str) -> bool:
+    """Whether ``term`` is a number the question gives without a unit or size symbol."""
+    if not _NUMBER.fullmatch(term):
+        return False
+    number = re.escape(term)
+    sized = rf"{_SIZE_BEFORE}{number}(?!\d)|(?<![\d.,]){number}{_UNIT_AFTER}"
+    return re.search(sized, question, re.I) is None
+
+
 def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
     """The line of the sources that answers the question, or None.
 
@@ -889,9 +906,12 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
         t: math.log(1 + n / (1 + sum(_term_matches(t, c[2]) for c in candidates))) for t in q_terms
     }
     total = sum(weights.values()) or 1.0
+    # A line that shares only a bare number with a question in words ("who won the world cup in
+    # 2022", "Date: 2022-08-26") is about something else; a size ("the 25 mm wall") designates.
+    worded = [t for t in aspects if not _bare_number(t, question)] or aspects
     best: tuple[float, int, int, str] | None = None
     for order, (number, quote, quote_terms) in enumerate(candidates):
-        if not any(_term_matches(t, quote_terms) for t in aspects):
+        if not any(_term_matches(t, quote_terms) for t in worded):
             continue
         if not any(not _term_matches(u, q_terms) for u in quote_terms):
             continue  # says nothing the question did not

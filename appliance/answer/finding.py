@@ -148,7 +148,41 @@ def unstated_designations(question: str, drawing: Sequence[Source]) -> list[str]
     for token in designations(question):
         if not _designation_pattern(token).search(stated):
             missing.append(token)
+    for letter in _REVISION_ASKED.findall(question):
+        if not _states_revision(letter, drawing, stated):
+            missing.append(f"revision {letter}")
     return missing
+
+
+#: A revision named by its letter ("who approved revision B"): a letter designates as a digit does.
+_REVISION_ASKED = re.compile(r"\b(?:[Rr]evision|[Rr]ev\.?)\s+([A-Z])\b(?![-.]\w)")
+
+
+def _states_revision(letter: str, drawing: Sequence[Source], stated: str) -> bool:
+    """Whether the drawing states revision ``letter``: as its revision field, a table cell, or
+    after a revision label in its text ("Rev B", "Index: B", "版本 B")."""
+    if any(s.fields.get("revision", "").strip() == letter for s in drawing):
+        return True
+    if any(cell == letter for s in drawing for cell in _cells(s.tables)):
+        return True
+    after_label = re.compile(
+        r"(?:rev(?:ision)?|index|zust(?:and)?|utg[åa]va|änd\w*|and\w*|版本)\W{0,3}"
+        + re.escape(letter)
+        + r"(?![A-Za-z0-9])",
+        re.I,
+    )
+    return bool(after_label.search(stated))
+
+
+def _cells(value: object) -> list[str]:
+    """Every string inside a table's JSON record, stripped."""
+    if isinstance(value, str):
+        return [value.strip()]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in _cells(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in _cells(v)]
+    return []
 
 
 def _find(question: str, sources: Sequence[Source]) -> Extract | None:
@@ -157,7 +191,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         cell, has_table = tables.table_extract(question, row, sources)
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
-        return _without_table(question, sources)
+        return _without_table(question, row, sources)
     field, phrase = asked_field(question)
     # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
     # "how long is the leak test" asks a time, not a length.
@@ -176,6 +210,12 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if found is not None and not found.field and not _states_quantity(question, found.quote):
             return None  # a line in place of a missing dimension, without the quantity asked
         return found
+    if field == "scale" and _VIEW.search(question):
+        # "the scale of section A-A": a view drawn at its own scale says so beside its name; the
+        # title block's scale is the sheet's.
+        line = line_extract(question, sources)
+        if line is not None and _RATIO.search(line.quote) and _VIEW.search(line.quote):
+            return line
     if field:
         found = field_extract(question, field, phrase, sources)
         if found is not None:
@@ -201,6 +241,12 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         return None  # "which grease", a line that only says "grease"
     return line
 
+
+#: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).
+_VIEW = re.compile(
+    r"\b(?:views?|sections?|details?|isometric|schnitt\w*|ansicht\w*|einzelheit|snitt\w*|vy)\b|剖|视图",
+    re.I,
+)
 
 #: A question asking which one of a kind of thing (a grease, a bearing, a seal).
 _WHICH = re.compile(r"\s*which\b", re.I)
@@ -285,9 +331,14 @@ def _states_quantity(question: str, quote: str) -> bool:
     return all(units.search(quote) for asks, units in _QUANTITIES if asks.search(question))
 
 
-def _without_table(question: str, sources: Sequence[Source]) -> Extract | None:
-    """A table question about a drawing without such a table: its dimensions or lines may say."""
-    if dimensions.asks_dimension(question):
+def _without_table(
+    question: str, row: tables.TableAsk, sources: Sequence[Source]
+) -> Extract | None:
+    """A table question about a drawing without such a table: its dimensions or lines may say.
+
+    One row of a hole table ("the X position of hole 1") is not any dimension of the drawing: the
+    largest diameter is not hole 4's size. Only a line may say it."""
+    if dimensions.asks_dimension(question) and not (row.kind == "holes" and row.key):
         return dimensions.dimension_extract(question, sources)
     return line_extract(question, sources)
 

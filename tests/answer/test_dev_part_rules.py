@@ -1,0 +1,82 @@
+"""Rules found by reading the misses of the answers set's dev part (decision 0016): a revision named
+by its letter must be one the drawing states, a line sharing only a bare number with a question in
+words does not answer it, a view's own scale answers a question about that view, one row of a hole
+table is not any dimension of a drawing without a read table, a hardness line answers a hardness
+question, and labels and part names read without their accents or compounded are still known."""
+
+from __future__ import annotations
+
+from appliance.answer.finding import find_extract, unstated_designations
+from appliance.drawing_terms import english, label_field, senses
+from tests.answer.sources import drawing_source
+
+_CLAMP = drawing_source(
+    1,
+    "Revision: A Material: 42CrMo4\n2. Harten 45+5 HRC\nDate: 2022-08-26\nLengths: 25 ±0.2, 220.",
+    fields={"revision": "A", "material": "42CrMo4", "scale": "2:1"},
+    title="Spannpratze",
+    drawing="SP-4471",
+    revision="A",
+)
+
+
+def test_a_revision_the_drawing_does_not_state_is_not_answered_for() -> None:
+    assert unstated_designations("Who approved revision B of drawing SP-4471?", [_CLAMP]) == [
+        "revision B"
+    ]
+    assert unstated_designations("Who approved revision A of drawing SP-4471?", [_CLAMP]) == []
+    assert find_extract("Who approved revision B of the part on drawing SP-4471?", [_CLAMP]) is None
+
+
+def test_a_revision_in_a_revision_label_counts_as_stated() -> None:
+    src = drawing_source(2, "Änderung: C neue Bohrung", title="Lagerbock", drawing="LB-1")
+    assert unstated_designations("What changed in revision C of drawing LB-1?", [src]) == []
+
+
+def test_a_line_sharing_only_a_year_does_not_answer_a_question_in_words() -> None:
+    assert find_extract("Who won the football world cup in 2022?", [_CLAMP]) is None
+
+
+def test_a_size_in_the_question_still_picks_its_line() -> None:
+    found = find_extract("How much can the 25 mm length of the Spannpratze vary?", [_CLAMP])
+    assert found is not None and "25 ±0.2" in found.quote
+
+
+def test_a_hardness_line_answers_how_hard_a_part_is_hardened() -> None:
+    found = find_extract("To what hardness is the Spannpratze hardened?", [_CLAMP])
+    assert found is not None and "45+5 HRC" in found.quote
+
+
+def test_a_views_own_scale_answers_a_question_about_that_view() -> None:
+    src = drawing_source(
+        3,
+        "Scale: 1:1\nREFERENCE ISOMETRIC VIEW SCALE 1:2\nSECTION A-A",
+        fields={"scale": "1:1"},
+        title="Bracket",
+        drawing="BM-1",
+    )
+    view = find_extract("At what scale is the isometric view of drawing BM-1 shown?", [src])
+    assert view is not None and "1:2" in view.quote
+    sheet = find_extract("What scale is drawing BM-1?", [src])
+    assert sheet is not None and sheet.quote == "1:1"
+
+
+def test_one_hole_of_a_table_not_read_is_not_the_largest_diameter() -> None:
+    src = drawing_source(4, "FLANGE FL-1", title="Flange", drawing="FL-1", dims="⌀180\n⌀65")
+    assert find_extract("What is the X position of hole 1 on drawing FL-1?", [src]) is None
+    assert find_extract("What size is hole 4 in the hole table of drawing FL-1?", [src]) is None
+
+
+def test_labels_read_without_their_accents_are_known() -> None:
+    assert label_field("Oberflache") == "surface_treatment"
+    assert label_field("Anderung") == "revision"
+    assert label_field("Gepruft") == "checked_by"
+
+
+def test_machine_element_names_have_an_english_sense_however_compounded() -> None:
+    assert english("Spannpratze") == "clamping claw"
+    assert english("Kedjespännare") == "chain tensioner"
+    assert english("Kettenspanner") == "chain tensioner"
+    assert english("Distanzhülse") == "spacer sleeve"
+    # English words that are also glossary words keep their English sense.
+    assert senses("Listen: the LED list, pass the spanner") == []
