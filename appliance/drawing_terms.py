@@ -994,7 +994,7 @@ def known_spelling(word: str) -> str | None:
     close = [
         spelled
         for plain, spelled in _PLAIN_WORDS.items()
-        if abs(len(plain) - len(letters)) <= 1 and _one_edit(plain, letters)
+        if abs(len(plain) - len(letters)) <= 1 and one_edit(plain, letters)
     ]
     if len(close) != 1:
         return None
@@ -1002,7 +1002,7 @@ def known_spelling(word: str) -> str | None:
     return spelled.capitalize() if word[:1].isupper() else spelled
 
 
-def _one_edit(a: str, b: str) -> bool:
+def one_edit(a: str, b: str) -> bool:
     """At most one letter changed, added or dropped."""
     if a == b:
         return True

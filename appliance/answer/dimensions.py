@@ -322,6 +322,9 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
     lengths = [f for f in _of_kind(found, K.LINEAR) if f.dimension.value is not None]
     if not lengths:
         return None
+    # A size with a fit ("13.70 H7", "25 h6") is a bore's or a shaft's, not the part's outline
+    # (often a diameter whose symbol was not read).
+    lengths = [f for f in lengths if not f.dimension.fit] or lengths
     ranked = sorted(lengths, key=lambda f: -(f.dimension.value or 0))
     words = " ".join(intent.words)
     if "wid" in words and "length" not in words and len(ranked) > 1:

@@ -338,9 +338,23 @@ def _without_table(
 
     One row of a hole table ("the X position of hole 1") is not any dimension of the drawing: the
     largest diameter is not hole 4's size. Only a line may say it."""
-    if dimensions.asks_dimension(question) and not (row.kind == "holes" and row.key):
+    one_hole = row.kind == "holes" and bool(row.key)
+    if dimensions.asks_dimension(question) and not one_hole:
         return dimensions.dimension_extract(question, sources)
-    return line_extract(question, sources)
+    line = line_extract(question, sources)
+    if line is not None and one_hole and not _names_hole(row.key, line.quote):
+        return None  # a line that does not name the hole
+    return line
+
+
+def _names_hole(key: str, quote: str) -> bool:
+    """Whether a line names hole ``key``: after a hole word ("Hole 4", "Hål 4", "孔 4") or as the
+    first cell of a table row ("4 | M12 | 65.0")."""
+    key = re.escape(key)
+    return bool(
+        re.search(rf"(?:hole|hål|bohrung|孔)\W{{0,2}}{key}(?![\w.])", quote, re.I)
+        or re.match(rf"\W*{key}(?![\w.])", quote)
+    )
 
 
 def _names_field(field: str, quote: str) -> bool:

@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from appliance.document import Box
-from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
+from appliance.drawing_terms import LABELS, known_spelling, one_edit, split_label, strip_connective
 from appliance.vision.ocrlines import OcrWord
 from appliance.vision.titlegrid import Cell
 
@@ -198,11 +198,13 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
             head = head.split("/")[0].rstrip(":.;, ")
         # The English model reads "ß" as "B", "R" or "8": any one letter stands for it.
         exact = head == label or ("ß" in label and _ESZETT[label].fullmatch(head) is not None)
+        # One letter misread in a long label ("Geprift" for "Geprüft") is still the label; the
+        # ratio alone would refuse it below ten letters.
         fuzzy = (
             len(label) >= 6
             and abs(len(head) - len(label)) <= 1
             and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
-        )
+        ) or (len(label) >= 7 and one_edit(head, label))
         if not (exact or fuzzy):
             continue
         following = tokens[pos + width].lower() if pos + width < len(tokens) else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from appliance.answer.finding import find_extract, unstated_designations
 from appliance.drawing_terms import english, label_field, senses
+from appliance.vision.titlefields import match_label
 from tests.answer.sources import drawing_source
 
 _CLAMP = drawing_source(
@@ -80,3 +81,30 @@ def test_machine_element_names_have_an_english_sense_however_compounded() -> Non
     assert english("Distanzhülse") == "spacer sleeve"
     # English words that are also glossary words keep their English sense.
     assert senses("Listen: the LED list, pass the spanner") == []
+
+
+def test_the_overall_length_is_not_a_fitted_size() -> None:
+    src = drawing_source(
+        5, "IDLER SHAFT IS-1", title="Idler shaft", drawing="IS-1", dims="925 h6\n158\n32"
+    )
+    found = find_extract("What is the overall length of the part on drawing IS-1?", [src])
+    assert found is not None and found.quote == "158"
+
+
+def test_a_hole_row_is_answered_only_by_a_line_that_names_the_hole() -> None:
+    src = drawing_source(
+        6,
+        "Surface treatment: galvanised Drawn by: AS 4\nFLANGE FL-2",
+        title="Flange",
+        drawing="FL-2",
+    )
+    assert find_extract("What size is hole 4 in the hole table of drawing FL-2?", [src]) is None
+    named = drawing_source(7, "Hole 4: M12 through\nFLANGE FL-3", title="Flange", drawing="FL-3")
+    found = find_extract("What size is hole 4 in the hole table of drawing FL-3?", [named])
+    assert found is not None and "M12" in found.quote
+
+
+def test_a_label_with_one_letter_misread_is_still_the_label() -> None:
+    assert match_label(["Geprift"], 0) == ("checked_by", 1)
+    assert match_label(["Gezeichnet"], 0) == ("drawn_by", 1)
+    assert match_label(["Gewinde"], 0) is None
