@@ -577,7 +577,11 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     best = max(score for score, _ in scored)
     if best == 0:
         return list(sources)
-    return [src for score, src in scored if score == best]
+    # The question is about a drawing, not about one slice of it: the notes of the drawing whose
+    # title block it names are that drawing's too ("3. Paint RAL 7035" for "the motor mount
+    # plate's colour").
+    pages = {(src.source, src.page) for score, src in scored if score == best}
+    return [src for src in sources if (src.source, src.page) in pages]
 
 
 #: Parts a drawing's part may be joined with (their material is not the part's).

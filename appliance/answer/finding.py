@@ -370,7 +370,9 @@ def _names_field(field: str, quote: str) -> bool:
         for word in {*FIELD_LABELS.get(name, ()), *FIELD_WORDS.get(name, ())}:
             word = word.lower()
             if " " not in word:  # "coated" -> "coat", "hardened" -> "harde"
-                word = re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)[:5]
+                # A long label keeps most of itself: "Zeichnungsnummer" is not "ZEICHNUNG".
+                word = re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)
+                word = word[: max(5, len(word) - 2)]
             if re.search(r"(?<![^\W_])" + re.escape(word), text):
                 return True
     return False

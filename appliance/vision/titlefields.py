@@ -480,6 +480,9 @@ def clean_value(name: str, value: str) -> str:
         # Swedish and German words the English OCR model garbled ("Kul6or"), and micrometres.
         value = re.sub(r"[^\s:;,]+", lambda m: known_spelling(m.group(0)) or m.group(0), value)
         value = re.sub(r"(?<=\d)\s?[uμ]m\b", "µm", value)
+    if name in _PERSON_FIELDS:
+        # An initial's full stop read as a comma ("F, Wagner").
+        value = re.sub(r"^([A-Z]),\s?(?=[A-Z][a-z])", r"\1. ", value)
     if name == "revision" and value.isalpha() and len(value) <= 2:
         # A revision letter is a capital; "Cc" is one letter read as its two cases.
         value = (

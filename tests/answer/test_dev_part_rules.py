@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from appliance.answer.finding import find_extract, unstated_designations
 from appliance.drawing_terms import english, label_field, senses
-from appliance.vision.titlefields import match_label
+from appliance.vision.titlefields import clean_value, match_label
 from tests.answer.sources import drawing_source
 
 _CLAMP = drawing_source(
@@ -108,3 +108,17 @@ def test_a_label_with_one_letter_misread_is_still_the_label() -> None:
     assert match_label(["Geprift"], 0) == ("checked_by", 1)
     assert match_label(["Gezeichnet"], 0) == ("drawn_by", 1)
     assert match_label(["Gewinde"], 0) is None
+
+
+def test_an_initials_full_stop_read_as_a_comma_is_a_name() -> None:
+    assert clean_value("drawn_by", "F, Wagner") == "F. Wagner"
+    assert clean_value("material", "S, Steel") == "S, Steel"
+
+
+def test_a_note_of_the_drawing_named_is_that_drawings_even_in_another_slice() -> None:
+    block = drawing_source(
+        8, "MOTOR MOUNT PLATE MM-1\nMaterial: S355J2", title="Motor mount plate", drawing="MM-1"
+    )
+    notes = drawing_source(9, "NOTES\n3. Paint RAL 7035 after machining", source=block.source)
+    found = find_extract("Which RAL colour is the motor mount plate painted?", [block, notes])
+    assert found is not None and "RAL 7035" in found.quote
