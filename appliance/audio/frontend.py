@@ -36,10 +36,10 @@ from appliance.audio.base import (
     WakeDetector,
     Word,
 )
-from appliance.audio.bias import question_prompt
+from appliance.audio.bias import QUESTION_WORDS, question_prompt
 from appliance.audio.commands import parse_command
 from appliance.audio.early import EarlyTranscriber
-from appliance.audio.engines.vosk import VoskRecogniser
+from appliance.audio.engines.vosk import BiasedVoskStream, VoskRecogniser, VoskStream
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
 from appliance.audio.phrases import split_after_phrase
 from appliance.audio.ring import PreRoll
@@ -337,14 +337,23 @@ class VoiceFrontEnd:
         # One prompt of the terms written as they are said, within whisper's budget: the raw list
         # (upper-case titles, file-name spellings, cut at 600 characters) made whisper write
         # questions in capitals and garble them (bench/audio_questions.py).
+        index_terms = self._vocabulary() if self._vocabulary else []
         prompt = question_prompt(
             COMMAND_HINTS,
             self.settings.vocabulary,
-            self._vocabulary() if self._vocabulary else [],
+            index_terms,
             phrase=self.settings.wake_phrase.title() if with_phrase else None,
         )
         vocabulary = [prompt] if prompt else []
-        stream = self.recogniser.stream() if isinstance(self.recogniser, VoskRecogniser) else None
+        stream: VoskStream | BiasedVoskStream | None = None
+        if isinstance(self.recogniser, VoskRecogniser):
+            # Vosk hears the index's names in a second, grammar-limited stream (vosk_bias.py),
+            # made off the loop: Vosk compiles the grammar as it makes the recogniser (~80 ms on
+            # two x86 cores, bench/audio_vosk_bias.py).
+            names = [*self.settings.vocabulary, *index_terms] if s.vosk_question_bias else []
+            stream = await asyncio.to_thread(
+                self.recogniser.question_stream, names, (*COMMAND_HINTS, *QUESTION_WORDS)
+            )
         if stream is not None and len(head):
             stream.accept(head)
         # The endpointer hears the capture from the phrase's end on: where its audio starts in it.
@@ -396,9 +405,13 @@ class VoiceFrontEnd:
         elif stream is not None:
             final = await asyncio.to_thread(stream.finish)
             texts = [t for t in (*finals, final.text) if t]
+            heard_words: tuple[Word, ...] = (*final_words, *final.words)
+            if isinstance(stream, BiasedVoskStream):
+                heard_words = stream.spliced(heard_words)
+                texts = [w.text for w in heard_words]
             transcript = Transcript(
                 " ".join(texts),
-                (*final_words, *final.words),
+                heard_words,
                 "vosk",
                 len(audio) / SAMPLE_RATE,
                 stream_compute,

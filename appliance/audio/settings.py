@@ -97,6 +97,11 @@ class AudioSettings:
     stt_threads: int = 1
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
+    #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
+    #: to the names, the question words and ``[unk]``, whose surely heard names replace the free
+    #: decode's words there (appliance/audio/engines/vosk_bias.py, decision 0037). About 10 % more
+    #: compute per question on the Korean model (the grammar's search is small).
+    vosk_question_bias: bool = True
     #: Hear the fixed commands as a grammar (whisper only): a short utterance becomes the command
     #: sentence whisper finds nearly as probable as its free text ("switch room" -> "which room";
     #: appliance/audio/grammar.py, decision 0033). Costs one batched decoder call per short utterance.

@@ -4,7 +4,8 @@ A model is a verified folder from the manifest, loaded once per process (the sma
 about a second and ~100 MB; the Korean one on this development machine ~1.6 s). Recognisers are cheap
 and made per use: free ones for questions, grammar-limited ones for the wake word. Vosk cannot bias a
 free recogniser softly; the only vocabulary control it has is a grammar (a phrase list), which
-:meth:`VoskRecogniser.stream` takes.
+:meth:`VoskRecogniser.stream` takes. A question is heard by a free stream and, beside it, a stream
+limited to the index's names, whose names are spliced into the free words (``vosk_bias.py``).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from appliance.audio.base import SAMPLE_RATE, Samples, Transcript, Word
+from appliance.audio.bias import QUESTION_WORDS
+from appliance.audio.engines.vosk_bias import GARBAGE, heard_names, name_grammar, splice
 from appliance.audio.errors import SpeechModelError
 from appliance.models.manifest import load_manifest
 from appliance.models.store import model_dir
@@ -93,6 +96,39 @@ class VoskStream:
         return StreamUpdate(str(result.get("text", "")), True, words_of(result))
 
 
+class BiasedVoskStream:
+    """A free stream and a stream limited to names, fed the same audio: updates are the free
+    stream's, and :meth:`spliced` puts the names the second one heard into the free words."""
+
+    def __init__(self, free: VoskStream, names: VoskStream, spelled: Mapping[tuple[str, ...], str]):
+        self._free = free
+        self._names = names
+        self._spelled = spelled
+        #: Words the name stream has heard so far (its final results).
+        self.heard: list[Word] = []
+
+    @property
+    def samples(self) -> int:
+        """Samples fed so far."""
+        return self._free.samples
+
+    def accept(self, chunk: Samples) -> StreamUpdate:
+        """Feed both streams; the free stream's update."""
+        update = self._names.accept(chunk)
+        if update.final:
+            self.heard.extend(update.words)
+        return self._free.accept(chunk)
+
+    def finish(self) -> StreamUpdate:
+        """Close both streams' utterances; the free stream's final result."""
+        self.heard.extend(self._names.finish().words)
+        return self._free.finish()
+
+    def spliced(self, words: Sequence[Word]) -> tuple[Word, ...]:
+        """The free stream's ``words`` with the names heard surely in their place."""
+        return splice(words, heard_names(self.heard, self._spelled))
+
+
 class VoskRecogniser:
     """Vosk with one model; free recognition of whole utterances, or streams."""
 
@@ -112,14 +148,27 @@ class VoskRecogniser:
         """A new streaming recogniser, grammar-limited when ``grammar`` is given."""
         return VoskStream(self.model, grammar)
 
-    def transcribe(self, audio: Samples, *, vocabulary: Sequence[str] = ()) -> Transcript:
-        """Transcribe one utterance with a free recogniser.
+    def knows(self, word: str) -> bool:
+        """Whether the model's vocabulary holds ``word`` (a grammar may use only such words)."""
+        return bool(self.model.vosk_model_find_word(word) >= 0)
 
-        ``vocabulary`` is not used: a Vosk grammar would forbid every other word, which is wrong for
-        a free question (see docs/decisions/0030-audio-wake-engine.md).
-        """
+    def question_stream(
+        self, names: Sequence[str], competitors: Sequence[str] = QUESTION_WORDS
+    ) -> VoskStream | BiasedVoskStream:
+        """A free stream for a question, biased toward ``names`` by a second stream limited to
+        them, ``competitors`` and ``[unk]``. Free alone when no name can be said with the model's
+        words, or when the model has no ``[unk]``: a grammar without it forces all speech onto
+        its phrases, so it would hear a name in every question."""
+        grammar = name_grammar(names, competitors, self.knows)
+        if not grammar.names or GARBAGE not in grammar.phrases:
+            return self.stream()
+        return BiasedVoskStream(self.stream(), self.stream(grammar.phrases), grammar.names)
+
+    def transcribe(self, audio: Samples, *, vocabulary: Sequence[str] = ()) -> Transcript:
+        """Transcribe one utterance with a free recogniser, biased toward the names in
+        ``vocabulary`` by :meth:`question_stream` (a second decode of the same audio)."""
         started = time.perf_counter()
-        stream = self.stream()
+        stream = self.question_stream(vocabulary) if vocabulary else self.stream()
         texts: list[str] = []
         words: list[Word] = []
         step = SAMPLE_RATE // 5
@@ -132,8 +181,12 @@ class VoskRecogniser:
         if last.text:
             texts.append(last.text)
             words.extend(last.words)
+        text = " ".join(texts)
+        if isinstance(stream, BiasedVoskStream):
+            words = list(stream.spliced(words))
+            text = " ".join(w.text for w in words)
         return Transcript(
-            text=" ".join(texts),
+            text=text,
             words=tuple(words),
             engine=self.name,
             audio_s=len(audio) / SAMPLE_RATE,
