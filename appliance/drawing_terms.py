@@ -25,6 +25,8 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
+from appliance.spelling import edit_distance
+
 #: Title-block field -> its English name (how an answer or a question speaks of it).
 FIELD_NAMES: dict[str, str] = {
     "title": "title",
@@ -992,24 +994,12 @@ def known_spelling(word: str) -> str | None:
     if not letters.isalpha() or len(letters) < 4:
         return None
     close = [
-        spelled
-        for plain, spelled in _PLAIN_WORDS.items()
-        if abs(len(plain) - len(letters)) <= 1 and one_edit(plain, letters)
+        spelled for plain, spelled in _PLAIN_WORDS.items() if edit_distance(plain, letters, 1) <= 1
     ]
     if len(close) != 1:
         return None
     spelled = close[0]
     return spelled.capitalize() if word[:1].isupper() else spelled
-
-
-def one_edit(a: str, b: str) -> bool:
-    """At most one letter changed, added or dropped."""
-    if a == b:
-        return True
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def translate(text: str) -> str:

@@ -33,6 +33,7 @@ from appliance.answer.extractive import (
 from appliance.drawing_terms import translate
 from appliance.errors import public_name
 from appliance.index.soundalike import close_identifiers
+from appliance.vision.tables import Table
 
 
 def find_extract(
@@ -159,11 +160,12 @@ _REVISION_ASKED = re.compile(r"\b(?:[Rr]evision|[Rr]ev\.?)\s+([A-Z])\b(?![-.]\w)
 
 
 def _states_revision(letter: str, drawing: Sequence[Source], stated: str) -> bool:
-    """Whether the drawing states revision ``letter``: as its revision field, a table cell, or
-    after a revision label in its text ("Rev B", "Index: B", "版本 B")."""
+    """Whether the drawing states revision ``letter``: as its revision field, a row of its revision
+    table, or after a revision label in its text ("Rev B", "Index: B", "版本 B")."""
     if any(s.fields.get("revision", "").strip() == letter for s in drawing):
         return True
-    if any(cell == letter for s in drawing for cell in _cells(s.tables)):
+    revisions = (Table.from_json(r) for s in drawing for r in s.tables)
+    if any(t.kind == "revisions" and t.row(letter) is not None for t in revisions):
         return True
     after_label = re.compile(
         r"(?:rev(?:ision)?|index|zust(?:and)?|utg[åa]va|änd\w*|and\w*|版本)\W{0,3}"
@@ -172,17 +174,6 @@ def _states_revision(letter: str, drawing: Sequence[Source], stated: str) -> boo
         re.I,
     )
     return bool(after_label.search(stated))
-
-
-def _cells(value: object) -> list[str]:
-    """Every string inside a table's JSON record, stripped."""
-    if isinstance(value, str):
-        return [value.strip()]
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in _cells(v)]
-    if isinstance(value, list):
-        return [c for v in value for c in _cells(v)]
-    return []
 
 
 def _find(question: str, sources: Sequence[Source]) -> Extract | None:

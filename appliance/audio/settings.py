@@ -99,7 +99,7 @@ class AudioSettings:
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
     #: to the names, the question words and ``[unk]``, whose surely heard names replace the free
-    #: decode's words there (appliance/audio/engines/vosk_bias.py, decision 0037). About 10 % more
+    #: decode's words there (appliance/audio/engines/vosk_bias.py). About 10 % more
     #: compute per question on the Korean model (the grammar's search is small).
     vosk_question_bias: bool = True
     #: Hear the fixed commands as a grammar (whisper only): a short utterance becomes the command

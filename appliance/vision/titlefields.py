@@ -12,7 +12,8 @@ import re
 from typing import NamedTuple
 
 from appliance.document import Box
-from appliance.drawing_terms import LABELS, known_spelling, one_edit, split_label, strip_connective
+from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
+from appliance.spelling import edit_distance
 from appliance.vision.ocrlines import OcrWord
 from appliance.vision.titlegrid import Cell
 
@@ -204,7 +205,7 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
             len(label) >= 6
             and abs(len(head) - len(label)) <= 1
             and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
-        ) or (len(label) >= 7 and one_edit(head, label))
+        ) or (len(label) >= 7 and edit_distance(head, label, 1) <= 1)
         if not (exact or fuzzy):
             continue
         following = tokens[pos + width].lower() if pos + width < len(tokens) else ""
