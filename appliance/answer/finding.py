@@ -168,7 +168,7 @@ def _states_revision(letter: str, drawing: Sequence[Source], stated: str) -> boo
     if any(t.kind == "revisions" and t.row(letter) is not None for t in revisions):
         return True
     after_label = re.compile(
-        r"(?:rev(?:ision)?|index|zust(?:and)?|utg[åa]va|änd\w*|and\w*|版本)\W{0,3}"
+        r"(?:rev(?:ision)?|index|zust(?:and)?|utg[åa]va|[äa]nd(?:erung|ring)\w*|版本)\W{0,3}"
         + re.escape(letter)
         + r"(?![A-Za-z0-9])",
         re.I,

@@ -32,6 +32,11 @@ def test_a_revision_the_drawing_does_not_state_is_not_answered_for() -> None:
 def test_a_revision_in_a_revision_label_counts_as_stated() -> None:
     src = drawing_source(2, "Änderung: C neue Bohrung", title="Lagerbock", drawing="LB-1")
     assert unstated_designations("What changed in revision C of drawing LB-1?", [src]) == []
+    # "and C" is English, not a revision label read without its umlaut.
+    sections = drawing_source(3, "SECTIONS A and C", title="Lagerbock", drawing="LB-2")
+    assert unstated_designations("What changed in revision C of drawing LB-2?", [sections]) == [
+        "revision C"
+    ]
 
 
 def test_a_line_sharing_only_a_year_does_not_answer_a_question_in_words() -> None:
