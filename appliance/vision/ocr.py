@@ -37,6 +37,7 @@ from appliance.vision.ocrlines import (
 from appliance.vision.ocrpasses import (
     blank_sure_words,
     slanted_lines,
+    with_diameter_signs_mended,
     with_points_restored,
     with_tolerance_stacks,
     with_unsure_words_reread,
@@ -194,6 +195,7 @@ def read_page(
     if drawing:
         lines = with_unsure_words_reread(prepared, lines, settings, page)
         lines = with_points_restored(prepared, lines)
+        lines = with_diameter_signs_mended(prepared, lines)
     if drawing and settings.read_vertical_text:
         # Whole drawings only (the title block is read without it: it holds no dimensions).
         lines = with_tolerance_stacks(prepared, lines, settings, page)

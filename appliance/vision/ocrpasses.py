@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from appliance.document import Box
+from appliance.vision.diameters import mend_leading_diameter
 from appliance.vision.errors import OcrError
 from appliance.vision.leftovers import read_leftovers
 from appliance.vision.ocrlines import (
@@ -125,6 +126,28 @@ def with_points_restored(prepared: PreparedPage, lines: list[OcrLine]) -> list[O
             text = restore_points(ink, word.text, Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s))
             if text != word.text:
                 words[wi] = dataclasses.replace(word, text=text, raw_text=text)
+        result.append(dataclasses.replace(line, words=tuple(words)))
+    return result
+
+
+def with_diameter_signs_mended(prepared: PreparedPage, lines: list[OcrLine]) -> list[OcrLine]:
+    """Diameter signs read as ``9``, ``G``, ``Q``, ``B`` or ``6`` at the start of an upright number
+    put back where the ink is a ring crossed by a stroke, and a ``B`` taken for one given back
+    (see :mod:`diameters`)."""
+    s = prepared.scale
+    ink = cv2.bitwise_not(prepared.image)
+    result = []
+    for line in lines:
+        words = list(line.words)
+        for wi, word in enumerate(words):
+            if word.vertical or line.source_pass != "upright":
+                continue
+            b = word.box
+            text = mend_leading_diameter(
+                ink, word.text, word.raw_text, Box(b.x0 * s, b.y0 * s, b.x1 * s, b.y1 * s)
+            )
+            if text != word.text:
+                words[wi] = dataclasses.replace(word, text=text)
         result.append(dataclasses.replace(line, words=tuple(words)))
     return result
 
