@@ -2,7 +2,7 @@
 
 "What size is hole H5 in the hole table?", "What is the X position of hole P1?", "When was revision A
 made?", "What changed in revision C?": the question names a row (a hole's tag, a revision's letter)
-and a column (size, X, Y; date, change). The answer is that cell of the table of the drawing the
+and a column (size, X, Y or both; date, change). The answer is that cell of the table of the drawing the
 question is about (:attr:`Source.tables`, put there by the vision package), cited with the cell's
 box. When that drawing has such a table and the row or column is not in it, nothing answers: another
 line of the drawing would only be a guess.
@@ -42,6 +42,8 @@ _HOLE_COLUMNS = (
         "size",
         re.compile(r"\b(?:size|diameter|dia|thread|tap|drill|dimension|how (?:big|large))\b", re.I),
     ),
+    # Both coordinates, when the question asks where the hole is without naming an axis.
+    ("position", re.compile(r"\b(?:where|coordinates?|position|location|located|placed)\b", re.I)),
 )
 _REVISION_COLUMNS = (
     ("by", re.compile(r"\b(?:who|whose|approv\w*|signed)\b", re.I)),
@@ -53,6 +55,7 @@ _SPOKEN = {
     "x": "X position of hole {key}",
     "y": "Y position of hole {key}",
     "size": "size of hole {key}",
+    "position": "position of hole {key}",
     "date": "date of revision {key}",
     "description": "change in revision {key}",
     "by": "approval of revision {key}",
@@ -116,14 +119,33 @@ def table_extract(
             seen_table = True
             # No key: the first revision, the table's first row by date.
             row = table.row(ask.key) if ask.key else _first_row(table)
-            if row is None or ask.column not in row.cells:
+            if row is None:
                 continue
             field = _SPOKEN[ask.column].format(key=ask.key or row.key)
+            if ask.column == "position":
+                cell = _position(src.number, row, field)
+                if cell is not None:
+                    return cell, True
+                continue
+            if ask.column not in row.cells:
+                continue
             cell = extractive.Extract(
                 src.number, row.cells[ask.column], field, 1.0, box=row.boxes.get(ask.column)
             )
             return cell, True
     return None, seen_table
+
+
+def _position(number: int, row: TableRow, field: str) -> extractive.Extract | None:
+    """A hole's two coordinates as one quote ("X 3.750, Y 1.750"), cited with both cells' box;
+    None when the row lacks either."""
+    x, y = row.cells.get("x", "").strip(), row.cells.get("y", "").strip()
+    if not x or not y:
+        return None
+    box = row.boxes.get("x")
+    if box is not None and row.boxes.get("y") is not None:
+        box = box.union(row.boxes["y"])
+    return extractive.Extract(number, f"X {x}, Y {y}", field, 1.0, box=box)
 
 
 def _first_row(table: Table) -> TableRow | None:

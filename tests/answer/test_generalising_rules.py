@@ -124,3 +124,29 @@ def test_how_long_a_test_runs_is_a_time_not_a_length() -> None:
     assert found is not None and "60 s" in found.quote
     found = find_extract("How long is the gearbox housing?", [src])
     assert found is not None and found.quote == "310"
+
+
+def test_where_a_hole_is_answers_both_coordinates_and_a_missing_row_nothing() -> None:
+    rows = [
+        TableRow(
+            "B2",
+            {"key": "B2", "x": "3.750", "y": "1.750", "size": "⌀.266 THRU"},
+            {"x": Box(100, 200, 140, 210), "y": Box(160, 200, 200, 210)},
+        ),
+        TableRow("A1", {"key": "A1", "x": "0.625", "y": "0.500"}, {}),
+    ]
+    holes = Table("holes", ["key", "x", "y", "size"], {}, rows, Box(90, 180, 300, 230))
+    src = drawing_source(1, "PILLOW BLOCK BASE PB-118-4", title="Pillow block base", tables=[holes])
+    found = find_extract("Where is hole B2 on the pillow block base?", [src])
+    assert found is not None and found.quote == "X 3.750, Y 1.750"
+    assert found.box == Box(100, 200, 200, 210)  # both cells cited
+    found = find_extract("Where is hole B2 on the pillow block base, X?", [src])
+    assert found is not None and found.quote == "3.750"  # an axis named: that cell alone
+    # A row the table does not have is not answered by a dimension that shares its digit.
+    missing = drawing_source(
+        2, "PILLOW BLOCK BASE PB-118-4", title="Pillow block base", tables=[holes], dims="⌀1.000"
+    )
+    assert (
+        find_extract("What are the coordinates of hole C1 on the pillow block base?", [missing])
+        is None
+    )
