@@ -16,6 +16,7 @@ import numpy as np
 
 from appliance.document import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
+from appliance.vision.hanlines import has_han, with_han_lines_reread
 from appliance.vision.ocr import read_page
 from appliance.vision.ocrlines import OcrPage
 from appliance.vision.orientation import upright
@@ -23,6 +24,7 @@ from appliance.vision.page import CorrectedPage, correct_page
 from appliance.vision.quality import QualityReport, assess
 from appliance.vision.settings import VisionSettings
 from appliance.vision.slicing import build_slices
+from appliance.vision.tesseract import title_block_languages
 from appliance.vision.titleblock import TitleBlock, fill_from_page, read_title_block
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,13 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
     if ocr.layout != "drawing":
         return ocr, None
     if title_block is not None:
+        languages = title_block_languages(settings)
+        block_text = " ".join(
+            [*title_block.fields.values(), *(ln.text for ln in title_block.lines)]
+        )
+        if languages != settings.ocr_languages and has_han(block_text):
+            # A Chinese title block: the drawing's notes are Chinese too.
+            ocr.lines = with_han_lines_reread(page.gray, ocr.lines, settings, languages, ocr)
         fill_from_page(title_block, ocr.lines)
     return ocr, title_block
 

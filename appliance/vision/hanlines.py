@@ -1,0 +1,119 @@
+"""Chinese lines of a Chinese drawing read again with the Chinese model.
+
+A page is read in ``ocr_languages`` (English by default: most drawings, and the fastest model); its
+title block is read in ``title_block_languages`` as well. On a drawing whose title block is Chinese,
+the technical requirements (技术要求: "未注倒角 C1") are Chinese too, and the English model reads
+them as junk of low confidence ("1. REI C1"). Those unsure lines are cut out, laid in one image and
+read once more with the title block's languages; a reading that has Chinese characters and is more
+confident replaces the line. English lines read that way come back without Chinese and are kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+
+import numpy as np
+
+from appliance.document import Box
+from appliance.vision.errors import OcrError
+from appliance.vision.mosaic import cut_row, read_rows
+from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
+from appliance.vision.settings import VisionSettings
+from appliance.vision.symbols import normalise_word
+
+log = logging.getLogger(__name__)
+
+#: A line read with less confidence than this by the page's model is read again.
+UNSURE_CONF = 75
+#: Least confidence of the Chinese reading that replaces a line.
+_SURE_CONF = 70
+#: Most lines read again per page (keeps the one extra call small on a noisy page).
+MAX_LINES = 60
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def has_han(text: str) -> bool:
+    """Whether ``text`` holds a Chinese character."""
+    return bool(_HAN.search(text))
+
+
+def _line_box(line: OcrLine) -> Box:
+    box = line.words[0].box
+    for word in line.words[1:]:
+        box = box.union(word.box)
+    return box
+
+
+def _joined(tokens: list[str]) -> list[str]:
+    """Tokens with runs of Chinese characters Tesseract spaced apart joined again ("未 注 倒 角"
+    -> "未注倒角")."""
+    out: list[str] = []
+    for token in tokens:
+        if out and _HAN.fullmatch(token[:1]) and _HAN.fullmatch(out[-1][-1:]):
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
+
+
+def _words(tokens: list[str], box: Box, conf: float) -> tuple[OcrWord, ...]:
+    """Words for ``tokens``, the line's box shared out by their length (the mosaic's own boxes
+    are of a scaled crop; a share of the line is near enough for citing)."""
+    total = sum(len(t) for t in tokens) + len(tokens) - 1
+    width = box.x1 - box.x0
+    words = []
+    start = 0
+    for token in tokens:
+        x0 = box.x0 + width * start / total
+        x1 = box.x0 + width * (start + len(token)) / total
+        words.append(
+            OcrWord(
+                text=normalise_word(token),
+                raw_text=token,
+                conf=conf,
+                box=Box(x0, box.y0, x1, box.y1),
+            )
+        )
+        start += len(token) + 1
+    return tuple(words)
+
+
+def with_han_lines_reread(
+    gray: np.ndarray, lines: list[OcrLine], settings: VisionSettings, languages: str, page: OcrPage
+) -> list[OcrLine]:
+    """``lines`` with their unsure upright lines read again in ``languages`` (see the module);
+    ``gray`` is the page the lines' boxes are in. A failing call leaves the lines as they were."""
+    spots = [
+        i
+        for i, line in enumerate(lines)
+        if line.source_pass == "upright"
+        and not any(w.vertical for w in line.words)
+        and line.conf < UNSURE_CONF
+        and not has_han(line.text)
+    ][:MAX_LINES]
+    if not spots:
+        return lines
+    boxes = [_line_box(lines[i]) for i in spots]
+    try:
+        readings = read_rows(
+            [cut_row(gray, b) for b in boxes],
+            dataclasses.replace(settings, ocr_languages=languages),
+        )
+    except OcrError as err:
+        page.warnings.append(f"Chinese lines not read again: {err.code}")
+        log.warning("Chinese-line pass skipped: %s", err)
+        return lines
+    lines = list(lines)
+    for index, box, words in zip(spots, boxes, readings, strict=True):
+        if not words:
+            continue
+        text = " ".join(t for _, t, _ in words)
+        conf = min(c for _, _, c in words)
+        if not has_han(text) or conf < max(_SURE_CONF, lines[index].conf):
+            continue
+        tokens = _joined(text.split())
+        lines[index] = dataclasses.replace(lines[index], words=_words(tokens, box, conf))
+    return lines

@@ -1,0 +1,52 @@
+"""Chinese notes of a Chinese drawing read again with the Chinese model (real Tesseract)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from appliance.config import load_config
+from appliance.document import Box
+from appliance.vision.hanlines import with_han_lines_reread
+from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
+
+_CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+
+
+def _page(lines: list[str]) -> tuple[np.ndarray, list[Box]]:
+    face = ImageFont.truetype(_CJK, 34)
+    image = Image.new("L", (1000, 80 * len(lines) + 40), 255)
+    draw = ImageDraw.Draw(image)
+    for i, text in enumerate(lines):
+        draw.text((40, 30 + 80 * i), text, font=face, fill=0)
+    gray = np.asarray(image)
+    boxes = []
+    for i in range(len(lines)):
+        band = gray[20 + 80 * i : 20 + 80 * i + 70] < 128
+        ys, xs = np.nonzero(band)
+        boxes.append(
+            Box(float(xs.min()), 20.0 + 80 * i + ys.min(), xs.max() + 1.0, 21.0 + 80 * i + ys.max())
+        )
+    return gray, boxes
+
+
+def _line(text: str, conf: float, box: Box) -> OcrLine:
+    word = OcrWord(text=text, raw_text=text, conf=conf, box=box)
+    return OcrLine(words=(word,), block=1, source_pass="upright")
+
+
+def test_an_unsure_chinese_note_is_read_again_and_english_lines_stay() -> None:
+    gray, boxes = _page(["1. 未注倒角 C1", "REMOVE ALL BURRS", "2. 锐边倒钝"])
+    lines = [
+        _line("1. REI C1", 56, boxes[0]),  # the English model's reading of a Chinese note
+        _line("REMOVE ALL BURRS", 60, boxes[1]),  # English, unsure: read again, kept
+        _line("2. Hii Ble", 95, boxes[2]),  # confident (even if wrong): not this pass's business
+    ]
+    page = OcrPage()
+    settings = load_config().vision
+    result = with_han_lines_reread(gray, lines, settings, "eng+chi_sim", page)
+    assert result[0].text == "1. 未注倒角 C1"
+    assert result[0].conf >= 70
+    assert result[1] is lines[1]
+    assert result[2] is lines[2]
+    assert not page.warnings
