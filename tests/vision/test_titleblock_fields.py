@@ -243,3 +243,35 @@ def test_a_revision_letter_is_a_capital() -> None:
     for read in ("c", "Cc"):
         fields = cell_fields([(Cell(Box(0, 0, 400, 60)), _row(5, 12, "REV:", read))])
         assert fields["revision"].value == "C"
+
+
+def test_a_label_cell_takes_the_value_beside_it_before_a_value_spanning_under_it() -> None:
+    """A German block: "Gezeichnet" | "F. Wagner" in one row; under them one wide cell holds the
+    next row's value ("Geprüft" | "U. Klein"), which spans under the "Gezeichnet" cell too."""
+    per_cell = [
+        (Cell(Box(0, 0, 300, 56)), _row(18, 18, "Format")),
+        (Cell(Box(300, 0, 600, 56)), _row(12, 28, "A4", x=310)),
+        (Cell(Box(600, 0, 815, 56)), _row(18, 18, "Gezeichnet", x=605)),
+        (Cell(Box(815, 0, 1130, 56)), _row(12, 28, "F.", "Wagner", x=825)),
+        (Cell(Box(0, 56, 285, 112)), _row(74, 18, "Geprüft")),
+        (Cell(Box(285, 56, 1130, 112)), _row(68, 28, "U.", "Klein", x=295)),
+    ]
+    fields = cell_fields(per_cell)
+    assert fields["drawn_by"].value == "F. Wagner"
+    assert fields["checked_by"].value == "U. Klein"
+
+
+def test_a_row_of_labels_over_a_row_of_values_still_reads_downwards() -> None:
+    """A Chinese block: 设计 | 审核 | 批准 over 李强 | 张伟 | (empty)."""
+    per_cell = [
+        (Cell(Box(0, 0, 200, 50)), _row(15, 20, "设计", x=10)),
+        (Cell(Box(200, 0, 400, 50)), _row(15, 20, "审核", x=210)),
+        (Cell(Box(400, 0, 600, 50)), _row(15, 20, "批准", x=410)),
+        (Cell(Box(0, 50, 200, 100)), _row(62, 26, "李强", x=10)),
+        (Cell(Box(200, 50, 400, 100)), _row(62, 26, "张伟", x=210)),
+        (Cell(Box(400, 50, 600, 100)), []),
+    ]
+    fields = cell_fields(per_cell)
+    assert fields["drawn_by"].value == "李强"
+    assert fields["checked_by"].value == "张伟"
+    assert "approved_by" not in fields
