@@ -809,7 +809,7 @@ CHINESE: dict[str, str] = {
     "套": "sleeve",
     "壳体": "housing",
     "倒角": "chamfer",
-    "圆角": "fillet",
+    "圆角": "fillet radius",
     "直径": "diameter",
     "半径": "radius",
     "深": "depth",

@@ -100,6 +100,51 @@ _GENERAL = re.compile(
     r"\bgeneral\b|\bstandard\b|\biso\s?2768\b|\bunless\b|\bnot (?:indicated|stated|specified)\b"
     r"|\bdecimals?\b|\bplaces?\b"
 )
+#: A note that gives every edge of a kind its size ("未注倒角 C1", "ALL CHAMFERS 0.5x45°",
+#: "Kanten gebrochen 0,5x45°", "FILLETS R2 UNLESS NOTED"): the chamfer or radius of a drawing
+#: that dimensions none.
+_EDGE_NOTES = {
+    "chamfer": re.compile(r"\bC\s?\d+(?:[.,]\d+)?\b|\d+(?:[.,]\d+)?\s?[x×]\s?45\s?°"),
+    "radius": re.compile(r"\bR\s?\d+(?:[.,]\d+)?\b"),
+}
+#: A question about the edges a drawing leaves undimensioned: "what chamfer applies where none is
+#: given", "which radius unless noted", "the general fillet radius".
+_EDGE_DEFAULT = re.compile(
+    r"\b(?:none is (?:given|shown|stated|drawn)|not (?:given|shown|dimensioned|specified|indicated"
+    r"|stated|noted)|unspecified|undimensioned|otherwise|unless|general|default)\b",
+    re.I,
+)
+_EDGE_ASPECT = (
+    ("chamfer", re.compile(r"\b(?:chamfer\w*|bevel\w*|broken edges?|edge break)\b", re.I)),
+    ("radius", re.compile(r"\b(?:radius|radii|fillets?|rounds?)\b", re.I)),
+)
+
+
+def edge_note_extract(question: str, sources: Sequence[Source]) -> extractive.Extract | None:
+    """The note sizing the chamfers or edge radii a drawing does not dimension, when the question
+    asks for that default ("what chamfer applies where none is given on DG-0620-02")."""
+    if not _EDGE_DEFAULT.search(question):
+        return None
+    aspect = next((name for name, words in _EDGE_ASPECT if words.search(question)), "")
+    if not aspect:
+        return None
+    return _edge_note(
+        question, aspect, extractive._subject_sources(question, "", sources)[:1], sources
+    )
+
+
+def _edge_note(
+    question: str, aspect: str, subject: Sequence[Source], sources: Sequence[Source]
+) -> extractive.Extract | None:
+    """The line of the subject drawing that sizes every edge of the kind (see :data:`_EDGE_NOTES`)."""
+    files = {(s.source, s.page) for s in subject}
+    drawing = [s for s in sources if (s.source, s.page) in files]
+    line = extractive.line_extract(question, drawing) if drawing else None
+    if line is not None and _EDGE_NOTES[aspect].search(line.quote):
+        return line
+    return None
+
+
 #: A tolerance question names the feature it is about ("the 70.5 diameter", "the thickness");
 #: "the tolerance on the part" asks for the general tolerance, which is no dimension.
 _FEATURE = re.compile(
@@ -169,8 +214,12 @@ def dimension_extract(question: str, sources: Sequence[Source]) -> extractive.Ex
     if not found:
         return extractive.line_extract(question, sources)
     # The drawing's dimensions were read and none answers: its other lines would only be a guess
-    # ("FIRST ANGLE PROJECTION" for an angle, the sheet size for a hole size).
-    return _answer(intent, found)
+    # ("FIRST ANGLE PROJECTION" for an angle, the sheet size for a hole size), except a note
+    # sizing every chamfer or edge radius of the part.
+    answer = _answer(intent, found)
+    if answer is None and intent.aspect in _EDGE_NOTES:
+        return _edge_note(question, intent.aspect, [found[0].source], sources)
+    return answer
 
 
 def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source]) -> list[_Found]:

@@ -183,6 +183,9 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, row, sources)
+    edge = dimensions.edge_note_extract(question, sources)
+    if edge is not None:
+        return edge
     field, phrase = asked_field(question)
     # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
     # "how long is the leak test" asks a time, not a length.

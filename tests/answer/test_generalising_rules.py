@@ -150,3 +150,28 @@ def test_where_a_hole_is_answers_both_coordinates_and_a_missing_row_nothing() ->
         find_extract("What are the coordinates of hole C1 on the pillow block base?", [missing])
         is None
     )
+
+
+def test_a_note_sizing_every_chamfer_answers_when_no_chamfer_is_dimensioned() -> None:
+    notes = drawing_source(
+        1,
+        "技术要求\n1. 未注倒角 C1\n2. 未注圆角 R3",
+        title="轴承端盖",
+        drawing="DG-0620-02",
+        dims="R5\n⌀62 H8",
+    )
+    found = find_extract("What chamfer is on DG-0620-02?", [notes])
+    assert found is not None and "未注倒角 C1" in found.quote
+    # Asked for the default, the note answers although a radius is dimensioned.
+    found = find_extract("What radius applies where none is given on DG-0620-02?", [notes])
+    assert found is not None and "R3" in found.quote
+    # A dimensioned radius asked for is still the dimension.
+    found = find_extract("What is the corner radius on DG-0620-02?", [notes])
+    assert found is not None and found.quote == "R5"
+
+
+def test_a_chamfer_note_without_a_size_does_not_answer() -> None:
+    notes = drawing_source(
+        1, "NOTES\n1. BREAK ALL SHARP EDGES\n2. CHAMFER AS REQUIRED", drawing="X-1", dims="⌀20"
+    )
+    assert find_extract("What chamfer is on drawing X-1?", [notes]) is None
