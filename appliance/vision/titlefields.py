@@ -279,19 +279,24 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             continue
         box = per_cell[i][0].box
         label_height = label_box.y1 - label_box.y0
-        # The unlabelled cell beside the label in its row, in the field's form, is its value
-        # ("Gezeichnet" | "F. Wagner"): the cell under it belongs to the next row's label, whose
-        # value may span under both. Only when nothing of that form stands beside it (a row of
-        # labels over a row of values) is the cell under it the value; under a person's label
-        # that is no name, it is the next row's label. A big cell holding only its label has its
-        # value nowhere else: the field is empty on this drawing.
-        below = _right_of(i, label_box, per_cell, label_cells)
-        if below and not valid_value(name, clean_value(name, " ".join(w.raw_text for w in below))):
-            below = []  # the next field's value ("DATE" | "TMPS34/TMPT06"): not this one's form
-        if not below and box.y1 - box.y0 <= 3.5 * label_height:
+        # The unlabelled cell beside the label in its row, printed bigger than the label and in
+        # the field's form, is its value ("Gezeichnet" | "F. Wagner"): the cell under it belongs
+        # to the next row's label, whose value may span under both. A neighbour printed as small
+        # as the label is the next label, read wrong ("名称" | "样 代号" for "图样代号"); then, in a
+        # row of labels over a row of values, the cell under the label is the value. Under a
+        # person's label, a word that is no name is the next row's label. A big cell holding only
+        # its label has its value nowhere else: the field is empty on this drawing.
+        beside = _right_of(i, label_box, per_cell, label_cells)
+        if beside and not valid_value(name, clean_value(name, " ".join(w.raw_text for w in beside))):
+            beside = []  # the next field's value ("DATE" | "TMPS34/TMPT06"): not this one's form
+        below = []
+        if beside and max(w.box.y1 - w.box.y0 for w in beside) >= 1.15 * label_height:
+            below = beside
+        elif box.y1 - box.y0 <= 3.5 * label_height:
             below = _below(i, per_cell, label_cells)
             if name in _PERSON_FIELDS and not _NAME.search(" ".join(w.raw_text for w in below)):
                 below = []  # a word under "GEZEICHNET" that is no name: the next row's label
+        below = below or beside
         if below:
             value = " ".join(w.raw_text for w in below)
             fields[name] = FieldReading(
