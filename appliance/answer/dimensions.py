@@ -374,6 +374,7 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
     # A size with a fit ("13.70 H7", "25 h6") is a bore's or a shaft's, not the part's outline
     # (often a diameter whose symbol was not read).
     lengths = [f for f in lengths if not f.dimension.fit] or lengths
+    lengths = [f for f in lengths if not _tag_in_inch_drawing(f, lengths)] or lengths
     ranked = sorted(lengths, key=lambda f: -(f.dimension.value or 0))
     words = " ".join(intent.words)
     if "wid" in words and "length" not in words and len(ranked) > 1:
@@ -385,6 +386,19 @@ def _length(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
     tall = any(w in words for w in ("height", "tall", "high"))
     best = ranked[0]
     return _extract(best, best.dimension.callout(), f"overall {'height' if tall else 'length'}")
+
+
+_INCH_DECIMALS = re.compile(r"^\d*\.\d{3}$")
+
+
+def _tag_in_inch_drawing(item: _Found, lengths: list[_Found]) -> bool:
+    """A bare whole number on a drawing whose decimal lengths are all written to three places (inch
+    drawings write "3.000", never "3"): a row tag or a zone mark read as a length."""
+    nominal = item.dimension.nominal
+    if not nominal.isdigit() or item.dimension.tolerance:
+        return False
+    decimals = [f.dimension.nominal for f in lengths if not f.dimension.nominal.isdigit()]
+    return bool(decimals) and all(_INCH_DECIMALS.match(n) for n in decimals)
 
 
 def _tolerance(

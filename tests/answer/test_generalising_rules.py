@@ -175,3 +175,21 @@ def test_a_chamfer_note_without_a_size_does_not_answer() -> None:
         1, "NOTES\n1. BREAK ALL SHARP EDGES\n2. CHAMFER AS REQUIRED", drawing="X-1", dims="⌀20"
     )
     assert find_extract("What chamfer is on drawing X-1?", [notes]) is None
+
+
+def test_a_bare_whole_number_on_an_inch_drawing_is_no_length() -> None:
+    """Tags and zone marks read as lengths ("1", "2", "3") beside inch dimensions written to three
+    places: the width is the second of the real lengths, not the tag 3."""
+    inch = drawing_source(
+        1,
+        "MANIFOLD BLOCK HM-1",
+        title="Manifold block",
+        drawing="HM-1",
+        dims="4.000\n2.500\n1\n2\n3",
+    )
+    found = find_extract("How wide is the manifold block?", [inch])
+    assert found is not None and found.quote == "2.500"
+    # On a metric drawing whole numbers are lengths like any other.
+    metric = drawing_source(2, "COVER GB-1", title="Cover", drawing="GB-1", dims="240\n180\n12.5")
+    found = find_extract("How wide is the cover?", [metric])
+    assert found is not None and found.quote == "180"
