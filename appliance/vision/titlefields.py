@@ -294,7 +294,7 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             below = beside
         elif box.y1 - box.y0 <= 3.5 * label_height:
             below = _below(i, per_cell, label_cells)
-            if name in _PERSON_FIELDS and not _NAME.search(" ".join(w.raw_text for w in below)):
+            if name in _PERSON_FIELDS and not _is_name(" ".join(w.raw_text for w in below)):
                 below = []  # a word under "GEZEICHNET" that is no name: the next row's label
         below = below or beside
         if below:
@@ -321,6 +321,12 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
 #: What a person's name looks like under its label: an initial ("H. Berger") or Chinese ("王明").
 _NAME = re.compile(r"^(?:[A-Z]\.\s?[A-Za-zÀ-ÿ]|[\u3400-\u9fff]{2,4}$)")
 _PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by", "technical_reference")
+
+
+def _is_name(text: str) -> bool:
+    """Whether ``text`` looks like a person's name (Chinese characters Tesseract spaced apart, "张 伟",
+    joined first)."""
+    return bool(_NAME.search(re.sub(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])", "", text)))
 
 
 def _value_start(tokens: list[str], pos: int, width: int, end: int, name: str) -> int:

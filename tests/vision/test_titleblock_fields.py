@@ -275,3 +275,14 @@ def test_a_row_of_labels_over_a_row_of_values_still_reads_downwards() -> None:
     assert fields["drawn_by"].value == "李强"
     assert fields["checked_by"].value == "张伟"
     assert "approved_by" not in fields
+
+
+def test_a_chinese_name_read_spaced_apart_is_still_a_name() -> None:
+    per_cell = [
+        (Cell(Box(0, 0, 200, 50)), _row(15, 20, "设计", x=10)),
+        (Cell(Box(200, 0, 400, 50)), _row(15, 20, "审核", x=210)),
+        (Cell(Box(0, 50, 200, 100)), _row(62, 26, "李强", x=10)),
+        (Cell(Box(200, 50, 400, 100)), _row(62, 26, "张", "伟", x=210)),
+    ]
+    fields = cell_fields(per_cell)
+    assert fields["checked_by"].value.replace(" ", "") == "张伟"
