@@ -287,7 +287,9 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         # person's label, a word that is no name is the next row's label. A big cell holding only
         # its label has its value nowhere else: the field is empty on this drawing.
         beside = _right_of(i, label_box, per_cell, label_cells)
-        if beside and not valid_value(name, clean_value(name, " ".join(w.raw_text for w in beside))):
+        if beside and not valid_value(
+            name, clean_value(name, " ".join(w.raw_text for w in beside))
+        ):
             beside = []  # the next field's value ("DATE" | "TMPS34/TMPT06"): not this one's form
         below = []
         if beside and max(w.box.y1 - w.box.y0 for w in beside) >= 1.15 * label_height:
