@@ -22,10 +22,25 @@ from appliance.document import Box
 from appliance.vision.ocrlines import OcrLine, OcrWord
 
 #: Header words of a hole table's key column.
-HOLE_KEYS = frozenset({"hole", "holes", "tag", "hal", "hål", "loch", "bohrung", "孔", "孔号", "nr"})
+HOLE_KEYS = frozenset(
+    {"hole", "holes", "tag", "hal", "hål", "loch", "bohrung", "pos", "pos.", "孔", "孔号", "nr"}
+)
 #: Header words of a revision table's key column.
 REVISION_KEYS = frozenset(
-    {"rev", "rev.", "revision", "index", "ind", "änd", "änd.", "and", "and.", "版本", "版次"}
+    {
+        "rev",
+        "rev.",
+        "revision",
+        "index",
+        "ind",
+        "änd",
+        "änd.",
+        "and",
+        "and.",
+        "版本",
+        "版次",
+        "标记",
+    }
 )
 #: Header words of the other columns, by canonical column name.
 COLUMN_WORDS: dict[str, frozenset[str]] = {
@@ -60,6 +75,10 @@ COLUMN_WORDS: dict[str, frozenset[str]] = {
             "ändring",
             "andring",
             "beskrivning",
+            "ändringsbeskrivning",
+            "andringsbeskrivning",
+            "änderungsbeschreibung",
+            "anderungsbeschreibung",
             "描述",
             "内容",
             "更改内容",
@@ -150,10 +169,19 @@ class Table:
         )
 
 
+#: A letter read twice, once capital and once small ("Cc" for "C"): only letters whose two forms
+#: differ in size alone, so Tesseract hesitates between them.
+_TWICE_READ = frozenset(f"{c}{c}" for c in "cosvwxz")
+
+
 def row_key(text: str) -> str:
     """A row key as compared: upper case, OCR's letter-for-digit slips after a letter mended
-    ("Pl" -> "P1", "HO" -> "H0"), a bare lower-case revision letter raised ("c" -> "C")."""
-    key = text.strip().strip(".:").upper()
+    ("Pl" -> "P1", "HO" -> "H0"), a bare lower-case revision letter raised ("c" -> "C"), a letter
+    read twice in its two sizes made one ("Cc" -> "C")."""
+    key = text.strip().strip(".:")
+    if len(key) == 2 and key[0] != key[1] and key.lower() in _TWICE_READ:
+        key = key[0]  # one letter whose capital and small forms look alike, read as both ("Cc")
+    key = key.upper()
     if len(key) >= 2 and key[0].isalpha():
         key = key[0] + key[1:].replace("L", "1").replace("I", "1").replace("O", "0")
     return key if _KEY.match(key) else ""

@@ -96,6 +96,42 @@ def test_row_keys_mend_ocr_slips() -> None:
     assert row_key("c") == "C"
     assert row_key("H5.") == "H5"
     assert row_key("First issue") == ""
+    assert row_key("Cc") == "C"  # one letter read in both its sizes
+    assert row_key("CC") == "CC" and row_key("AA") == "AA"  # a key of two letters stays
+
+
+def test_swedish_and_chinese_revision_headers_name_their_columns() -> None:
+    swedish = [
+        _line(
+            100,
+            (1500, "Rev.", "Rev."),
+            (1600, "Ändringsbeskrivning", "Ändringsbeskrivning"),
+            (2000, "Datum", "Datum"),
+        ),
+        _line(
+            140,
+            (1500, "C", "C"),
+            (1600, "Material", "Material"),
+            (1720, "PA66-GF30", "PA66-GF30"),
+            (2000, "2025-03-02", "2025-03-02"),
+        ),
+    ]
+    tables = find_tables(swedish)
+    assert len(tables) == 1 and tables[0].columns == ["key", "description", "date"]
+    row = tables[0].row("C")
+    assert row is not None and row.cells["description"] == "Material PA66-GF30"
+    chinese = [
+        _line(100, (1500, "标记", "标记"), (1600, "更改内容", "更改内容"), (2000, "日期", "日期")),
+        _line(
+            140,
+            (1500, "A", "A"),
+            (1600, "首次发布", "首次发布"),
+            (2000, "2025-08-20", "2025-08-20"),
+        ),
+    ]
+    tables = find_tables(chinese)
+    assert len(tables) == 1 and tables[0].kind == "revisions"
+    assert tables[0].row("A") is not None
 
 
 def _source(slices: list) -> Source:
