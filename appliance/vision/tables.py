@@ -498,11 +498,33 @@ def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
         return rows
     rows = [TableRow(_revision_key(r.cells.get("key", "")), r.cells, r.boxes) for r in rows]
     if any(r.key for r in rows) or len(rows) > 26:
-        return rows
+        return _one_letter_filled(rows)
     dated = [_date_key(r.cells.get("date", "")) for r in rows]
     if any(d is None for d in dated) or dated != sorted(dated):  # type: ignore[type-var]
         return rows
     return [TableRow(chr(ord("A") + i), r.cells, r.boxes) for i, r in enumerate(rows)]
+
+
+def _one_letter_filled(rows: list[TableRow]) -> list[TableRow]:
+    """Rows with the one letter OCR missed put back when the others run in letter order, down or
+    up the table ("", B, C: the first is A); a lone capital in a cell is what OCR drops most."""
+    keys = [r.key for r in rows]
+    missing = [i for i, k in enumerate(keys) if not k]
+    known = [(i, k) for i, k in enumerate(keys) if k]
+    if len(missing) != 1 or not known or any(len(k) != 1 for _, k in known):
+        return rows
+    first_at, first = known[0]
+    for step in (1, -1):
+
+        def letter(i: int, step: int = step) -> str:
+            return chr(ord(first) + step * (i - first_at))
+
+        if all(k == letter(i) for i, k in known) and "A" <= letter(missing[0]) <= "Z":
+            at = missing[0]
+            rows = list(rows)
+            rows[at] = TableRow(letter(at), rows[at].cells, rows[at].boxes)
+            return rows
+    return rows
 
 
 def _revision_key(text: str) -> str:

@@ -306,3 +306,40 @@ def test_revision_table_with_an_approver_column() -> None:
     (table,) = find_tables(lines)
     assert table.columns == ["key", "description", "date", "by"]
     assert table.row("B").cells["by"] == "M.K."  # type: ignore[union-attr]
+
+
+def test_the_one_revision_letter_ocr_missed_is_put_back_from_the_others() -> None:
+    lines = [
+        _line(
+            100, (1500, "REV", "REV"), (1600, "DESCRIPTION", "DESCRIPTION"), (2000, "DATE", "DATE")
+        ),
+        _line(
+            140,
+            (1600, "INITIAL", "INITIAL"),
+            (1700, "RELEASE", "RELEASE"),
+            (2000, "2024-01-22", "2024-01-22"),
+        ),
+        _line(
+            180,
+            (1500, "B", "B"),
+            (1600, "THREAD", "THREAD"),
+            (1700, "M10", "M10"),
+            (2000, "2024-07-09", "2024-07-09"),
+        ),
+        _line(
+            220,
+            (1500, "C", "C"),
+            (1600, "ZINC", "ZINC"),
+            (1700, "PLATE", "PLATE"),
+            (2000, "2025-03-30", "2025-03-30"),
+        ),
+    ]
+    (table,) = find_tables(lines)
+    row = table.row("A")
+    assert row is not None and row.cells["date"] == "2024-01-22"
+    # Letters that do not run in order leave the missing one unknown.
+    lines[3] = _line(
+        220, (1500, "E", "E"), (1600, "ZINC", "ZINC"), (2000, "2025-03-30", "2025-03-30")
+    )
+    (table,) = find_tables(lines)
+    assert table.row("A") is None
