@@ -121,9 +121,21 @@ def normalise(text: str) -> str:
 _NEWTON_METRE_WORD = re.compile(r"N\s?[.\-*•·]?\s?m")
 
 
+#: A steel grade's S read as a dollar sign: "$355J2", "$235JR" (EN 10025: S, three digits, letters).
+_DOLLAR_FOR_S = re.compile(r"^\$(?=\d{3}[A-Z]{1,2}\d?\+?[A-Z]*$)")
+#: A ruling line or a leader's end read as a small letter glued to the front of a code written in
+#: capitals: "rMM-2207-3", "lGB-4410-01".
+_STROKE_BEFORE_CODE = re.compile(r"^[rli|](?=[A-Z]{2,}[-_]?\d)")
+
+
+def mend_code(word: str) -> str:
+    """A code's OCR slips: "$355J2" -> "S355J2", "rMM-2207-3" -> "MM-2207-3"."""
+    return _STROKE_BEFORE_CODE.sub("", _DOLLAR_FOR_S.sub("S", word))
+
+
 def normalise_word(word: str) -> str:
     """One OCR word of a drawing: edge junk removed, then :func:`normalise`."""
-    word = normalise(strip_edge_junk(word))
+    word = mend_code(normalise(strip_edge_junk(word)))
     return "N·m" if _NEWTON_METRE_WORD.fullmatch(word) else word
 
 

@@ -15,6 +15,7 @@ from appliance.document import Box
 from appliance.drawing_terms import LABELS, known_spelling, split_label, strip_connective
 from appliance.spelling import edit_distance
 from appliance.vision.ocrlines import OcrWord
+from appliance.vision.symbols import mend_code
 from appliance.vision.titlegrid import Cell
 
 #: Every field a title block can give, in display order.
@@ -498,6 +499,9 @@ def clean_value(name: str, value: str) -> str:
         # Swedish and German words the English OCR model garbled ("Kul6or"), and micrometres.
         value = re.sub(r"[^\s:;,]+", lambda m: known_spelling(m.group(0)) or m.group(0), value)
         value = re.sub(r"(?<=\d)\s?[uμ]m\b", "µm", value)
+    if name in ("material", "drawing_number"):
+        # A grade's S read as "$" ("$355J2"), a stroke glued before a code ("rMM-2207-3").
+        value = " ".join(mend_code(w) for w in value.split(" "))
     if name in _PERSON_FIELDS:
         # An initial's full stop read as a comma ("F, Wagner").
         value = re.sub(r"^([A-Z]),\s?(?=[A-Z][a-z])", r"\1. ", value)

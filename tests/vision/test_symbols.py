@@ -6,6 +6,7 @@ import pytest
 
 from appliance.vision.slicing import is_dimension
 from appliance.vision.symbols import normalise, normalise_dimension_line, normalise_word
+from appliance.vision.titlefields import clean_value
 
 
 @pytest.mark.parametrize(
@@ -66,3 +67,13 @@ def test_dimension_lines() -> None:
         assert is_dimension(text), text
     for text in ("SCALE", "DO NOT SCALE DRAWING", "4 x M8 Gewinde durchgehend"):
         assert not is_dimension(text), text
+
+
+def test_a_steel_grade_and_a_drawing_number_keep_their_first_letter() -> None:
+    assert normalise_word("$355J2") == "S355J2"
+    assert normalise_word("$235JR") == "S235JR"
+    assert normalise_word("$43.50") == "$43.50"  # a price stays a price
+    assert normalise_word("rMM-2207-3") == "MM-2207-3"
+    assert normalise_word("rpm") == "rpm" and normalise_word("lM8") == "lM8"
+    assert clean_value("material", "$355J2") == "S355J2"
+    assert clean_value("drawing_number", "rMM-2207-3") == "MM-2207-3"
