@@ -797,6 +797,7 @@ CHINESE: dict[str, str] = {
     "端盖": "end cover",
     "轴承座": "bearing housing",
     "座": "seat",
+    "法兰盘": "flange",
     "法兰": "flange",
     "齿轮": "gear",
     "弹簧": "spring",

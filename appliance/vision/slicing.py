@@ -113,6 +113,21 @@ def title_block_text(fields: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+_SPACED_HAN = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+_HAN_LINE = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _glossed_chinese(line: str) -> str:
+    """A title-block line of Chinese with the spaces Tesseract puts between its characters taken
+    out, and its English sense after it ("轴承 座" -> "轴承座 (bearing housing)"): when the title
+    cell's label was not read, the part's name is still found by what a person calls it."""
+    joined = _SPACED_HAN.sub("", line.strip())
+    if not _HAN_LINE.fullmatch(joined):
+        return line
+    sense = english(joined)
+    return f"{joined} ({sense})" if sense and sense != joined else joined
+
+
 def _inside(line: OcrLine, box: Box) -> bool:
     b = line.box
     cx, cy = (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2
@@ -181,6 +196,7 @@ def build_slices(
         ]
         if extra_lines:
             body = body + "\n" + "\n".join(extra_lines)
+        body = "\n".join(_glossed_chinese(line) for line in body.splitlines())
         text = f"Title block.\n{summary}\n{body}".strip() if summary else f"Title block.\n{body}"
         extra: dict[str, object] = {"title_block": dict(fields)}
         if title_block.boxes:

@@ -20,3 +20,14 @@ def test_the_second_reading_uses_installed_languages_only() -> None:
 def test_doctor_names_a_missing_title_block_language() -> None:
     ok, found, fix = check_tesseract(VisionSettings(title_block_languages="eng+zz_nowhere"))
     assert not ok and "zz_nowhere" in found and "tesseract-ocr-zz-nowhere" in fix
+
+
+def test_a_chinese_title_block_line_is_joined_and_glossed_for_search() -> None:
+    from appliance.vision.slicing import _glossed_chinese
+
+    # Tesseract spaces Chinese characters; joined, the part's name has its English sense beside it,
+    # so "the bearing housing drawing" finds the block even when the title's label was not read.
+    assert _glossed_chinese("轴承 座") == "轴承座 (bearing housing)"
+    assert _glossed_chinese("法 兰 盘") == "法兰盘 (flange)"
+    assert _glossed_chinese("共 1 张 第 1 张") == "共 1 张 第 1 张"  # not all Chinese: as read
+    assert _glossed_chinese("HT200") == "HT200"
