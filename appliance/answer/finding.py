@@ -212,6 +212,8 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
             return line
     if field:
         found = field_extract(question, field, phrase, sources)
+        if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
+            return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
         if found is not None:
             return found
         if names_absent(question, phrase, sources):
@@ -220,6 +222,8 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
     line = line_extract(question, sources)
+    if line is not None and field in _NEVER_THE_NAME and _names_its_drawing(line, sources):
+        return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the drawing's name
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
         return None  # a weight asked, a line without one: the drawing does not state it
     if (
@@ -234,6 +238,26 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
     if line is not None and _WHICH.match(question) and not _designates(question, line.quote):
         return None  # "which grease", a line that only says "grease"
     return line
+
+
+#: Fields whose value is never the drawing's own name.
+_NEVER_THE_NAME = ("material", "surface_treatment", "heat_treatment", "weight")
+
+
+def _names_its_drawing(line: Extract, sources: Sequence[Source]) -> bool:
+    """Whether a line holds its drawing's number, title or file name whole, when that is an
+    identifier (a digit in it, or words joined by "_" or "-"; compared by letters and digits alone):
+    a label followed by the name is a label whose value was not read. A plain word ("bracket")
+    names the part, and a line may well mention the part."""
+    src = next((s for s in sources if s.number == line.source_number), None)
+    if src is None:
+        return False
+    quote = compact_code(line.quote)
+    names = (src.drawing_number, src.title, PurePosixPath(public_name(src.source)).stem)
+    return any(
+        len(compact_code(n)) >= 6 and re.search(r"\d|\w[_-]\w", n) and compact_code(n) in quote
+        for n in names
+    )
 
 
 #: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).

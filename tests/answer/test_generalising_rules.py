@@ -193,3 +193,18 @@ def test_a_bare_whole_number_on_an_inch_drawing_is_no_length() -> None:
     metric = drawing_source(2, "COVER GB-1", title="Cover", drawing="GB-1", dims="240\n180\n12.5")
     found = find_extract("How wide is the cover?", [metric])
     assert found is not None and found.quote == "180"
+
+
+def test_a_material_label_followed_by_the_drawings_own_name_is_no_material() -> None:
+    src = drawing_source(
+        1,
+        "MATERIAL: Keyence_Lift-12.19\nSCALE 1:1",
+        title="Keyence_Lift-12.19",
+        drawing="Keyence_Lift-12.19",
+        source="Elevator_bottom.PDF",
+    )
+    assert find_extract("What material is the Keyence lift bottom made of?", [src]) is None
+    # A material that is a word of the title is still the material.
+    steel = drawing_source(1, "MATERIAL: STEEL\nSCALE 1:1", title="STEEL BRACKET", drawing="SB-1")
+    found = find_extract("What material is the steel bracket made of?", [steel])
+    assert found is not None and "STEEL" in found.quote
