@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
@@ -560,9 +561,17 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
     if named:
         return named
     scored = []
+    q_pairs = set(pairwise(q_terms))
     for src in sources:
         text_terms = set(terms(src.text))
         ident = identity_terms(src)
+        # Two words of the question side by side in a title block name the part there ("the
+        # bearing housing drawing": "轴承座 (bearing housing)"), more than one word of another
+        # drawing's file name does ("bearing_sleeve").
+        paired = 0
+        if src.fields and q_pairs:
+            src_terms = terms(src.text)
+            paired = len(q_pairs & set(pairwise(src_terms)))
         # A term that names the drawing (its number, its title) identifies it more than one in its
         # text; of two files both named "Aufspannung…", the one the question names whole wins.
         stem = terms(PurePosixPath(public_name(src.source)).stem.replace("_", " "))
@@ -570,7 +579,8 @@ def _subject_sources(question: str, phrase: str, sources: Sequence[Source]) -> l
         scored.append(
             (
                 sum(_term_matches(t, text_terms) + 2 * _term_matches(t, ident) for t in q_terms)
-                + 0.5 * whole,
+                + 0.5 * whole
+                + 2 * paired,
                 src,
             )
         )

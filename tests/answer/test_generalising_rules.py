@@ -208,3 +208,26 @@ def test_a_material_label_followed_by_the_drawings_own_name_is_no_material() -> 
     steel = drawing_source(1, "MATERIAL: STEEL\nSCALE 1:1", title="STEEL BRACKET", drawing="SB-1")
     found = find_extract("What material is the steel bracket made of?", [steel])
     assert found is not None and "STEEL" in found.quote
+
+
+def test_two_words_side_by_side_in_a_title_block_name_the_part() -> None:
+    housing = drawing_source(
+        1,
+        "Title block.\nDrawing number: ZC-0215-01\nScale: 1:2\n轴承座 (bearing housing)",
+        fields={"drawing_number": "ZC-0215-01", "scale": "1:2"},
+        drawing="ZC-0215-01",
+        source="ZC-0215-01.png",
+        title="ZC-0215-01",
+    )
+    sleeve = drawing_source(
+        2,
+        "Title block.\nTitle: BEARING SLEEVE\nScale: 2:1",
+        fields={"title": "BEARING SLEEVE", "scale": "2:1"},
+        drawing="BS-2290-05",
+        source="bearing_sleeve.png",
+        title="BEARING SLEEVE",
+    )
+    found = find_extract("What scale is the bearing housing drawing?", [sleeve, housing])
+    assert found is not None and found.quote == "1:2" and found.source_number == 1
+    found = find_extract("What scale is the bearing sleeve drawing?", [housing, sleeve])
+    assert found is not None and found.quote == "2:1"
