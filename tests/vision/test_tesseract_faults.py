@@ -44,6 +44,14 @@ if len(sys.argv) > 1 and sys.argv[1] not in ("--version", "--list-langs"):
         sys.exit(139)
 os.execv({REAL_TESSERACT!r}, [{REAL_TESSERACT!r}, *sys.argv[1:]])
 """
+# Reads like the real one in English, crashes when asked for Chinese: only the Chinese-line pass fails.
+CRASHES_IN_CHINESE = f"""
+import os, sys
+if "chi_sim" in " ".join(sys.argv[1:]) and "--list-langs" not in sys.argv:
+    sys.stderr.write("Segmentation fault\\n")
+    sys.exit(139)
+os.execv({REAL_TESSERACT!r}, [{REAL_TESSERACT!r}, *sys.argv[1:]])
+"""
 OLD_VERSION = "import sys\nprint('tesseract 3.05.02')\n"
 
 
@@ -151,3 +159,17 @@ def test_a_page_with_too_few_letters_for_orientation_detection_stays_as_it_is() 
     blank = np.full((400, 300), 255, np.uint8)
     cv2.putText(blank, "A", (100, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
     assert detect_orientation(blank, VisionSettings()) == Orientation(0, 0.0)
+
+
+def test_chinese_line_pass_failure_degrades(on_path: Callable[[str], None]) -> None:
+    from appliance.document import Box
+    from appliance.vision.hanlines import with_han_lines_reread
+    from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
+
+    on_path(CRASHES_IN_CHINESE)
+    word = OcrWord(text="1. REI C1", raw_text="1. REI C1", conf=56, box=Box(30, 170, 260, 210))
+    lines = [OcrLine(words=(word,), block=1, source_pass="upright")]
+    page = OcrPage()
+    result = with_han_lines_reread(_page(), lines, VisionSettings(), "eng+chi_sim", page)
+    assert result == lines  # the English reading stands
+    assert page.warnings == ["Chinese lines not read again: ocr_crashed"]
