@@ -10,12 +10,18 @@ diagonal in their empty bowl; a ``B`` (and an ``8``) are inked along both diagon
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 
 from appliance.document import Box
 from appliance.vision.symbols import DIAMETER
 
+#: Letters OCR reads for digits of the same shape ("BAO" for "⌀40").
+_DIGIT_SHAPES = str.maketrans(
+    {"A": "4", "O": "0", "o": "0", "S": "5", "Z": "2", "l": "1", "I": "1"}
+)
 #: First characters a diameter sign is read as (a leading 0, @ or O is mended from the text alone).
 MISREAD_AS = frozenset("9GQB6")
 #: Share of the rising diagonal that must be ink (after a one-pixel widening, for photos' blur): all
@@ -84,9 +90,16 @@ def mend_leading_diameter(ink: np.ndarray, text: str, raw_text: str, box: Box) -
     if text.startswith(DIAMETER) and raw_text.startswith("B") and len(text) > 1:
         glyph = first_glyph(ink, box)
         return "B" + text[1:] if glyph is not None and is_letter_b(glyph) else text
-    if len(text) < 2 or text[0] not in MISREAD_AS or not (text[1].isdigit() or text[1] in ".,"):
+    if len(text) < 2 or text[0] not in MISREAD_AS:
         return text
+    rest = text[1:]
+    if not (rest[0].isdigit() or rest[0] in ".,"):
+        # "BAO" for "⌀40": after a sign the ink confirms, letters shaped like digits are digits.
+        number = rest.translate(_DIGIT_SHAPES)
+        if not re.fullmatch(r"\d+(?:[.,]\d+)?", number):
+            return text
+        rest = number
     glyph = first_glyph(ink, box)
     if glyph is None or not is_diameter_sign(glyph):
         return text
-    return DIAMETER + text[1:]
+    return DIAMETER + rest

@@ -87,3 +87,12 @@ def test_the_pass_mends_the_words_of_a_prepared_page() -> None:
     # A word read on its side is not looked at (its box is of the turned page).
     turned = with_diameter_signs_mended(prepared, [word("Ø25", "925", "925", vertical=True)])
     assert turned[0].text == "925"
+
+
+def test_letters_after_a_confirmed_diameter_sign_are_digits() -> None:
+    ink, box = _ink("Ø40 g6")
+    assert mend_leading_diameter(ink, "BAO", "BAO", box) == "⌀40"
+    ink, box = _ink("BAO")  # a word that is one: the B is no ring
+    assert mend_leading_diameter(ink, "BAO", "BAO", box) == "BAO"
+    ink, box = _ink("GAP")
+    assert mend_leading_diameter(ink, "GAP", "GAP", box) == "GAP"
