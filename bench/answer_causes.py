@@ -1,7 +1,8 @@
 """Why an answer was wrong, counted without reading the questions one by one.
 
 The held-out part of the answers set is not read question by question (decision 0016), so its misses
-could only be counted. These causes split them by where the loss is, from what the index holds:
+could only be counted (the dev part, held out until decision 0027, may be read). These causes split
+them by where the loss is, from what the index holds:
 
 - ``unread``: no accepted form of the answer is anywhere in the expected file's indexed text, so the
   drawing was not read (vision, OCR) and no answering rule could find it;

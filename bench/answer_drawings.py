@@ -124,7 +124,7 @@ class Drawing:
     file_name: str
     #: Title-block style: iso, ansi, de, se or zh.
     style: str
-    #: tuning or heldout.
+    #: tuning, dev or heldout.
     split: str
     #: Drawing number as drawn.
     number: str
@@ -271,7 +271,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="motor_mount_plate.png",
         style="iso",
-        split="heldout",
+        split="dev",
         number="MM-2207-3",
         title="MOTOR MOUNT PLATE",
         english="motor mount plate",
@@ -402,7 +402,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="idler_shaft.png",
         style="ansi",
-        split="heldout",
+        split="dev",
         number="IS-11902",
         title="IDLER SHAFT",
         english="idler shaft",
@@ -522,7 +522,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="SP-4471_Spannpratze.png",
         style="de",
-        split="heldout",
+        split="dev",
         number="SP-4471",
         title="Spannpratze",
         english="clamping claw",
@@ -640,7 +640,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="distansbricka.png",
         style="se",
-        split="heldout",
+        split="dev",
         number="KMM-2024-017",
         title="Distansbricka",
         english="spacer washer",
@@ -768,7 +768,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="kedjespannare_KS-118-03.png",
         style="se",
-        split="heldout",
+        split="dev",
         number="KS-118-03",
         title="Kedjespännare",
         english="chain tensioner",
@@ -857,7 +857,7 @@ DRAWINGS: tuple[Drawing, ...] = (
     Drawing(
         file_name="falanpan_FL-3306.png",
         style="zh",
-        split="heldout",
+        split="dev",
         number="FL-3306",
         title="法兰盘",
         english="flange",

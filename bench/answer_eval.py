@@ -27,7 +27,7 @@ right-question rate (every content word of the question heard), right-with-citat
 transcripts, and the end-of-question -> first-sentence-ready latency (transcription + retrieval +
 answer up to its first sentence), p50/p95.
 
-    .venv/bin/python bench/answer_eval.py [--split tuning|heldout|all] [--condition clean,photo]
+    .venv/bin/python bench/answer_eval.py [--split tuning|dev|heldout|all] [--condition clean,photo]
         [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken]
         [--whisper-model whisper-base] [--voices espeak|piper] [--limit N] [--sample N] [-v]
 """
@@ -557,7 +557,12 @@ def report_spoken(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="tuning", choices=["tuning", "heldout", "all"])
+    parser.add_argument(
+        "--split",
+        default="tuning",
+        choices=[*SPLITS, "all"],
+        help="tuning, dev (the old held-out part, read), heldout (totals only) or all three",
+    )
     parser.add_argument(
         "--condition", default="clean", help="clean, photo or both (comma-separated)"
     )

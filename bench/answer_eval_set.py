@@ -3,9 +3,11 @@
 The set lives in bench/data/answer_eval/: ``shared.toml`` (the shared drawings and the demo drawings,
 written by a person) and ``rendered.toml`` (generated from bench/answer_drawings.py's truth). Each file
 has a ``[drawings]`` table (file name -> split and style) and ``[[question]]`` entries. The split is by
-drawing: a question's split is its drawing's. ``fresh.toml`` holds a batch of tuning questions written
-blind (decision 0026); a file's top-level ``batch`` names the batch its questions belong to ("main" when
-absent), so the bench can print a batch alone.
+drawing: a question's split is its drawing's: ``tuning`` (read and tuned on), ``dev`` (the old
+held-out part, read question by question since decision 0027) and ``heldout`` (only totals are looked
+at). ``fresh.toml`` holds a batch of tuning questions written blind (decision 0026); a file's top-level
+``batch`` names the batch its questions belong to ("main" when absent), so the bench can print a batch
+alone.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 SET_DIR = Path(__file__).resolve().parent / "data" / "answer_eval"
 FILES = ("shared.toml", "rendered.toml", "fresh.toml")
 CLASSES = ("field", "field_foreign", "note", "dimension", "naming", "table", "unanswerable")
-SPLITS = ("tuning", "heldout")
+SPLITS = ("tuning", "dev", "heldout")
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Question:
     source: str
     #: The drawing the question is about ("" for none).
     drawing: str
-    #: tuning or heldout.
+    #: tuning, dev or heldout.
     split: str
     #: Style of the drawing (shared-raster, shared-pdf, demo, rendered-iso ...).
     style: str

@@ -1,6 +1,6 @@
 """Spoken questions: word error rate and right-question rate per recogniser, bias and noise band.
 
-The questions are the answers evaluation set (bench/answer_eval_set.py; split tuning/heldout by
+The questions are the answers evaluation set (bench/answer_eval_set.py; split tuning/dev/heldout by
 drawing), each said by the same espeak-ng test voice and rate as in ``bench/answer_eval.py --spoken``
 (``spoken_form``: codes read piece by piece), with 0.4 s of silence either side. Every question is
 heard twice: clean, and once in noise (bench/audio_noise.py: babble, machine or music, the kind and

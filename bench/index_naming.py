@@ -11,7 +11,7 @@ drawing and how many of those named the right one, and the time naming and searc
 
 ``questions``: the 35 questions of bench/data/answer_questions.toml over ../shared/data/drawings-edocr2.
 ``tuning``: the tuning split of the evaluation set (bench/data/answer_eval/, drawings listed there);
-the held-out split is never read.
+the dev and held-out splits are never read.
 """
 
 from __future__ import annotations
