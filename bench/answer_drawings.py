@@ -1,6 +1,6 @@
 """Drawings rendered for the answer evaluation set, with their ground truth and the questions about them.
 
-Eighteen A4-landscape raster drawings (~200 dpi, greyscale PNG) in five title-block styles: ISO 7200
+Twenty-eight A4-landscape raster drawings (~200 dpi, greyscale PNG) in five title-block styles: ISO 7200
 (English), ANSI (inches and millimetres), German (DIN-like: Benennung, Werkstoff, Maßstab ...), Swedish
 (Benämning, Ritningsnummer, Ytbehandling, Vikt ...) and Chinese (图号, 名称, 材料 ...). Each has a part
 with dimensions of every kind, numbered notes, and some a hole table or a revision block. The label and
@@ -10,8 +10,9 @@ line; two or three cells a row. A label may stand over an empty cell (no approve
 
 Everything is drawn from the :data:`DRAWINGS` records, so the truth is exactly what was drawn. The
 questions of the first twelve (:func:`questions_for`) are generated from the same records, naming the
-drawing by number, title, English sense or file name; the last six carry questions written by hand
-(:class:`Ask`), in the words a person at the bench uses. The images are written to a cache folder
+drawing by number, title, English sense or file name; the others carry questions written by hand
+(:class:`Ask`), in the words a person at the bench uses. The last ten are the held-out part (decision
+0016, "A third split"): their results are looked at only as totals. The images are written to a cache folder
 (bench/out/answer_drawings), never committed.
 
     .venv/bin/python bench/answer_drawings.py [--out DIR] [--write-questions bench/data/answer_eval/rendered.toml]
@@ -1764,7 +1765,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Field("number", "DRAWING NO.", "CC-5012-02"),
             Field("revision", "REV", "E"),
             Field("material", "MATERIAL", "1.4301"),
-            Field("finish", "FINISH", "ELECTROPOLISHED", ("electropolished",)),
+            Field("finish", "FINISH", "BEAD BLASTED", ("bead blasted",)),
             Field("mass", "MASS", "85 g", ("85",)),
             Field("scale", "SCALE", "2:1"),
             Field("size", "SIZE", "A3"),
@@ -1787,7 +1788,7 @@ DRAWINGS: tuple[Drawing, ...] = (
         notes=(
             "Tolerances unless stated: ISO 2768-fH",
             "Break all edges 0.2 x 45°",
-            "Passivate after electropolishing",
+            "Passivate after blasting",
             "Laser mark part no., characters 3 mm high",
         ),
         holes=(
@@ -1819,7 +1820,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "finish",
                 "What finish does CC-5012-02_cable_clamp.png call for?",
-                ("ELECTROPOLISHED", "electropolished"),
+                ("BEAD BLASTED", "bead blasted", "blasted"),
                 ("field", "naming"),
             ),
             Ask("mass", "How heavy is the cable clamp?", ("85 g", "85"), ("field", "naming")),
@@ -1877,7 +1878,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "hole-b1",
                 "What thread is hole B1 on the cable clamp?",
-                ("M4x0.7", "M4"),
+                ("M4x0.7",),
                 ("table", "naming"),
             ),
             Ask(
@@ -2041,8 +2042,8 @@ DRAWINGS: tuple[Drawing, ...] = (
                 ("unanswerable",),
             ),
             Ask(
-                "trap-heat",
-                "What heat treatment does SB-3307-11 get?",
+                "trap-hardness",
+                "What hardness does SB-3307-11 call for?",
                 (),
                 ("unanswerable",),
             ),
@@ -2099,6 +2100,8 @@ DRAWINGS: tuple[Drawing, ...] = (
             Rev("B", "BORE WAS .4995/.4990", "11/20/25", (".4995/.4990", ".4995")),
             Rev("C", "ADDED CHAMFER 45° X .03", "03/14/26", ("CHAMFER",)),
         ),
+        # Narrower than the style's block, which would run into the flange thickness.
+        rev_columns=(("rev", "REV", 70), ("text", "DESCRIPTION", 420), ("date", "DATE", 170)),
         asks=(
             Ask(
                 "material",
@@ -2331,7 +2334,7 @@ DRAWINGS: tuple[Drawing, ...] = (
                 ("99.6",),
                 ("table", "naming"),
             ),
-            Ask("hole-b2", "What size is hole B2 on PF-20417?", ("M10x1.5", "M10"), ("table",)),
+            Ask("hole-b2", "What size is hole B2 on PF-20417?", ("M10x1.5",), ("table",)),
             Ask(
                 "hole-a4",
                 "Hole A4 on the pump flange, where is it in X?",
@@ -2790,7 +2793,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "thread",
                 "What thread is on the end of the axle pin?",
-                ("M12x1,25", "M12x1.25", "M12"),
+                ("M12x1,25", "M12x1.25"),
                 ("dimension", "naming"),
             ),
             Ask(
@@ -3026,7 +3029,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "flanks",
                 "How hard are the tooth flanks of the gear shaft?",
-                ("48-52HRC", "48-52"),
+                ("48-52HRC",),
                 ("note", "naming"),
             ),
             Ask("designer", "Who designed CZ-4402-01?", ("王磊",), ("field", "field_foreign")),
@@ -3733,17 +3736,30 @@ def drawn_text(d: Drawing) -> str:
 
 
 def check_truth() -> list[str]:
-    """Questions none of whose expected forms was drawn (should be none)."""
+    """Questions none of whose expected forms was drawn (should be none).
+
+    A held-out question is held to more: each of its forms is drawn, is the decimal-point form of a
+    drawn decimal comma, or is a title-block value's declared English sense (``Field.also``), so no
+    form was guessed while writing it.
+    """
     from bench.answer_eval_set import matches
 
     problems = []
     for d in DRAWINGS:
         text = drawn_text(d)
+        pointed = text.replace(",", ".")
+        senses = {a for f in d.fields for a in f.also}
         for q in questions_for(d):
             expect = q["expect"]
             assert isinstance(expect, list)
             if q["answerable"] and not any(matches(text, e) for e in expect):
                 problems.append(f"{q['id']}: none of {expect} is drawn")
+            if d.split == "heldout":
+                problems += [
+                    f"{q['id']}: {e!r} is not drawn"
+                    for e in expect
+                    if not (matches(text, e) or matches(pointed, e) or e in senses)
+                ]
     return problems
 
 
