@@ -184,3 +184,21 @@ def test_known_spelling_mends_ocr_slips_of_accented_words() -> None:
     assert dt.known_spelling("Stohl") is None
     assert dt.known_spelling("HT2022") is None
     assert dt.known_spelling("Weird_Gripper") is None
+
+
+@pytest.mark.parametrize(
+    ("note", "english_words"),
+    [
+        ("Scharfe Kanten brechen", ("sharp", "edge", "break")),
+        ("Einsatzgehärtet, Einsatzhärtungstiefe 0,8", ("case hardened", "case depth")),
+        ("Skarpa kanter brytes", ("sharp", "edge")),
+        ("Sätthärdad 58 HRC", ("case hardened",)),
+        ("未注倒角 C1", ("unspecified", "chamfer")),
+        ("调质 HB 220", ("quenched and tempered",)),
+        ("拧紧力矩 25 N·m", ("tightening torque",)),
+        ("去毛刺", ("deburr",)),
+    ],
+)
+def test_notes_process_words_read_in_english(note: str, english_words: tuple[str, ...]) -> None:
+    text = dt.translate(note)
+    assert all(word in text for word in english_words), text

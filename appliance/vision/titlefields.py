@@ -173,6 +173,7 @@ def cell_tokens(words: list[OcrWord]) -> list[tuple[str, OcrWord]]:
             and _HAN.fullmatch(word.raw_text)
             and _HAN.fullmatch(tokens[-1][0])
             and abs(_centre_y(tokens[-1][1]) - _centre_y(word)) < 0.5 * (word.box.y1 - word.box.y0)
+            and not _label_complete(tokens[-1][0], word.raw_text)
         ):
             tokens[-1] = (tokens[-1][0] + word.raw_text, tokens[-1][1])
         else:
@@ -181,6 +182,17 @@ def cell_tokens(words: list[OcrWord]) -> list[tuple[str, OcrWord]]:
 
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _label_complete(head: str, more: str) -> bool:
+    """Whether ``head`` is a whole label that ``more`` would not continue into a longer one: the
+    value after it starts there ("张数" then "共 2 张" of "张数: 共 2 张 第 1 张", the colon lost)."""
+    if match_label([head], 0) is None:
+        return False
+    longer = head + more
+    return match_label([longer], 0) is None and not any(
+        label.startswith(longer) for label, _ in _LABELS
+    )
 
 
 def _centre_y(word: OcrWord) -> float:
