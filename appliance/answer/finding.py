@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from appliance.answer import dimensions, tables
+from appliance.answer import dimensions, notes, tables
 from appliance.answer.context import Source
 from appliance.answer.extractive import (
     _RATIO,
@@ -183,6 +183,8 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, row, sources)
+    if notes.asked_note(question) is not None:
+        return notes.numbered_note_extract(question, sources)
     edge = dimensions.edge_note_extract(question, sources)
     if edge is not None:
         return edge

@@ -231,3 +231,22 @@ def test_two_words_side_by_side_in_a_title_block_name_the_part() -> None:
     assert found is not None and found.quote == "1:2" and found.source_number == 1
     found = find_extract("What scale is the bearing sleeve drawing?", [housing, sleeve])
     assert found is not None and found.quote == "2:1"
+
+
+def test_a_note_named_by_its_number_is_quoted_whole() -> None:
+    notes = drawing_source(
+        1,
+        "Anmerkungen 1. Freimaßtoleranzen nach DIN ISO 2768-m\n2. Alle Kanten entgratet\n"
+        "3. Nicht bemaßte Radien R2",
+        title="Lagerbock",
+        drawing="LB-3340-01",
+    )
+    other = drawing_source(2, "NOTES\n1. BREAK ALL SHARP EDGES\n2. PAINT RAL 9005", drawing="GH-1")
+    found = find_extract("What does note 2 on the Lagerbock say?", [other, notes])
+    assert found is not None and found.quote == "2. Alle Kanten entgratet"
+    found = find_extract("What's the first note on LB-3340-01?", [other, notes])
+    assert found is not None and found.quote.startswith("1. Freimaßtoleranzen")
+    found = find_extract("What is the last note on the Lagerbock?", [other, notes])
+    assert found is not None and found.quote == "3. Nicht bemaßte Radien R2"
+    # A number the notes do not reach: nothing, not another drawing's note.
+    assert find_extract("What does note 5 on the Lagerbock say?", [other, notes]) is None
