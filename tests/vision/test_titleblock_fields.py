@@ -289,7 +289,7 @@ def test_a_chinese_name_read_spaced_apart_is_still_a_name() -> None:
 
 
 def test_a_chinese_label_is_not_joined_to_the_value_after_it() -> None:
-    """"张数: 共 2 张 第 1 张" read without its colon and spaced apart: "张 数 共 2 张 ..."."""
+    """ "张数: 共 2 张 第 1 张" read without its colon and spaced apart: "张 数 共 2 张 ..."."""
     cell = Cell(Box(0, 0, 600, 60))
     fields = cell_fields([(cell, _row(15, 26, "张", "数", "共", "2", "张", "第", "1", "张"))])
     assert fields["sheet"].value == "共 2 张 第 1 张"
