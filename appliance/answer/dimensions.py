@@ -79,6 +79,8 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
     ("⌀", "diameter"),
     ("holes", "holes"),
     ("hole", "diameter"),
+    ("how thick", "thickness"),
+    ("thickness", "thickness"),
     ("overall length", "length"),
     ("total length", "length"),
     ("overall size", "length"),
@@ -406,6 +408,18 @@ def _tolerance(
 ) -> extractive.Extract | None:
     candidates = [f for f in named if f.dimension.tolerance]
     if not candidates and not intent.values:
+        if any(w in _ROUND_FEATURES for w in intent.words):
+            # "the tolerance on the centre bore": a bore's or a shaft's size, not the part's
+            # thickness; a bore given by its fit class ("⌀52 H7") is toleranced by that class.
+            found = _of_kind(found, K.DIAMETER) + [
+                f for f in found if f.dimension.fit and f.dimension.kind != K.DIAMETER
+            ]
+            fitted = _distinct([f for f in found if f.dimension.fit and not f.dimension.tolerance])
+            if not any(f.dimension.tolerance for f in found) and len(fitted) == 1:
+                item = fitted[0]
+                return _extract(
+                    item, item.dimension.fit, f"tolerance class of {_feature(item.dimension)}"
+                )
         toleranced = _distinct([f for f in found if f.dimension.tolerance and f.dimension.value])
         if len(toleranced) == 1:
             candidates = toleranced
@@ -414,6 +428,35 @@ def _tolerance(
     item = candidates[0]
     dim = item.dimension
     return _extract(item, dim.tolerance, f"tolerance on {_feature(dim)}")
+
+
+#: Words of a question naming a round feature (its size is a diameter).
+_ROUND_FEATURES = frozenset({"bore", "hole", "holes", "shaft", "pin", "diameter", "⌀"})
+
+
+def _thickness(
+    intent: _Intent, found: list[_Found], named: list[_Found]
+) -> extractive.Extract | None:
+    """A plate's thickness: the smallest of its lengths when it has three or more (length, width
+    and thickness drawn); a round part's one length; otherwise the thickness is not drawn."""
+    lengths = _distinct(
+        [f for f in _of_kind(found, K.LINEAR) if f.dimension.value and not f.dimension.fit]
+    )
+    # A lone digit without a tolerance beside real lengths is a zone mark or a balloon.
+    lengths = [f for f in lengths if not _lone_digit(f)] or lengths
+    round_part = len(_distinct(_of_kind(found, K.DIAMETER))) >= 2
+    if len(lengths) == 1 and round_part:
+        # A washer or a disc: drawn by its diameters, its one length is how thick it is.
+        return _extract(lengths[0], lengths[0].dimension.callout(), "thickness")
+    if len(lengths) < 3:
+        return None
+    thinnest = min(lengths, key=lambda f: f.dimension.value or 0.0)
+    return _extract(thinnest, thinnest.dimension.callout(), "thickness")
+
+
+def _lone_digit(item: _Found) -> bool:
+    nominal = item.dimension.nominal
+    return len(nominal) == 1 and nominal.isdigit() and not item.dimension.tolerance
 
 
 def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
@@ -485,6 +528,7 @@ _HANDLERS: dict[str, Callable[..., extractive.Extract | None]] = {
     "chamfer": _simple(K.CHAMFER, "chamfer"),
     "chamfer_angle": _chamfer_angle,
     "length": _length,
+    "thickness": _thickness,
     "tolerance": _tolerance,
     "fit": _fit,
     "holes": _holes,

@@ -250,3 +250,22 @@ def test_a_note_named_by_its_number_is_quoted_whole() -> None:
     assert found is not None and found.quote == "3. Nicht bemaßte Radien R2"
     # A number the notes do not reach: nothing, not another drawing's note.
     assert find_extract("What does note 5 on the Lagerbock say?", [other, notes]) is None
+
+
+def test_thickness_and_a_bores_tolerance_class() -> None:
+    plate = drawing_source(
+        1,
+        "GEARBOX COVER GB-4410-01",
+        title="Gearbox cover",
+        drawing="GB-4410-01",
+        dims="240\n180\n12 ±0.1\n⌀52 H7\n1",
+    )
+    found = find_extract("How thick is the gearbox cover?", [plate])
+    assert found is not None and found.quote == "12 ±0.1"  # not the stray 1, not the width
+    found = find_extract("What's the tolerance on the centre bore of the gearbox cover?", [plate])
+    assert found is not None and found.quote == "H7"  # the bore's class, not the thickness's ±0.1
+    washer = drawing_source(2, "DISTANSBRICKA", title="Distansbricka", dims="⌀30\n⌀10 H7\n5 ±0.05")
+    found = find_extract("How thick is the Distansbricka?", [washer])
+    assert found is not None and found.quote == "5 ±0.05"
+    cap = drawing_source(3, "NAVKAPSEL", title="Navkapsel", dims="⌀64\n⌀30 h9\nR1")
+    assert find_extract("How thick is the Navkapsel?", [cap]) is None  # not drawn
