@@ -928,7 +928,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 FALSE_FRIENDS = frozenset(
     [
         "lock", "rad", "arm", "ring", "hus", "bas", "fas", "stift", "links", "mutter", "ram", "pump",
-        "list", "led", "rem", "pass", "deck", "spanner", "sprint", "teller", "wand", "montage", "listen",
+        "list", "led", "rem", "pass", "deck", "spanner", "sprint", "teller", "wand", "montage", "listen", "plate",
     ]
 )  # fmt: skip
 
@@ -1059,7 +1059,9 @@ def english(term: str) -> str | None:
             pieces.append(text)
             known = known or found
             continue
-        sense = _latin_english(token) if token.replace("-", "").isalpha() else None
+        # A standalone English word ("ZINC PLATE CLEAR") keeps its English sense.
+        plain = token.replace("-", "").isalpha() and _fold(token) not in FALSE_FRIENDS
+        sense = _latin_english(token) if plain else None
         if sense is None:
             pieces.append(token)
         else:

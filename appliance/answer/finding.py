@@ -212,6 +212,13 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         line = line_extract(question, sources)
         if line is not None and _RATIO.search(line.quote) and _VIEW.search(line.quote):
             return line
+    if field == "roughness" and phrase == "surface finish":
+        # "Surface finish" is a roughness on an ANSI drawing ("SURFACE FINISH: Ra 1.6") and the
+        # treatment on others ("Ytbehandling: Anodiserad"): the roughness when one is stated.
+        rough = _find_field(question, field, phrase, sources)
+        if rough is not None:
+            return rough
+        field = "surface_treatment"
     if field:
         found = field_extract(question, field, phrase, sources)
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
@@ -240,6 +247,19 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
     if line is not None and _WHICH.match(question) and not _designates(question, line.quote):
         return None  # "which grease", a line that only says "grease"
     return line
+
+
+def _find_field(
+    question: str, field: str, phrase: str, sources: Sequence[Source]
+) -> Extract | None:
+    """A field's value, or a line of the drawing that states it in the field's form."""
+    found = field_extract(question, field, phrase, sources)
+    if found is not None:
+        return found
+    line = line_extract(question, sources)
+    if line is not None and field in _LINE_FORMS and _LINE_FORMS[field].search(line.quote):
+        return line
+    return None
 
 
 #: Fields whose value is never the drawing's own name.

@@ -35,6 +35,18 @@ _REVISION = re.compile(
 _FIRST = re.compile(
     r"\b(?:first|initial|original)\s+(?:issue|release|revision|version|edition)\b", re.I
 )
+#: The newest revision, named by its place ("the latest revision", "the last change").
+_LATEST = re.compile(
+    r"\b(?:latest|last|newest|most recent|current)\s+(?:revision|change|issue|version|edition)\b",
+    re.I,
+)
+#: Columns a question about the latest revision names; a bare "what" asks for its letter, which
+#: the revision field gives.
+_LATEST_COLUMNS = (
+    ("by", re.compile(r"\b(?:who|whose|approv\w*|signed)\b", re.I)),
+    ("date", re.compile(r"\b(?:when|date|dated)\b", re.I)),
+    ("description", re.compile(r"\b(?:chang\w*|describ\w*|description|why)\b", re.I)),
+)
 _HOLE_COLUMNS = (
     ("x", re.compile(r"\bx\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
     ("y", re.compile(r"\by\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
@@ -74,6 +86,8 @@ class TableAsk:
     column: str
     #: The words that name the row, left out when the drawing is looked for.
     words: tuple[str, ...]
+    #: The latest revision asked for ("what changed in the latest revision"), not a letter.
+    latest: bool = False
 
 
 def asks_table(question: str) -> TableAsk | None:
@@ -83,6 +97,12 @@ def asks_table(question: str) -> TableAsk | None:
         for column, pattern in _HOLE_COLUMNS:
             if pattern.search(question):
                 return TableAsk("holes", row_key(hole[1]), column, (hole[0],))
+        return None
+    latest = _LATEST.search(question)
+    if latest:
+        for column, pattern in _LATEST_COLUMNS:
+            if pattern.search(question):
+                return TableAsk("revisions", "", column, (latest[0],), latest=True)
         return None
     revision = _REVISION.search(question)
     first = _FIRST.search(question)
@@ -118,7 +138,10 @@ def table_extract(
                 continue
             seen_table = True
             # No key: the first revision, the table's first row by date.
-            row = table.row(ask.key) if ask.key else _first_row(table)
+            if ask.latest:
+                row = _last_row(table)
+            else:
+                row = table.row(ask.key) if ask.key else _first_row(table)
             if row is None:
                 continue
             field = _SPOKEN[ask.column].format(key=ask.key or row.key)
@@ -146,6 +169,19 @@ def _position(number: int, row: TableRow, field: str) -> extractive.Extract | No
     if box is not None and row.boxes.get("y") is not None:
         box = box.union(row.boxes["y"])
     return extractive.Extract(number, f"X {x}, Y {y}", field, 1.0, box=box)
+
+
+def _last_row(table: Table) -> TableRow | None:
+    """The newest revision: the latest dated row when every row has a date, else the row of the
+    highest letter."""
+    if not table.rows:
+        return None
+    dated = [(_date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
+    known = [(d, i) for d, i in dated if d is not None]
+    if len(known) == len(dated):
+        return table.rows[max(known)[1]]
+    lettered = [r for r in table.rows if len(r.key) == 1 and r.key.isalpha()]
+    return max(lettered, key=lambda r: r.key) if lettered else None
 
 
 def _first_row(table: Table) -> TableRow | None:

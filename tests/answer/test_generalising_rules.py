@@ -269,3 +269,36 @@ def test_thickness_and_a_bores_tolerance_class() -> None:
     assert found is not None and found.quote == "5 ±0.05"
     cap = drawing_source(3, "NAVKAPSEL", title="Navkapsel", dims="⌀64\n⌀30 h9\nR1")
     assert find_extract("How thick is the Navkapsel?", [cap]) is None  # not drawn
+
+
+def test_the_latest_revision_is_the_newest_row_and_its_letter_the_field() -> None:
+    src = drawing_source(
+        1,
+        "FÜHRUNGSSCHIENE FS-0930-2",
+        title="Führungsschiene",
+        fields={"revision": "C"},
+        revision="C",
+        tables=[_revisions()],
+    )
+    found = find_extract("What changed in the latest revision of the Führungsschiene?", [src])
+    assert found is not None and found.quote == "Länge 600 statt 580"
+    found = find_extract("When was the last change to the Führungsschiene made?", [src])
+    assert found is not None and found.quote == "05.09.2025"
+    found = find_extract("What's the latest revision of the Führungsschiene?", [src])
+    assert found is not None and found.quote == "C"
+
+
+def test_a_surface_finish_is_the_roughness_where_stated_else_the_treatment() -> None:
+    treated = drawing_source(
+        1, "NAVKAPSEL NK-0412", title="Navkapsel", fields={"surface_treatment": "Anodiserad klar"}
+    )
+    found = find_extract("What's the surface finish on the Navkapsel?", [treated])
+    assert found is not None and found.quote == "Anodiserad klar"
+    rough = drawing_source(
+        2,
+        "MANIFOLD HM-1\nSURFACE FINISH: Ra 1.6 ON PORT FACES",
+        title="Manifold",
+        fields={"surface_treatment": "ANODIZE"},
+    )
+    found = find_extract("What surface finish is on the manifold?", [rough])
+    assert found is not None and "Ra 1.6" in found.quote
