@@ -349,6 +349,12 @@ def _diameter(
     intent: _Intent, found: list[_Found], named: list[_Found]
 ) -> extractive.Extract | None:
     diameters = _of_kind(found, K.DIAMETER)
+    if intent.pick == "all" and "bore" in intent.words and len(_distinct(diameters)) > 1:
+        # A bore is a hole: toleranced by a hole's fit class, a capital letter ("⌀25 H7"); a
+        # small letter ("⌀40 g6") is a shaft's, the outside.
+        bores = _distinct([f for f in diameters if f.dimension.fit[:1].isupper()])
+        if len(bores) == 1:
+            return _extract(bores[0], bores[0].dimension.callout(), "bore diameter")
     if intent.pick == "all" and len(_distinct(diameters)) > 1:
         holes = [f for f in diameters if f.dimension.count > 1 or f.dimension.depth is not None]
         if intent.features:

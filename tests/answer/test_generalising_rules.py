@@ -302,3 +302,13 @@ def test_a_surface_finish_is_the_roughness_where_stated_else_the_treatment() -> 
     )
     found = find_extract("What surface finish is on the manifold?", [rough])
     assert found is not None and "Ra 1.6" in found.quote
+
+
+def test_a_bore_is_the_diameter_with_a_holes_fit_class() -> None:
+    sleeve = drawing_source(
+        1, "BEARING SLEEVE BS-2290-05", title="Bearing sleeve", dims="⌀40 g6\n⌀25 H7\n60"
+    )
+    found = find_extract("What's the bore size of the bearing sleeve?", [sleeve])
+    assert found is not None and found.quote == "⌀25 H7"
+    found = find_extract("What is the outside diameter of the bearing sleeve?", [sleeve])
+    assert found is not None and found.quote == "⌀40 g6"
