@@ -395,10 +395,34 @@ def asked_field(question: str) -> tuple[str, str]:
 
     Longer phrases win: "sheet size" is the size, not the sheet number."""
     q = f" {question.lower()} "
-    for pattern, phrase, name in _FIELD_PATTERNS:
-        if pattern.search(q):
-            return name, phrase
-    return "", ""
+    found = [
+        (name, phrase, m) for pattern, phrase, name in _FIELD_PATTERNS if (m := pattern.search(q))
+    ]
+    if not found:
+        return "", ""
+    name, phrase, match = found[0]
+    # q is the question with a space before it: its positions are one past the question's.
+    if (
+        name == "material"
+        and phrase in _MADE_OF
+        and _DESIGNATION.match(question[match.end() - 1 :])
+    ):
+        # "the one made of EN AC-43400": the material names the drawing; the field asked is
+        # another ("what scale is the one made of ..."), or the drawing itself ("which drawing").
+        others = [(n, p) for n, p, _ in found if n != "material"]
+        if others:
+            return others[0]
+        which = _WHICH_DRAWING.search(q)
+        if which:
+            return ("drawing_number" if which.group(1) == "drawing" else "title"), which.group(0)
+    return name, phrase
+
+
+#: Phrases asking what a part is made of, which may instead name the drawing by its material.
+_MADE_OF = ("made of", "made from", "made out of", "cast from", "machined from", "turned from")
+#: A material's designation after "made of": a word with a digit or in capitals ("S235JR", "HT200").
+_DESIGNATION = re.compile(r"\s*(?:\S*\d|[A-Z]{2,}\b)")
+_WHICH_DRAWING = re.compile(r"\b(?:which|what)\s+(drawing|part)\b")
 
 
 def _term_matches(term: str, unit_terms: Iterable[str]) -> bool:

@@ -312,3 +312,20 @@ def test_a_bore_is_the_diameter_with_a_holes_fit_class() -> None:
     assert found is not None and found.quote == "⌀25 H7"
     found = find_extract("What is the outside diameter of the bearing sleeve?", [sleeve])
     assert found is not None and found.quote == "⌀40 g6"
+
+
+def test_a_drawing_named_by_its_material_is_not_asked_for_its_material() -> None:
+    cover = drawing_source(
+        1,
+        "Title block.\nDrawing number: GB-4410-01\nTitle: GEARBOX COVER\nMaterial: EN AC-43400\n"
+        "Scale: 1:2",
+        title="Gearbox cover",
+        drawing="GB-4410-01",
+        fields={"material": "EN AC-43400", "scale": "1:2", "drawing_number": "GB-4410-01"},
+    )
+    found = find_extract("What scale is the one made of EN AC-43400?", [cover])
+    assert found is not None and found.quote == "1:2"
+    found = find_extract("Which drawing is made of EN AC-43400?", [cover])
+    assert found is not None and found.quote == "GB-4410-01"
+    found = find_extract("What is the gearbox cover made of?", [cover])
+    assert found is not None and found.quote == "EN AC-43400"
