@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import PurePosixPath
@@ -918,7 +918,9 @@ def _bare_number(term: str, question: str) -> bool:
     return re.search(sized, question, re.I) is None
 
 
-def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
+def line_extract(
+    question: str, sources: Sequence[Source], accept: Callable[[str], bool] | None = None
+) -> Extract | None:
     """The line of the sources that answers the question, or None.
 
     Only lines of the sources the question is about are considered. A line qualifies if it matches at
@@ -959,6 +961,8 @@ def line_extract(question: str, sources: Sequence[Source]) -> Extract | None:
             continue
         if not any(not _term_matches(u, q_terms) for u in quote_terms):
             continue  # says nothing the question did not
+        if accept is not None and not accept(quote):
+            continue
         matched = sum(w for t, w in weights.items() if _term_matches(t, quote_terms))
         score = matched / total - 0.002 * max(0, len(quote) - 120)
         key = (score, -number, -order, quote)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from appliance.answer import dimensions, notes, tables
@@ -230,7 +230,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         subject = _subject_sources(question, phrase, sources)[:1]
         if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
-    line = line_extract(question, sources)
+    line = line_extract(question, sources, _answers_as_asked(question, sources))
     if line is not None and field in _NEVER_THE_NAME and _names_its_drawing(line, sources):
         return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the drawing's name
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
@@ -244,9 +244,34 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         return None  # a paper format asked, the "Drawn by" line: the drawing does not state it
     if line is not None and not _states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
-    if line is not None and _WHICH.match(question) and not _designates(question, line.quote):
-        return None  # "which grease", a line that only says "grease"
     return line
+
+
+def _answers_as_asked(question: str, sources: Sequence[Source]) -> Callable[[str], bool]:
+    """The test a line must pass to answer the question as asked: "which bearing" wants a line
+    naming one; "how hard" or "what torque" a line with the quantity in its unit, and, when the
+    question names the thing ("the M5 screws"), the line naming that thing too — a person looks
+    for the torque of the M5 screws, not the torque of the M8 bolts."""
+    which = _WHICH.match(question) is not None
+    quantity = _asks_quantity(question)
+    names = {
+        compact_code(n)
+        for s in sources
+        for n in (s.drawing_number, s.title, PurePosixPath(public_name(s.source)).stem)
+        if n
+    }
+    things = [
+        _designation_pattern(d) for d in designations(question) if compact_code(d) not in names
+    ]
+
+    def accept(quote: str) -> bool:
+        if which and not _designates(question, quote):
+            return False
+        if quantity and not _states_quantity(question, quote):
+            return False
+        return not quantity or all(p.search(quote) for p in things)
+
+    return accept
 
 
 def _find_field(
@@ -298,11 +323,28 @@ def _designates(question: str, quote: str) -> bool:
     the kind of thing asked for names none."""
     asked = {w.lower() for w in re.findall(r"\w+", question)}
     quote = re.sub(r"^\s*\d{1,2}[.)]\s+", "", quote)  # a note's number says nothing of it
+    # A measured value is not a designation: "Ra 0.8 ON BEARING SEATS" says how smooth the seats
+    # are, not which bearing sits there.
+    measured = _MEASURED.search(quote) is not None
+    quote = _MEASURED.sub(" ", quote)
+    # In a line written all in capitals every word is capitalised: there the capitals set a
+    # designation apart ("FIRST ANGLE PROJECTION") only in a line that measures nothing.
+    capitals_say = any(ch.islower() for ch in quote) or not measured
     return any(
-        any(ch.isdigit() for ch in word) or (word.isupper() and len(word) > 1)
+        any(ch.isdigit() for ch in word) or (capitals_say and word.isupper() and len(word) > 1)
         for word in re.findall(r"[\w./-]+", quote)
         if word.lower() not in asked
     )
+
+
+#: Values that measure something (a roughness, a length or angle with its unit, a diameter or
+#: radius, a tolerance) rather than name a thing.
+_MEASURED = re.compile(
+    r"\b(?:Ra|Rz)\s*\d+(?:[.,]\d+)?"
+    r"|[⌀Ø]\s*\d+(?:[.,]\d+)?|\bR\d+(?:[.,]\d+)?\b"
+    r"|[±]\s*\d+(?:[.,]\d+)?"
+    r"|\d+(?:[.,]\d+)?\s*(?:mm|µm|μm|°|%|N\s*·?\s*m|Nm|bar|MPa|kg|g)(?![\w])",
+)
 
 
 #: How long a process runs ("how long is the leak test"): a time with its unit, not a length.
@@ -331,7 +373,7 @@ _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\d\s*°\s*[CF]|\d\s*(?:deg\w*\s*[CF]|K)\b", re.I),
     ),
     (
-        re.compile(r"\b(?:hardness|härte|hårdhet)\b", re.I),
+        re.compile(r"\b(?:hardness|härte|hårdhet|how hard)\b", re.I),
         re.compile(r"\d\s*(?:HRC|HRB|HB|HBW|HV|Shore)|(?:HRC|HB|HV)\s*\d", re.I),
     ),
     (
@@ -367,8 +409,25 @@ def _asks_quantity(question: str) -> bool:
 
 
 def _states_quantity(question: str, quote: str) -> bool:
-    """Whether a line states every quantity the question asks for (by its units)."""
+    """Whether a line states every quantity the question asks for (by its units). The torque a part
+    can transmit is not the torque its screws are tightened to."""
+    if _TORQUE_CAPACITY.search(question) and _TIGHTENING.search(quote):
+        return False
     return all(units.search(quote) for asks, units in _QUANTITIES if asks.search(question))
+
+
+#: A question about the torque a part carries (a coupling's rating), not a screw's tightening.
+_TORQUE_CAPACITY = re.compile(
+    r"\btorque\b.*\b(?:transmit\w*|transfer\w*|carr(?:y|ies)|withstand\w*|handle)\b"
+    r"|\b(?:rated|nominal|transmissible|slip)\s+torque\b|\btorque\s+(?:capacity|rating)\b",
+    re.I,
+)
+
+#: A line giving the torque to tighten something to.
+_TIGHTENING = re.compile(
+    r"\btorque\s+to\b|\btighten\w*|\banzieh\w*|\banzugsmoment\w*|\båtdrag\w*|拧紧",
+    re.I,
+)
 
 
 def _without_table(

@@ -329,3 +329,57 @@ def test_a_drawing_named_by_its_material_is_not_asked_for_its_material() -> None
     assert found is not None and found.quote == "GB-4410-01"
     found = find_extract("What is the gearbox cover made of?", [cover])
     assert found is not None and found.quote == "EN AC-43400"
+
+
+def test_which_one_is_not_answered_by_a_measured_value() -> None:
+    shaft = drawing_source(
+        1,
+        "IDLER SHAFT IS-11902\n2. SURFACE FINISH: Ra 0.8 ON BEARING SEATS\n3. BEARING 6204-2RS",
+        title="IDLER SHAFT",
+        drawing="IS-11902",
+    )
+    found = find_extract("Which bearing goes on the idler shaft?", [shaft])
+    assert found is not None and "6204-2RS" in found.quote
+    rough_only = drawing_source(
+        2,
+        "IDLER SHAFT IS-11902\n2. SURFACE FINISH: Ra 0.8 ON BEARING SEATS",
+        title="IDLER SHAFT",
+        drawing="IS-11902",
+    )
+    assert find_extract("Which bearing goes on the idler shaft?", [rough_only]) is None
+
+
+def test_the_torque_a_part_transmits_is_not_its_screws_tightening_torque() -> None:
+    coupling = drawing_source(
+        1,
+        "SHAFT COUPLING B-2040\n2. SET SCREWS M5 X 8, TORQUE TO 4 N·m",
+        title="SHAFT COUPLING",
+        drawing="B-2040",
+    )
+    asked = "What is the maximum torque the shaft coupling can transmit?"
+    assert find_extract(asked, [coupling]) is None
+    tightened = find_extract(
+        "What torque do the set screws of the shaft coupling take?", [coupling]
+    )
+    assert tightened is not None and "4 N·m" in tightened.quote
+
+
+def test_a_quantity_is_taken_from_the_line_that_states_it_for_the_thing_named() -> None:
+    rail = drawing_source(
+        1,
+        "FÜHRUNGSSCHIENE FS-0930-2\nSurface treatment: gehärtet und geschliffen\n"
+        "2. Laufflächen induktiv gehärtet 58 HRC",
+        title="Führungsschiene",
+        drawing="FS-0930-2",
+    )
+    hard = find_extract("How hard are the running surfaces of FS-0930-2?", [rail])
+    assert hard is not None and "58 HRC" in hard.quote
+    bolts = drawing_source(
+        2,
+        "COVER C-77\n4 x M6\n3. TORQUE M8 BOLTS TO 25 N·m",
+        title="COVER",
+        drawing="C-77",
+    )
+    assert find_extract("What torque do the M6 screws of C-77 take?", [bolts]) is None
+    m8 = find_extract("What torque do the M8 bolts of C-77 take?", [bolts])
+    assert m8 is not None and "25 N·m" in m8.quote
