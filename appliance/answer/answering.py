@@ -343,6 +343,7 @@ def _prepare(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),
         focus_sources=tuple(n.id for n in named),
+        whole_focus=True,
     )
     hits = search(store, text, searched, options=options)
     sources = build_sources(

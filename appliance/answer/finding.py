@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
-from appliance.answer import dimensions, notes, tables
+from appliance.answer import dimensions, forms, notes, tables
 from appliance.answer.context import Source
 from appliance.answer.extractive import (
     _RATIO,
@@ -230,6 +230,17 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         subject = _subject_sources(question, phrase, sources)[:1]
         if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
+    line = _line_answer(question, field, sources)
+    form = forms.asked_form(question)
+    if line is None and form is not None:
+        # "Ra 12" under a roughness symbol, "ABS, BLACK" in the material cell: the value in the
+        # asked form, where no line shares the question's words.
+        return forms.form_extract(question, form, sources)
+    return line
+
+
+def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extract | None:
+    """The best line of the sources, kept only if it answers what the question asks."""
     line = line_extract(question, sources, _answers_as_asked(question, sources))
     if line is not None and field in _NEVER_THE_NAME and _names_its_drawing(line, sources):
         return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the drawing's name

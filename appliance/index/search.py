@@ -126,6 +126,10 @@ class SearchOptions:
     #: ranked among themselves by the same channels and fusion and come first; the rest of the
     #: search follows. Empty: an ordinary search.
     focus_sources: tuple[int, ...] = ()
+    #: Keep every slice of the focused sources found by the channels, past ``max_results``: a
+    #: drawing is a few kilobytes in tens of small slices, and a reader of the named drawing needs
+    #: all of it ("Ra 12" by its symbol is the eleventh slice of the gripper's).
+    whole_focus: bool = False
 
     @classmethod
     def from_settings(cls, s: IndexSettings, **overrides: Any) -> SearchOptions:
@@ -311,7 +315,10 @@ def search(
         first = _fuse(store, *_focus_channels(store, query, spaces, opts), opts, focused=True)
         named = {f.slice_id for f in first}
         ranked = first + [r for r in ranked if r.slice_id not in named]
-    ranked = ranked[: opts.max_results]
+    if opts.whole_focus:
+        ranked = ranked[: opts.max_results] + [r for r in ranked[opts.max_results :] if r.focused]
+    else:
+        ranked = ranked[: opts.max_results]
     slices = _load(store, [r.slice_id for r in ranked])
     hits: list[Hit] = []
     for r in ranked:

@@ -60,3 +60,24 @@ def test_focused_keyword_scores_are_the_index_wide_bm25(store: IndexStore) -> No
     assert [round(s, 9) for _, s in in_memory] == [round(s, 9) for _, s in from_fts5]
     assert store.get_slice(in_memory[0][0]).text == BRACKET[0]
     assert set(i for i, _ in in_memory) <= set(slice_ids)
+
+
+def test_whole_focus_keeps_every_slice_of_the_named_source_past_the_limit(
+    store: IndexStore,
+) -> None:
+    ids = _index(store)
+    question = "What torque do the M8 bolts take?"
+    options = SearchOptions(focus_sources=(ids["bracket.md"],), max_results=2)
+    cut = search(store, question, ["shop"], include_global=False, options=options)
+    assert len(cut) == 2  # the limit holds without it
+    whole = search(
+        store,
+        question,
+        ["shop"],
+        include_global=False,
+        options=SearchOptions(focus_sources=(ids["bracket.md"],), max_results=2, whole_focus=True),
+    )
+    named = [h for h in whole if h.source == "bracket.md"]
+    assert sorted(h.text for h in named) == sorted(BRACKET)
+    # The ordinary hits within the limit stay; no unnamed slice is added past it.
+    assert all(h.focused for h in whole[2:])
