@@ -267,6 +267,17 @@ _LEAD_WORDS = _GENERIC | frozenset(
         "me",
         "give",
         "read",
+        # The language a drawing is written in describes the drawing, not another part: "the
+        # German bearing cover" is the Lagerdeckel.
+        "german",
+        "swedish",
+        "chinese",
+        "english",
+        "deutsch",
+        "deutsche",
+        "deutschen",
+        "svensk",
+        "svenska",
     ]
 )
 

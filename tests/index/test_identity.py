@@ -154,3 +154,18 @@ def test_a_synonym_of_a_titles_english_sense_names_the_drawing() -> None:
     found = names.match("What bore fit does the end cap have?", soundalike_names=False)
     assert [n.source for n in found] == ["DG-0620-02.png"]
     assert "cover" in question_words("the end cap")[2].forms
+
+
+def test_the_language_of_a_drawing_does_not_make_it_another_part() -> None:
+    from appliance.index.identity import SourceNames, _SourceRow
+
+    rows = [
+        _SourceRow(1, "global", "Lagerdeckel.png", "Lagerdeckel", "LD-1208-00", ()),
+        _SourceRow(2, "global", "flange.png", "Flange", "FL-3306", ()),
+        _SourceRow(3, "global", "halter.jpg", "Halter", "H-1", ()),
+    ]
+    names = SourceNames(rows)
+    found = names.match("What is the scale of the German bearing cover?", soundalike_names=False)
+    assert [n.source for n in found] == ["Lagerdeckel.png"]
+    # A content word before the name still makes it another thing.
+    assert names.match("What is the tower holder made of?", soundalike_names=False) == []
