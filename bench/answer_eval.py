@@ -1,6 +1,6 @@
 """Answers on the project's own evaluation set: right with the right citation, abstention, latency.
 
-The set (bench/data/answer_eval/, docs/decisions/0016) asks about 41 drawings: the 10 shared ones
+The set (bench/data/answer_eval/, docs/decisions/0016) asks about 47 drawings: the 10 shared ones
 (7 raster, 3 SolidWorks PDFs), the 3 demo drawings (appliance/service/samples.py) and the rendered ones
 (bench/answer_drawings.py). All of them are indexed with the real pipeline (ingest_path: page
 correction, Tesseract, title-block cells for images; the text layer for PDFs) into one fresh index per
