@@ -169,3 +169,12 @@ def test_the_language_of_a_drawing_does_not_make_it_another_part() -> None:
     assert [n.source for n in found] == ["Lagerdeckel.png"]
     # A content word before the name still makes it another thing.
     assert names.match("What is the tower holder made of?", soundalike_names=False) == []
+
+
+def test_common_part_names_have_their_english_sense() -> None:
+    from appliance.drawing_terms import english
+
+    assert english("传动轴") == "drive shaft"
+    assert english("Schneckenrad") == "worm wheel"
+    assert english("Mellanaxel") == "intermediate shaft"
+    assert english("花键轴") == "spline shaft"
