@@ -2603,7 +2603,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "note5",
                 "What does note 5 on SB-2044-07 say?",
-                ("Styrdiameter slipas Ra 0,4", "Ra 0,4"),
+                ("Styrdiameter slipas Ra 0,4", "Ra 0,4", "Ra 0.4"),
                 ("note",),
             ),
             Ask(
