@@ -178,3 +178,11 @@ def test_common_part_names_have_their_english_sense() -> None:
     assert english("Schneckenrad") == "worm wheel"
     assert english("Mellanaxel") == "intermediate shaft"
     assert english("花键轴") == "spline shaft"
+
+
+def test_an_idiomatic_part_name_has_its_english_name_not_its_pieces() -> None:
+    from appliance.drawing_terms import english
+
+    assert english("Gabelkopf") == "clevis"  # not "fork head"
+    assert english("Druckstück") == "thrust pad"  # not "compression piece"
+    assert english("压板") == "clamp plate"
