@@ -32,7 +32,9 @@ _NUMERIC = re.compile(r"^[0-9]+(?:[.,][0-9]+)?$")
 _TEMPLATE_LABELS: dict[str, tuple[str, ...]] = {
     "drawing_number": ("DWG NO", "DWG. NO", "DRG NO", "PART NO"),
     "material": ("MATERIAL NO", "WERKSTOFFNUMMER"),
-    "drawn_by": ("GEZ",),
+    "drawn_by": ("GEZ", "ERSTELLT"),
+    "stock": ("HALBZEUG", "ROHTEIL", "RAW MATERIAL", "STOCK", "ÄMNE"),
+    "standard": ("NORM",),
 }
 
 #: Words that say nothing about which line answers the question.
@@ -155,6 +157,9 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "ritningsnummer",
         "part number",
         "part no",
+        "article number",
+        "artikelnummer",
+        "sachnummer",
     ),
     # "What issue is it at": the revision (an issue date is asked with "when was ... issued").
     "revision": ("revision", "rev ", "änderung", "version", "issue", "utgåva"),
@@ -179,6 +184,9 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "designed by",
         "gezeichnet",
         "created by",
+        "who created",
+        "erstellt",
+        "ritad av",
     ),
     "checked_by": (
         "checked by",
@@ -233,6 +241,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "surface quality",
         "ra value",
         "how rough",
+        "how smooth",
         "ytjämnhet",
         "rauheit",
         "oberflächengüte",
@@ -267,6 +276,23 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "stückzahl",
     ),
     "department": ("department", "abteilung", "avdelning"),
+    # What the part is machined from: the bar or blank, not the material grade.
+    "stock": (
+        "bar stock",
+        "what bar stock",
+        "which bar stock",
+        "what stock",
+        "which stock",
+        "blank",
+        "semi-finished",
+        "raw material",
+        "cut from",
+        "halbzeug",
+        "rohteil",
+    ),
+    # The standard a part is made to ("DIN 71752"), not the standard of its general tolerances.
+    # (A general tolerance's standard is asked with longer words: "untoleranced", "general tolerance".)
+    "standard": ("standard", "made to", "norm"),
     "technical_reference": ("technical reference", "technische referenz", "teknisk referens"),
     "document_type": ("document type", "type of document", "kind of document", "dokumentart"),
     "document_status": ("document status", "status of the", "dokumentstatus"),

@@ -195,6 +195,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         dimensions.asks_dimension(question)
         and field not in _SURFACE_FIELDS
         and not _DURATION[0].search(question)
+        and not _NOT_A_LENGTH.search(question)
     ):
         found = dimensions.dimension_extract(question, sources)
         if found is None and _asks_quantity(question):
@@ -224,7 +225,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
             return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
         if found is not None:
-            return found
+            return _followed_to_its_note(found, sources)
         if names_absent(question, phrase, sources):
             return None  # a field of a drawing that is not among the sources
         subject = _subject_sources(question, phrase, sources)[:1]
@@ -237,6 +238,31 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         # asked form, where no line shares the question's words.
         return forms.form_extract(question, form, sources)
     return line
+
+
+#: Quantities no dimension states: "what torque does the M16x1,5 thread need" is not its size.
+_NOT_A_LENGTH = re.compile(
+    r"\b(?:torque|tighten\w*|pressure|temperature|hardness|how hard|rpm|speed|price|cost)\b", re.I
+)
+
+#: A field whose value sends the reader to a note: "FINISH: SEE NOTE 7", "siehe Anm. 3", "se not 2".
+_SEE_NOTE = re.compile(
+    r"\b(?:see|siehe|se|refer to)\s+(?:general\s+)?(?:note|anm(?:erkung)?|not|hinweis)\.?\s*(\d{1,2})\b"
+    r"|见(?:注|技术要求)\s*(\d{1,2})",
+    re.I,
+)
+
+
+def _followed_to_its_note(found: Extract, sources: Sequence[Source]) -> Extract:
+    """A field that says "see note 7" answered by note 7 of its drawing, when the drawing's notes
+    are numbered that far; else the field as written."""
+    see = _SEE_NOTE.search(found.quote)
+    quoted = next((s for s in sources if s.number == found.source_number), None)
+    if see is None or quoted is None:
+        return found
+    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    note = notes.numbered_note_extract(f"note {see[1] or see[2]}", drawing)
+    return note if note is not None else found
 
 
 def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extract | None:
@@ -493,6 +519,8 @@ _LINE_FORMS: dict[str, re.Pattern[str]] = {
     "weight": _WEIGHT,
     "scale": _RATIO,
     "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
+    # A standard by its body and number: "DIN 6311", "GB/T 1804", "MIL-STD-130".
+    "standard": re.compile(r"\b(?:DIN|ISO|EN|SS|GB/T|GB|ANSI|ASME|JIS|BS|MIL-STD)[\s-]*\d"),
     # A sheet size: ISO A0-A5 or ANSI A-E; "Hole K1: size ⌀5.5" is a hole's size.
     "size": re.compile(r"(?<![\w.])(?:A[0-5]|[A-E])(?![\w.])"),
     # A person on a line: an initial and a name ("T. WEISS"), or a Chinese name. A line that is

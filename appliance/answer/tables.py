@@ -90,6 +90,23 @@ class TableAsk:
     latest: bool = False
 
 
+def _is_revision_letter(question: str, found: re.Match[str]) -> bool:
+    """Whether the letter after a revision word names a revision: a capital always; a small letter
+    too (German and Swedish drawings index their changes a, b, c), except "a" or "i" standing as a
+    word of the sentence ("which revision a part is at")."""
+    letter = found[1]
+    if letter.isupper():
+        return True
+    if letter not in "ai":
+        return True
+    after = question[found.end() :]
+    return re.match(r"\s*(?:[?.,!]|$|of\b|on\b|in\b|was\b|made\b|dated\b)", after) is not None
+
+
+#: Words besides the title block's revision labels that name one change ("change c").
+_CHANGE = re.compile(r"(?<![^\W_])(?i:change)\s+([A-Za-z])\b(?!-)")
+
+
 def asks_table(question: str) -> TableAsk | None:
     """The row and column a question asks for, or None when it names no table row."""
     hole = _HOLE.search(question)
@@ -104,10 +121,10 @@ def asks_table(question: str) -> TableAsk | None:
             if pattern.search(question):
                 return TableAsk("revisions", "", column, (latest[0],), latest=True)
         return None
-    revision = _REVISION.search(question)
+    revision = _REVISION.search(question) or _CHANGE.search(question)
     first = _FIRST.search(question)
-    if revision and revision[1].isupper():
-        key, words = revision[1], (revision[0],)
+    if revision and _is_revision_letter(question, revision):
+        key, words = revision[1].upper(), (revision[0],)
     elif first:
         key, words = "", (first[0],)
     else:

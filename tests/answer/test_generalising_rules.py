@@ -383,3 +383,36 @@ def test_a_quantity_is_taken_from_the_line_that_states_it_for_the_thing_named() 
     assert find_extract("What torque do the M6 screws of C-77 take?", [bolts]) is None
     m8 = find_extract("What torque do the M8 bolts of C-77 take?", [bolts])
     assert m8 is not None and "25 N·m" in m8.quote
+
+
+def test_a_field_that_says_see_note_is_answered_by_that_note() -> None:
+    arm = drawing_source(
+        1,
+        "ROCKER ARM RA-9051-03\nFINISH: SEE NOTE 3\nGENERAL NOTES:\n1. DEBURR\n2. BREAK EDGES\n"
+        "3. PAINT PER SPEC PS-114, GREY RAL 7035",
+        fields={"surface_treatment": "SEE NOTE 3"},
+        title="ROCKER ARM",
+        drawing="RA-9051-03",
+    )
+    found = find_extract("What finish does the rocker arm get?", [arm])
+    assert found is not None and "RAL 7035" in found.quote
+
+
+def test_a_torque_or_a_hardness_is_not_read_from_the_dimensions() -> None:
+    pad = drawing_source(
+        1,
+        "THRUST PAD DS-1733-00\nM16x1.5\n⌀22 H7\n4. INDUCTION HARDEN BORE TO 50-55 HRC",
+        title="THRUST PAD",
+        drawing="DS-1733-00",
+    )
+    assert (
+        find_extract("What torque does the M16x1.5 thread of the thrust pad need?", [pad]) is None
+    )
+    hard = find_extract("What hardness is the bore of the thrust pad?", [pad])
+    assert hard is not None and "50-55 HRC" in hard.quote
+
+
+def test_small_revision_letters_and_changes_name_rows() -> None:
+    assert asks_table("What changed in revision b of the Gabelkopf?").key == "B"
+    assert asks_table("Who made change c on GK-4520-10?").column == "by"
+    assert asks_table("Which revision a part is at?") is None
