@@ -461,7 +461,18 @@ def _term_matches(term: str, unit_terms: Iterable[str]) -> bool:
         # A shared stem of five letters ("tolerance" / "tolerances", "holder" / "holders").
         if len(term) >= 5 and len(u) >= 5 and u[:5] == term[:5]:
             return True
+        # A short word and its inflection ("mark" / "marked", "pin" / "pins").
+        if term.isalpha() and u.isalpha() and _stem(term) == _stem(u):
+            return True
     return False
+
+
+def _stem(word: str) -> str:
+    """A word without an English verb or plural ending, when at least three letters stay."""
+    for ending in ("ing", "ed", "es", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
 
 
 def identity_terms(src: Source) -> set[str]:

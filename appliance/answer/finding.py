@@ -450,7 +450,12 @@ def _states_quantity(question: str, quote: str) -> bool:
     can transmit is not the torque its screws are tightened to."""
     if _TORQUE_CAPACITY.search(question) and _TIGHTENING.search(quote):
         return False
-    return all(units.search(quote) for asks, units in _QUANTITIES if asks.search(question))
+    asked = [units for asks, units in _QUANTITIES if asks.search(question)]
+    if not asked:
+        return True
+    # "Eht 0.6" states a depth in German: its English sense says "case hardening depth 0.6".
+    said = f"{quote}\n{translate(quote)}"
+    return all(units.search(said) for units in asked)
 
 
 #: A question about the torque a part carries (a coupling's rating), not a screw's tightening.

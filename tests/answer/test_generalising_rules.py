@@ -416,3 +416,14 @@ def test_small_revision_letters_and_changes_name_rows() -> None:
     assert asks_table("What changed in revision b of the Gabelkopf?").key == "B"
     assert asks_table("Who made change c on GK-4520-10?").column == "by"
     assert asks_table("Which revision a part is at?") is None
+
+
+def test_a_word_and_its_inflection_match() -> None:
+    arm = drawing_source(
+        1,
+        "ROCKER ARM RA-9051-03\n8. MARK PART NO. AND REV PER MIL-STD-130\n3. BREAK EDGES",
+        title="ROCKER ARM",
+        drawing="RA-9051-03",
+    )
+    found = find_extract("How is the rocker arm to be marked?", [arm])
+    assert found is not None and "MIL-STD-130" in found.quote
