@@ -312,6 +312,9 @@ FIELD_LABELS: dict[str, tuple[str, ...]] = {
     for name in FIELD_WORDS
 }
 _ALL_LABELS = sorted({lab for labs in FIELD_LABELS.values() for lab in labs}, key=len, reverse=True)
+#: The line that opens a title-block slice (appliance.vision.slicing).
+_TITLE_BLOCK_HEADER = re.compile(r"\s*title block\.?\s*$", re.I)
+_LABEL_SET = frozenset(label.upper() for label in _ALL_LABELS)
 _NEXT_LABEL = re.compile(
     r"\s+(?:" + "|".join(re.escape(lab) for lab in _ALL_LABELS) + r")\b\.?\s*:?", re.I
 )
@@ -512,11 +515,15 @@ def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
                 if start in taken:
                     continue
                 taken.add(start)
+                if _TITLE_BLOCK_HEADER.match(match.group(0)):
+                    continue  # the slice's own header, "Title block.", is no title
                 value = _after_label(match.group(1), field)
                 if value is None:
                     continue  # another field's label follows: this one's value is not here
                 if not value:
-                    value = _value_below(text, match.end(), field)
+                    value = _value_below(text, match.end(), field) or _value_in_row(
+                        text, match.start(), field
+                    )
                 if value and _has_form(field, value):
                     return value
     return ""
@@ -538,6 +545,62 @@ def _after_label(rest: str, field: str) -> str | None:
         rest = found.rest
     rest = strip_connective(rest).strip(" :;,./")
     return "" if rest.endswith(":") else rest
+
+
+def _is_label_line(line: str) -> bool:
+    """Whether a line is a field's label alone ("Rohteil", "Werkstoff", "MATL:")."""
+    found = split_label(line)
+    if found is not None and not found.rest:
+        return True
+    return line.strip(" .:").upper() in _LABEL_SET
+
+
+def _value_in_row(text: str, pos: int, field: str) -> str:
+    """The value of a label in a row of labels read before the row of their values: "Werkstoff",
+    "Rohteil", "Oberflächenbehandlung" then "18CrNiMo7-6", "Rd 50 x 36", "siehe Anm. 3" — the
+    label's place in its row is its value's place in the next."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, pos)
+    if not 0 <= at < len(lines) or not _is_label_line(lines[at]):
+        return ""
+    start = at
+    while start > 0 and _is_label_line(lines[start - 1]):
+        start -= 1
+    end = at + 1
+    while end < len(lines) and _is_label_line(lines[end]):
+        end += 1
+    count = end - start
+    values = [line.strip() for line in lines[end : end + count]]
+    if count < 2 or len(values) < count or any(not v or _is_label_line(v) for v in values):
+        return ""
+    # Every pair of the two rows must fit, or the rows were not read in the same order (a scan's
+    # cells come out of OCR in any order).
+    for label, value in zip(lines[start:end], values, strict=True):
+        if not _fits(_label_field(label), value):
+            return ""
+    value = values[at - start]
+    return value if len(value) <= 40 and _fits(field, value) else ""
+
+
+def _label_field(label: str) -> str:
+    """The field a label alone names ("" when none is known)."""
+    found = split_label(label)
+    if found is not None:
+        return found.field
+    upper = label.strip(" .:").upper()
+    return next((f for f, labels in FIELD_LABELS.items() if upper in labels), "")
+
+
+def _fits(field: str, value: str) -> bool:
+    """Whether a value read by its place can be the field's: its form, a number in a drawing
+    number, none in a person's name."""
+    if not field:
+        return True
+    if not _has_form(field, value):
+        return False
+    if field == "drawing_number" and not any(ch.isdigit() for ch in value):
+        return False
+    return not (field in _PERSON_VERBS and any(ch.isdigit() for ch in value))
 
 
 def _value_below(text: str, pos: int, field: str) -> str:
@@ -977,6 +1040,8 @@ def line_extract(
     for src in subject:
         units = _units(src.text)
         for i in range(len(units)):
+            if _TITLE_BLOCK_HEADER.match(units[i]):
+                continue  # the slice's header says nothing
             quote = _with_value(units, i)
             if quote.rstrip().endswith(":") or is_bare_label(quote) or _label_then_label(quote):
                 continue  # a label without its value

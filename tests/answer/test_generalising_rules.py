@@ -427,3 +427,18 @@ def test_a_word_and_its_inflection_match() -> None:
     )
     found = find_extract("How is the rocker arm to be marked?", [arm])
     assert found is not None and "MIL-STD-130" in found.quote
+
+
+def test_a_row_of_labels_is_read_against_the_row_of_values_under_it() -> None:
+    pad = drawing_source(
+        1,
+        "Title block.\nBenennung\nSachnummer\nDruckstück\nDS-1733-00\nWerkstoff\nRohteil\n"
+        "Oberflächenbehandlung\n18CrNiMo7-6\nRd 50 x 36\nsiehe Anm. 3\nNorm\nDIN 6311",
+        title="Druckstück",
+        drawing="DS-1733-00",
+    )
+    blank = find_extract("What blank is DS-1733-00 cut from?", [pad])
+    assert blank is not None and blank.quote.startswith("Rd 50 x 36")
+    # The slice's header "Title block." is not a title "block".
+    untitled = drawing_source(2, "Title block.\nDrawing number: H-1", drawing="H-1")
+    assert find_extract("What is the title written on drawing H-1?", [untitled]) is None
