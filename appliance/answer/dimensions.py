@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from appliance.answer import extractive
 from appliance.answer.context import Source
+from appliance.drawing_terms import translate
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
 
 K = DimensionKind
@@ -112,8 +113,9 @@ _EDGE_NOTES = {
 #: A question about the edges a drawing leaves undimensioned: "what chamfer applies where none is
 #: given", "which radius unless noted", "the general fillet radius".
 _EDGE_DEFAULT = re.compile(
-    r"\b(?:none is (?:given|shown|stated|drawn)|not (?:given|shown|dimensioned|specified|indicated"
-    r"|stated|noted)|unspecified|undimensioned|otherwise|unless|general|default)\b",
+    r"\b(?:none is (?:given|shown|stated|drawn|dimensioned|specified|marked|noted)"
+    r"|not (?:given|shown|dimensioned|specified|indicated|stated|noted|marked)"
+    r"|unspecified|undimensioned|unmarked|otherwise|unless|general|default)\b",
     re.I,
 )
 _EDGE_ASPECT = (
@@ -141,10 +143,27 @@ def _edge_note(
     """The line of the subject drawing that sizes every edge of the kind (see :data:`_EDGE_NOTES`)."""
     files = {(s.source, s.page) for s in subject}
     drawing = [s for s in sources if (s.source, s.page) in files]
-    line = extractive.line_extract(question, drawing) if drawing else None
-    if line is not None and _EDGE_NOTES[aspect].search(line.quote):
-        return line
-    return None
+
+    def sizes_every_edge(quote: str) -> bool:
+        said = f"{quote} {translate(quote)}"
+        return bool(_EDGE_NOTES[aspect].search(quote) and _DEFAULT_LINE.search(said))
+
+    line = extractive.line_extract(question, drawing, sizes_every_edge) if drawing else None
+    if line is None and drawing:
+        line = extractive.line_extract(question, drawing)
+        if line is not None and not _EDGE_NOTES[aspect].search(line.quote):
+            line = None
+    return line
+
+
+#: A line that sizes every edge it speaks of, not one edge: "Nicht bemaßte Radien R2", "未注倒角
+#: C1", "BREAK ALL SHARP EDGES 0.5", "FILLETS R2 UNLESS NOTED", "Kanten gebrochen 0,5x45°".
+_DEFAULT_LINE = re.compile(
+    r"nicht\s*bema\w*|unbema\w*|未注|unless|otherwise|\bnot\s+(?:dimensioned|shown|noted|specified)"
+    r"|\bej\s+(?:m[åa]tt\w*|angiv\w*)|\ball\b|\balle\b|\balla\b|kant\w*|\bedges?\b|undimensioned"
+    r"|unspecified",
+    re.I,
+)
 
 
 #: A tolerance question names the feature it is about ("the 70.5 diameter", "the thickness");

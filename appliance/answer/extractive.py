@@ -22,7 +22,14 @@ from pathlib import PurePosixPath
 
 from appliance.answer.context import Source
 from appliance.document import Box
-from appliance.drawing_terms import FIELD_NAMES, LABELS, split_label, strip_connective, translate
+from appliance.drawing_terms import (
+    FIELD_NAMES,
+    LABELS,
+    split_label,
+    strip_connective,
+    synonyms,
+    translate,
+)
 from appliance.errors import public_name
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
@@ -472,7 +479,7 @@ def _term_matches(term: str, unit_terms: Iterable[str]) -> bool:
 
 def _stem(word: str) -> str:
     """A word without an English verb or plural ending, when at least three letters stay."""
-    for ending in ("ing", "ed", "es", "s"):
+    for ending in ("ing", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]
     return word
@@ -846,7 +853,10 @@ def names_absent(question: str, phrase: str, sources: Sequence[Source]) -> bool:
         # A code as a recogniser writes it ("A1024") names "A-1024" too.
         said |= {compact_code(t) for t in said}
         said |= {compact_code(n) for n in (src.drawing_number, src.title) if n}
-        if _names_file(question, src) or any(_term_matches(t, said) for t in words):
+        # "The pin bore" is the "Bolzenbohrung" (bolt hole): a word's glossary synonyms count.
+        if _names_file(question, src) or any(
+            _term_matches(w, said) for t in words for w in (t, *synonyms(t))
+        ):
             return False
     return True
 

@@ -24,13 +24,16 @@ from appliance.answer.extractive import (
     Extract,
     _of_a_component,
     _subject_sources,
+    _term_matches,
     asked_field,
     compact_code,
     field_extract,
     line_extract,
     names_absent,
+    normalise,
+    terms,
 )
-from appliance.drawing_terms import translate
+from appliance.drawing_terms import synonyms, translate
 from appliance.errors import public_name
 from appliance.index.soundalike import close_identifiers
 from appliance.vision.tables import Table
@@ -213,6 +216,12 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         line = line_extract(question, sources)
         if line is not None and _RATIO.search(line.quote) and _VIEW.search(line.quote):
             return line
+    if field in _SURFACE_FIELDS:
+        # "How are the edges finished", "how smooth must the pin bore be": the line about that
+        # feature, before the part's own finish in the title block.
+        featured = _feature_line(question, field, sources)
+        if featured is not None:
+            return featured
     if field == "roughness" and phrase == "surface finish":
         # "Surface finish" is a roughness on an ANSI drawing ("SURFACE FINISH: Ra 1.6") and the
         # treatment on others ("Ytbehandling: Anodiserad"): the roughness when one is stated.
@@ -263,6 +272,37 @@ def _followed_to_its_note(found: Extract, sources: Sequence[Source]) -> Extract:
     drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
     note = notes.numbered_note_extract(f"note {see[1] or see[2]}", drawing)
     return note if note is not None else found
+
+
+#: Features of a part a surface question may be about.
+_FEATURES = re.compile(
+    r"\b(edges?|bores?|holes?|faces?|seats?|threads?|slots?|grooves?|flanks?|shoulders?|journals?)\b",
+    re.I,
+)
+
+
+def _feature_line(question: str, field: str, sources: Sequence[Source]) -> Extract | None:
+    """The line of the asked drawing about the feature a surface question names, with a roughness
+    when one is asked; None when the question names no feature or no line speaks of it."""
+    named = _FEATURES.search(question)
+    if named is None:
+        return None
+    feature = normalise(named.group(1))
+    wanted = {feature, *synonyms(feature), *(normalise(w) for w in synonyms(feature.rstrip("s")))}
+    subject = _subject_sources(question, "", sources)[:1]
+    files = {(s.source, s.page) for s in subject}
+    drawing = [s for s in sources if (s.source, s.page) in files]
+
+    def about_it(quote: str) -> bool:
+        said = set(terms(quote)) | set(terms(translate(quote)))
+        if not any(_term_matches(w, said) for w in wanted):
+            return False
+        return field != "roughness" or _LINE_FORMS["roughness"].search(quote) is not None
+
+    # The feature's synonyms count as the question's words: "the pin bore" is a "Bolzenbohrung"
+    # (bolt hole).
+    asked = f"{question} {' '.join(sorted(wanted))}"
+    return line_extract(asked, drawing, about_it) if drawing else None
 
 
 def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extract | None:

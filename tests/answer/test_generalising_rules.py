@@ -442,3 +442,24 @@ def test_a_row_of_labels_is_read_against_the_row_of_values_under_it() -> None:
     # The slice's header "Title block." is not a title "block".
     untitled = drawing_source(2, "Title block.\nDrawing number: H-1", drawing="H-1")
     assert find_extract("What is the title written on drawing H-1?", [untitled]) is None
+
+
+def test_a_surface_question_about_a_feature_takes_that_features_line() -> None:
+    clevis = drawing_source(
+        1,
+        "GABELKOPF GK-4520-10\nFinish: verzinkt\n2. Nicht bemaßte Radien R2\n"
+        "3. Kanten gebrochen 0.5x45°\n5. Bolzenbohrung Ra 1.6\n6. Dichtfläche Ra 0.8\nR12",
+        fields={"surface_treatment": "verzinkt"},
+        title="Gabelkopf",
+        drawing="GK-4520-10",
+    )
+    pin_bore = find_extract("How smooth must the pin bore of the clevis be?", [clevis])
+    assert pin_bore is not None and "Ra 1.6" in pin_bore.quote
+    face = find_extract("How rough may the sealing face of the clevis be?", [clevis])
+    assert face is not None and "Ra 0.8" in face.quote
+    edges = find_extract("How are the edges of the clevis finished?", [clevis])
+    assert edges is not None and "0.5x45°" in edges.quote
+    whole = find_extract("What surface treatment does the clevis get?", [clevis])
+    assert whole is not None and whole.quote == "verzinkt"
+    radius = find_extract("What radius goes where none is dimensioned on the clevis?", [clevis])
+    assert radius is not None and "R2" in radius.quote
