@@ -432,6 +432,14 @@ def _tolerance(
     intent: _Intent, found: list[_Found], named: list[_Found]
 ) -> extractive.Extract | None:
     candidates = [f for f in named if f.dimension.tolerance]
+    if not candidates and named:
+        # "The tolerance on the Ø6 hole" of a drawing that writes "⌀6 H7": the fit class is it.
+        fitted = _distinct([f for f in named if f.dimension.fit])
+        if len(fitted) == 1:
+            item = fitted[0]
+            return _extract(
+                item, item.dimension.fit, f"tolerance class of {_feature(item.dimension)}"
+            )
     if not candidates and not intent.values:
         if any(w in _ROUND_FEATURES for w in intent.words):
             # "the tolerance on the centre bore": a bore's or a shaft's size, not the part's

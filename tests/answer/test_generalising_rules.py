@@ -463,3 +463,15 @@ def test_a_surface_question_about_a_feature_takes_that_features_line() -> None:
     assert whole is not None and whole.quote == "verzinkt"
     radius = find_extract("What radius goes where none is dimensioned on the clevis?", [clevis])
     assert radius is not None and "R2" in radius.quote
+
+
+def test_the_tolerance_of_a_named_diameter_given_by_its_fit_is_the_fit() -> None:
+    bolt = drawing_source(
+        1,
+        "STYRBULT SB-2044-07",
+        title="Styrbult",
+        drawing="SB-2044-07",
+        dims="⌀16 f7\n⌀6 H7\n12 ±0.1",
+    )
+    found = find_extract("What's the tolerance on the Ø6 hole in SB-2044-07?", [bolt])
+    assert found is not None and found.quote == "H7"
