@@ -33,7 +33,7 @@ _REVISION = re.compile(
 )
 #: The first revision, named by its place rather than its letter ("the first issue").
 _FIRST = re.compile(
-    r"\b(?:first|initial|original)\s+(?:issue|release|revision|version|edition)\b", re.I
+    r"\b(?:first|initial|original)\s+(?:issue[ds]?|release[ds]?|revision|version|edition)\b", re.I
 )
 #: The newest revision, named by its place ("the latest revision", "the last change").
 _LATEST = re.compile(

@@ -475,3 +475,8 @@ def test_the_tolerance_of_a_named_diameter_given_by_its_fit_is_the_fit() -> None
     )
     found = find_extract("What's the tolerance on the Ø6 hole in SB-2044-07?", [bolt])
     assert found is not None and found.quote == "H7"
+
+
+def test_first_issued_names_the_first_revision_row() -> None:
+    asked = asks_table("When was the clevis drawing first issued?")
+    assert asked is not None and asked.kind == "revisions" and asked.column == "date"
