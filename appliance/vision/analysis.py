@@ -11,12 +11,14 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from appliance.document import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
 from appliance.vision.hanlines import has_han, with_han_lines_reread
+from appliance.vision.notelists import read_numbers
 from appliance.vision.ocr import read_page
 from appliance.vision.ocrlines import OcrPage
 from appliance.vision.orientation import upright
@@ -116,6 +118,7 @@ def analyse_image(image: np.ndarray, settings: VisionSettings, *, strict: bool) 
         page_size=page.gray.shape[:2],
         to_source=page.box_to_original,
         low_confidence=settings.low_confidence,
+        numbers=partial(read_numbers, page.gray, settings),
     )
     if not slices:
         empty = QualityReport(
@@ -159,4 +162,5 @@ def analyse_render(
         page_size=page.gray.shape[:2],
         to_source=to_points,
         low_confidence=settings.low_confidence,
+        numbers=partial(read_numbers, page.gray, settings),
     )

@@ -27,6 +27,7 @@ from dataclasses import replace
 from appliance.document import Box, DocumentSlice, SliceKind
 from appliance.drawing_terms import FIELD_NAMES, english
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
+from appliance.vision.notelists import NumberedLines, NumberReader, number_note_lists
 from appliance.vision.ocrlines import OcrLine, OcrPage
 from appliance.vision.tables import Table, find_tables, table_text
 from appliance.vision.titleblock import TitleBlock
@@ -177,8 +178,13 @@ def build_slices(
     page_size: tuple[int, int],
     to_source: Callable[[Box], Box],
     low_confidence: float,
+    numbers: NumberReader | None = None,
 ) -> list[DocumentSlice]:
-    """Slices for one page; ``to_source`` maps a page box to the source's coordinates."""
+    """Slices for one page; ``to_source`` maps a page box to the source's coordinates.
+
+    ``numbers`` reads small boxes of the page again: the numbers of a note list Tesseract did not
+    read beside their notes (:mod:`appliance.vision.notelists`).
+    """
     fields = title_block.fields if title_block else {}
     number = fields.get("drawing_number", "")
     revision = fields.get("revision", "")
@@ -225,17 +231,29 @@ def build_slices(
         else []
     )
     in_tables = {id(line) for table in tables for line in table.lines}
+    numbered = (
+        number_note_lists(
+            page.lines,
+            skip=lambda line: (
+                (title_block is not None and _inside(line, title_block.box))
+                or id(line) in in_tables
+            ),
+            reader=numbers,
+        )
+        if page.layout == "drawing"
+        else NumberedLines(lines=page.lines, notes=set())
+    )
     groups: dict[tuple[str, int], list[OcrLine]] = {}
     order: list[tuple[str, int]] = []
     dimensions: list[OcrLine] = []
-    for line in page.lines:
+    for line in numbered.lines:
         if title_block is not None and _inside(line, title_block.box):
             continue
         if id(line) in in_tables:
             continue  # read as a row of its table, not as a dimension or a note
         if page.layout == "drawing" and len(line.text.strip()) <= 1 and _in_margin(line, page_size):
             continue  # zone letters and numbers of the drawing frame
-        if page.layout == "drawing" and is_dimension(line.text):
+        if page.layout == "drawing" and is_dimension(line.text) and id(line) not in numbered.notes:
             dimensions.append(line)
             continue
         key = (line.source_pass, line.block)
