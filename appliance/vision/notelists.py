@@ -73,6 +73,8 @@ _ALIGN = 1.0
 _PITCH_SPREAD = 0.15
 #: Most rows of one list.
 _MAX_ROWS = 30
+#: A line further along a note's baseline within this many letter heights goes on the note.
+_TAIL_GAP = 2.0
 #: Confidence given to a number inferred from the order (below the usual "unsure" mark: the answer
 #: stage sees the guess).
 _INFERRED_CONF = 50.0
@@ -98,6 +100,9 @@ class _Row:
     how: str = ""
     reread_text: str = ""
     reread_conf: float = 0.0
+    #: Lines further along the note's baseline that Tesseract cut off it ("TOLERANCES:" and
+    #: "XX ±.01 .XXX ±.005"), joined to it.
+    tail: list[OcrLine] = dataclasses.field(default_factory=list)
 
 
 def is_header(text: str) -> bool:
@@ -179,6 +184,30 @@ def _rows(header: OcrLine, lines: list[OcrLine]) -> list[_Row]:
         rows.append(_Row(text=text, number=number))
         bottom = max(ln.box.y1 for ln in ([number] if number else []) + [text])
     return rows
+
+
+def _with_tails(rows: list[_Row], lines: list[OcrLine]) -> None:
+    """Each row's note with the lines that go on along its baseline after a small gap."""
+    taken = {id(r.text) for r in rows} | {id(r.number) for r in rows if r.number is not None}
+    for row in rows:
+        end, h = row.text.box.x1, _height(row.text)
+        along = sorted(
+            (
+                ln
+                for ln in lines
+                if id(ln) not in taken
+                and ln.box.x0 > end
+                and abs(_middle(ln) - _middle(row.text)) <= 0.3 * h
+                and abs(_height(ln) - h) <= 0.3 * h
+            ),
+            key=lambda ln: ln.box.x0,
+        )
+        for line in along:
+            if line.box.x0 - end > _TAIL_GAP * h:
+                break
+            row.tail.append(line)
+            taken.add(id(line))
+            end = line.box.x1
 
 
 def _headerless_rows(first: OcrLine, lines: list[OcrLine]) -> list[_Row]:
@@ -331,10 +360,15 @@ def number_note_lists(
     dropped: set[int] = set()
     for rows, col in lists:
         _number(rows, col, reader)
+        rows = [r for r in rows if r.value is not None]
+        _with_tails(rows, candidates)
         for row in rows:
-            if row.value is None:
-                continue
-            replaced[id(row.text)] = _numbered_line(row)
+            line = _numbered_line(row)
+            if row.tail:
+                words = [w for tail in row.tail for w in tail.words]
+                line = dataclasses.replace(line, words=(*line.words, *words))
+            replaced[id(row.text)] = line
+            dropped.update(id(tail) for tail in row.tail)
             if row.number is not None:
                 dropped.add(id(row.number))
     out = [replaced.get(id(ln), ln) for ln in lines if id(ln) not in dropped]
