@@ -22,10 +22,16 @@ one more rule is measured on the windows the detector accepted: whisper MODEL's 
 ``--pocketsphinx``, PocketSphinx's keyphrase search must also spot the phrase there (a second
 opinion from another front end); with ``--hubert HEAD.npz``, a logistic head over wakeforge's
 WakeHuBERT-tiny features of the second ending at the detection (``training/wake/hubert_head.py``,
-trained on tuning voices only) must score it at or above its threshold.
+trained on tuning voices only) must score it at or above its threshold. With ``--glued``, the
+question recogniser (the configured ``audio.whisper_model``) transcribes the capture the front end
+would take after the detection (from 0.4 s before the detection's phrase start to the end of the
+speech plus 0.2 s, with the front end's prompt) and the utterance is dropped when the words it heard
+show the phrase as part of other words (``appliance.audio.phrases.phrase_glued``, as the front end
+checks it with ``audio.wake_glued_check``: "reopen claw", "open clawing"); how
+often the phrase was heard as itself, glued or not at all is printed for positives and near-misses.
 
     .venv/bin/python bench/audio_near_miss.py --split heldout --takes 3 --positives 12 \
-        --minutes 20 [--rivals whisper-base]
+        --minutes 20 [--rivals whisper-base] [--glued]
 """
 
 from __future__ import annotations
@@ -52,7 +58,8 @@ from audio_wake import VOICES as HELD_OUT_VOICES  # noqa: E402
 from audio_wake import run  # noqa: E402
 from audio_wake_hours import held_out_abstracts, poisson_upper, segment  # noqa: E402
 
-from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetector  # noqa: E402
+from appliance.audio.base import SAMPLE_RATE, Samples, WakeDetection, WakeDetector  # noqa: E402
+from appliance.audio.phrases import normalise_words, phrase_glued  # noqa: E402
 from bench.common import percentile  # noqa: E402
 from training.wake.clips import (  # noqa: E402
     TRAIN_ACCENTS,
@@ -115,6 +122,8 @@ class Item:
     end: int = -1
     #: (detected at sample, compute seconds of the chunk that returned it).
     found: list[tuple[int, float]] = field(default_factory=list)
+    #: Detected at sample -> the detection's estimate of where the phrase starts.
+    starts: dict[int, int] = field(default_factory=dict)
 
 
 def utterance(
@@ -191,6 +200,25 @@ def detector() -> WakeDetector:
 
     config = load_config(environ={"OPENCLAW_PATHS__MODELS_DIR": str(REPO / "var" / "models")})
     return build_wake_detector(config)
+
+
+class Recorded:
+    """A wake detector that also keeps where each detection placed the phrase's start."""
+
+    def __init__(self, inner: WakeDetector) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.starts: dict[int, int] = {}
+
+    def reset(self) -> None:
+        self.inner.reset()
+        self.starts = {}
+
+    def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
+        det = self.inner.feed(chunk, end_sample)
+        if det is not None:
+            self.starts[det.detected_at_sample] = det.start_sample
+        return det
 
 
 def woke(item: Item) -> list[tuple[int, float]]:
@@ -348,6 +376,67 @@ def hubert_rule(
     return verdict
 
 
+def heard_as(text: str, phrase: str = PHRASE) -> str:
+    """How the phrase was heard: "itself", "glued" or "not heard"."""
+    if phrase_glued(text, phrase):
+        return "glued"
+    words = normalise_words(text)
+    target = phrase.split()
+    joined = "".join(target)
+    if joined in words or any(words[i : i + len(target)] == target for i in range(len(words))):
+        return "itself"
+    return "not heard"
+
+
+def glued_rule(items: Sequence[Item], detail: bool) -> Verdicts:
+    """For each accepted window: the question recogniser's transcript of the capture the front end
+    takes after the detection must not show the phrase glued to other words."""
+    from appliance.audio.bias import question_prompt
+    from appliance.audio.engines.whisper import WhisperRecogniser
+    from appliance.audio.frontend import COMMAND_HINTS, KEEP_TRAILING_S, PHRASE_MARGIN_S
+    from appliance.audio.settings import AudioSettings
+
+    settings = AudioSettings()
+    recogniser = WhisperRecogniser.from_manifest(settings.whisper_model, REPO / "var" / "models")
+    prompt = question_prompt(COMMAND_HINTS, (), [], phrase=settings.wake_phrase.title())
+    margin, tail = int(PHRASE_MARGIN_S * SAMPLE_RATE), int(1.5 * SAMPLE_RATE)
+    keep = int(KEEP_TRAILING_S * SAMPLE_RATE)
+    verdict: Verdicts = {}
+    costs: list[float] = []
+    how: dict[str, dict[str, int]] = {}
+    for it in items:
+        for a, _ in it.found:
+            # The front end's capture of a keyword detection: the whole phrase and a margin before
+            # it, to the endpointer's cut (the last speech and 0.2 s; the clip ends in 1.5 s of
+            # silence after the speech).
+            start = max(0, it.starts.get(a, a) - margin)
+            end = max(a, len(it.audio) - tail + keep)
+            t0 = time.perf_counter()
+            text = recogniser.transcribe(it.audio[start:end], vocabulary=[prompt]).text
+            costs.append(time.perf_counter() - t0)
+            # Its cost falls after the question is captured, not on the wake: not in the latency.
+            verdict[(id(it), a)] = (not phrase_glued(text, PHRASE), 0.0)
+            group = "positive" if it.kind == "pos" else it.kind
+            if it.kind == "pos" and not item_woke(it, a):
+                group = "positive, outside the phrase"
+            counts = how.setdefault(group, {})
+            counts[heard_as(text)] = counts.get(heard_as(text), 0) + 1
+            if detail and (it.kind == "near" or heard_as(text) != "itself"):
+                print(f"    {it.kind} {it.label} ({it.band}): heard {text!r}")
+    if costs:
+        print(
+            f"glued-phrase check ({settings.whisper_model}): {len(costs)} captures transcribed, "
+            f"p50 {percentile(costs, 50) * 1000:.0f} ms, p95 {percentile(costs, 95) * 1000:.0f} ms "
+            f"(load average {os.getloadavg()[0]:.1f})"
+        )
+        for group, counts in how.items():
+            print(
+                f"  {group} detections: the phrase heard "
+                + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+            )
+    return verdict
+
+
 def item_woke(item: Item, a: int) -> bool:
     """Whether a detection at ``a`` counts as waking on a positive (see :func:`woke`)."""
     return item.end - SAMPLE_RATE <= a <= item.end + 2 * SAMPLE_RATE
@@ -374,6 +463,11 @@ def main() -> None:
     parser.add_argument(
         "--hubert-threshold", type=float, default=None, help="instead of the head's threshold"
     )
+    parser.add_argument(
+        "--glued",
+        action="store_true",
+        help="also drop what the question recogniser hears as the phrase glued to other words",
+    )
     parser.add_argument("--list", action="store_true", help="print the near-misses and stop")
     args = parser.parse_args()
     if args.list:
@@ -387,11 +481,12 @@ def main() -> None:
         f"{args.positives} positives per band, {len(speech)} speech segments; voices "
         f"{', '.join(VOICE_SETS[args.split])} (audio {time.perf_counter() - t0:.0f} s)"
     )
-    wake = detector()
+    wake = Recorded(detector())
     t1 = time.perf_counter()
     for it in [*items, *speech]:
         found, _ = run(wake, it.audio)
         it.found = [(a, lag) for a, lag, _ in found]
+        it.starts = dict(wake.starts)
     print(f"detector: {wake.name} ({time.perf_counter() - t1:.0f} s)")
     rules: list[tuple[str, Verdicts | None]] = [("detector (defaults)", None)]
     if args.rivals:
@@ -404,6 +499,10 @@ def main() -> None:
                 "+ wakehubert second opinion",
                 hubert_rule([*items, *speech], args.hubert, args.hubert_threshold, args.split),
             )
+        )
+    if args.glued:
+        rules.append(
+            ("+ glued-phrase check", glued_rule([*items, *speech], args.split == "tuning"))
         )
     # Held-out failures are counted, never listed one by one.
     report(items, speech, rules, detail=args.split == "tuning")

@@ -145,6 +145,13 @@ async def _print_rejections(events: asyncio.Queue[Event]) -> None:
 def _show_rejection(event: Event) -> None:
     if event.type == EventType.WAKE_REJECTED:
         data = event.data
+        if data.get("glued"):
+            click.echo(
+                f"wake dropped after {data.get('detector')}: the question was heard as "
+                f"{data.get('heard', '')!r}, the phrase inside other words",
+                err=True,
+            )
+            return
         # With the contrast stage, whisper may have confirmed the wake and the stage turned it down.
         contrast = (
             f"; the contrast stage scored it {data['contrast']}" if "contrast" in data else ""

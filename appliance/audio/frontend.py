@@ -41,7 +41,7 @@ from appliance.audio.commands import parse_command
 from appliance.audio.early import EarlyTranscriber
 from appliance.audio.engines.vosk import BiasedVoskStream, VoskRecogniser, VoskStream
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
-from appliance.audio.phrases import split_after_phrase
+from appliance.audio.phrases import phrase_glued, split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
 from appliance.audio.tts import Speaker, SpeechReport
@@ -82,6 +82,8 @@ class Heard:
     grammar: GrammarChoice | None
     #: ``time.monotonic()`` when the transcript was final.
     transcribed_at: float
+    #: The transcript shows the wake phrase inside other words: the utterance is dropped.
+    glued: bool = False
 
 
 @dataclass
@@ -263,11 +265,20 @@ class VoiceFrontEnd:
         None when the source has ended.
         """
         await self.start()
-        timings = Timings()
-        got = await self._wait_for_wake()
-        if got is None:
-            return None
-        wake, chunk = got
+        while True:
+            timings = Timings()
+            got = await self._wait_for_wake()
+            if got is None:
+                return None
+            utterance = await self._listen(*got, timings)
+            if utterance is not None:  # None: the phrase was heard inside other words
+                self.utterances += 1
+                return utterance
+
+    async def _listen(
+        self, wake: WakeDetection, chunk: _Chunk | None, timings: Timings
+    ) -> Utterance | None:
+        """Capture and hear the question after one wake (None: dropped, the phrase glued)."""
         timings.mark("wake", wake.monotonic)
         latency: dict[str, float] = {}
         if wake.detector != "push-to-talk":
@@ -295,7 +306,6 @@ class VoiceFrontEnd:
             self._publish(EventType.ERROR, code=err.code, message=err.message, stage="transcribe")
             self._publish(EventType.IDLE)
             raise
-        self.utterances += 1
         return utterance
 
     def _capture_start(self, wake: WakeDetection) -> int:
@@ -313,7 +323,7 @@ class VoiceFrontEnd:
 
     async def _capture(
         self, wake: WakeDetection, timings: Timings, latency: dict[str, float]
-    ) -> Utterance:
+    ) -> Utterance | None:
         s = self.settings
         start = self._capture_start(wake)
         vad = EnergyVad(s.vad_threshold_db)
@@ -366,6 +376,8 @@ class VoiceFrontEnd:
             vocabulary=vocabulary,
             rooms=list(self._rooms()) if self._rooms else [],
             trailing_text=wake.trailing_text,
+            # A button press is not a wake word, and a capture without the phrase cannot show it.
+            check_glued=s.wake_glued_check and with_phrase and wake.detector != "push-to-talk",
         )
         early = EarlyTranscriber(hear, keep) if stream is None and s.early_transcription else None
         while reason is None:
@@ -428,6 +440,17 @@ class VoiceFrontEnd:
             latency["early_used"] = float(early.used)
         else:
             hearing = await asyncio.to_thread(hear, audio)
+        if hearing.glued:
+            # "reopen claw ...": a near-miss the detector could not tell; no answer, no "Yes?".
+            self._publish(
+                EventType.WAKE_REJECTED,
+                detector=wake.detector,
+                score=round(wake.score, 4),
+                heard=hearing.transcript.text,
+                glued=True,
+            )
+            self._publish(EventType.IDLE)
+            return None
         # Heard early, the text was ready before the question ended: no wait at all.
         timings.mark("transcribed", max(hearing.transcribed_at, timings.marks["capture_end"]))
         timings.mark("understood", max(time.monotonic(), timings.marks["transcribed"]))
@@ -465,12 +488,21 @@ class VoiceFrontEnd:
         )
 
     def _hear(
-        self, audio: Samples, *, vocabulary: Sequence[str], rooms: Sequence[str], trailing_text: str
+        self,
+        audio: Samples,
+        *,
+        vocabulary: Sequence[str],
+        rooms: Sequence[str],
+        trailing_text: str,
+        check_glued: bool = False,
     ) -> Heard:
         """Whisper's transcript of one capture, the words after the wake phrase, and, for a short
-        utterance, the command grammar's choice (run in a worker thread)."""
+        utterance, the command grammar's choice (run in a worker thread); ``check_glued``: a
+        transcript with the phrase inside other words is marked and heard no further."""
         transcript = self.recogniser.transcribe(audio, vocabulary=vocabulary)
         transcribed_at = time.monotonic()
+        if check_glued and phrase_glued(transcript.text, self.settings.wake_phrase):
+            return Heard(transcript, "", None, transcribed_at, glued=True)
         text = self._after_phrase(transcript.text, trailing_text)
         grammar = None
         if self.settings.command_grammar:

@@ -109,3 +109,24 @@ def split_after_phrase(text: str, phrase: str) -> tuple[bool, str]:
     ends = [start for start, _ in found[1:]] + [len(text)]
     pieces = [text[cut:end].strip(" \t\n,.;:!?") for (_, cut), end in zip(found, ends, strict=True)]
     return True, next((p for p in reversed(pieces) if p), "")
+
+
+def phrase_glued(text: str, phrase: str) -> bool:
+    """Whether ``text`` shows the phrase as part of other words ("reopen claw", "open clawing").
+
+    At the first place where the phrase's words are each inside a heard word, in order (or the
+    phrase written as one word is inside one), it is glued when a word there holds more than the
+    phrase's word: a prefix ("reopen", "unopened") or a suffix ("opening", "claws", "clawback").
+    The phrase heard as itself there ("Open Claw,", "OpenClaw", "open-claw") is not glued, nor is a
+    text where the phrase's words are nowhere: then the wake detector's decision stands.
+    """
+    words = normalise_words(text)
+    target = phrase.lower().split()
+    joined = "".join(target)
+    for i, word in enumerate(words):
+        if joined in word:
+            return word != joined
+        heard = words[i : i + len(target)]
+        if len(heard) == len(target) and all(t in w for t, w in zip(target, heard, strict=True)):
+            return heard != target
+    return False

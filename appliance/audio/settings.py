@@ -70,6 +70,10 @@ class AudioSettings:
     wake_contrast_model: str = "kws-open-claw-contrast"
     #: Lowest contrast score (0..1) that confirms a wake.
     wake_contrast_threshold: float = 0.3
+    #: Drop, silently, an utterance whose transcript shows the wake phrase inside other words
+    #: ("reopen claw", "open clawing"): the detector decides before the rest of the word is heard,
+    #: the question recogniser hears the whole of it (``phrases.phrase_glued``).
+    wake_glued_check: bool = True
     #: Manifest name of the whisper model that checks each wake. Its thresholds were chosen with
     #: tiny.en (decision 0032), so it stays tiny.en when the questions go to a larger model
     #: (``whisper_model``); a question recogniser of the same model and threads is shared.

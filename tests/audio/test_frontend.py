@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import wave
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from appliance.audio.base import SAMPLE_RATE
+from appliance.audio.base import SAMPLE_RATE, Transcript, WakeDetection
 from appliance.audio.commands import CommandKind
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.errors import AudioFormatError
@@ -313,3 +314,68 @@ async def test_the_index_vocabulary_reaches_whisper_as_one_prompt_written_as_sai
     assert prompt.startswith("Open Claw, scan this, remember that"), prompt
     assert prompt.endswith("Gearbox cover, Weird Gripper Cam Adapter, HM-30518"), prompt
     assert "gearbox" in utterance.text.lower(), utterance.text
+
+
+class WakesAt:
+    """A keyword detector that fires at given stream samples (the wake stage is not under test)."""
+
+    name = "kws"
+
+    def __init__(self, samples: list[int]) -> None:
+        self.samples = samples
+
+    def feed(self, chunk: object, end_sample: int) -> WakeDetection | None:
+        if self.samples and end_sample >= self.samples[0]:
+            at = self.samples.pop(0)
+            return WakeDetection("open claw", 0.99, "kws", at - 8000, at, end_sample)
+        return None
+
+    def reset(self) -> None:
+        pass
+
+
+class HeardAs:
+    """Whisper, with the transcripts it returns given in turn (what it would make of the audio)."""
+
+    name = "whisper"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+    def transcribe(self, audio: object, *, vocabulary: object = ()) -> Transcript:
+        return Transcript(self.texts.pop(0), engine="whisper")
+
+
+@pytest.mark.parametrize("check", [True, False])
+async def test_the_phrase_heard_inside_other_words_is_dropped_silently(
+    check: bool, synth: SynthFn, tmp_path: Path
+) -> None:
+    wav = synth("what is the scale of the gearbox cover", lead_s=0.8, tail_s=1.0)
+    with wave.open(str(wav)) as w:
+        length = w.getnframes()
+    bus = EventBus()
+    events = bus.subscribe_queue()
+    frontend = VoiceFrontEnd(
+        WavReplaySource([wav, wav], realtime=False, gap_s=1.0),
+        WakesAt([8000, length + SAMPLE_RATE + 8000]),
+        HeardAs(["Reopen claw, what is the scale?", "Open claw, what is the scale?"]),  # type: ignore[arg-type]
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=AudioSettings(
+            command_grammar=False, early_transcription=False, wake_glued_check=check
+        ),
+        bus=bus,
+    )
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None
+    # Checked, "reopen claw" is dropped and the next wake is the one answered; unchecked, it stands.
+    expected = "Open claw, what is the scale?" if check else "Reopen claw, what is the scale?"
+    assert utterance.transcript.text == expected
+    rejected = []
+    while not events.empty():
+        event = events.get_nowait()
+        if event.type == EventType.WAKE_REJECTED:
+            rejected.append(event.data)
+    assert [r.get("glued") for r in rejected] == ([True] if check else [])

@@ -9,6 +9,7 @@ from appliance.audio.phrases import (
     collapse_repeats,
     find_phrase,
     normalise_words,
+    phrase_glued,
     split_after_phrase,
 )
 
@@ -48,6 +49,28 @@ def test_phrase_found_and_the_rest_kept_verbatim(text: str, rest: str) -> None:
 )
 def test_near_misses_do_not_match(near_miss: str) -> None:
     assert find_phrase(normalise_words(near_miss), "open claw") is None
+
+
+@pytest.mark.parametrize(
+    "text, glued",
+    [
+        ("Reopen claw.", True),
+        ("Open clawing, what is it", True),
+        ("unopened claw", True),
+        ("Open clawback", True),
+        ("open clawed", True),
+        ("opening claw, remember that", True),
+        # The phrase itself, however written, and texts without it: the detector's word stands.
+        ("Open Claw, what torque do the M8 bolts take?", False),
+        ("OpenClaw. Which room?", False),
+        ("open-claw scan this", False),
+        ("Open flaw", False),
+        ("what is the scale", False),
+        ("", False),
+    ],
+)
+def test_the_phrase_inside_other_words_is_glued(text: str, glued: bool) -> None:
+    assert phrase_glued(text, "open claw") is glued
 
 
 def test_long_words_tolerate_one_edit_short_ones_do_not() -> None:
