@@ -38,10 +38,10 @@ def padded_crop(image: np.ndarray, box: Box) -> np.ndarray:
     ]
 
 
-def cut_row(image: np.ndarray, box: Box) -> np.ndarray:
-    """The box with a quarter of its height of paper around it, scaled to :data:`ROW_HEIGHT`."""
+def cut_row(image: np.ndarray, box: Box, height: int = ROW_HEIGHT) -> np.ndarray:
+    """The box with a quarter of its height of paper around it, scaled to ``height`` pixels."""
     crop = padded_crop(image, box)
-    scale = ROW_HEIGHT / max(1.0, box.y1 - box.y0)
+    scale = height / max(1.0, box.y1 - box.y0)
     return scaled(crop, scale) if abs(scale - 1) > 0.1 else crop
 
 

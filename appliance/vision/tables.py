@@ -60,6 +60,7 @@ COLUMN_WORDS: dict[str, frozenset[str]] = {
             "grosse",
             "durchmesser",
             "gewinde",
+            "bohrung",  # a column after the key ("Pos. | X | Y | Bohrung"); first, it is the key
             "storlek",
             "尺寸",
             "孔径",

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from appliance.config import load_config
 from appliance.document import Box
-from appliance.vision.hanlines import with_han_lines_reread
+from appliance.vision.hanlines import _best_chinese, _chinese_first, with_han_lines_reread
+from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
 
 _CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 
 
-def _page(lines: list[str]) -> tuple[np.ndarray, list[Box]]:
-    face = ImageFont.truetype(_CJK, 34)
+def _page(lines: list[str], size: int = 34) -> tuple[np.ndarray, list[Box]]:
+    face = ImageFont.truetype(_CJK, size)
     image = Image.new("L", (1000, 80 * len(lines) + 40), 255)
     draw = ImageDraw.Draw(image)
     for i, text in enumerate(lines):
@@ -50,3 +53,35 @@ def test_an_unsure_chinese_note_is_read_again_and_english_lines_stay() -> None:
     assert result[1] is lines[1]
     assert result[2] is lines[2]
     assert not page.warnings
+
+
+def test_a_chinese_note_with_a_latin_standard_is_read_chinese_first() -> None:
+    # At this size the English-first reading turns the Chinese words into Latin junk beside the
+    # standard it reads well; the larger, Chinese-first reading gets the whole note.
+    gray, boxes = _page(["1. 未注尺寸公差按 GB/T 1804-m"], size=22)
+    settings = load_config().vision
+    english_first = read_rows(
+        [cut_row(gray, boxes[0])], dataclasses.replace(settings, ocr_languages="eng+chi_sim")
+    )
+    assert "未注" not in " ".join(t for _, t, _ in english_first[0])
+    lines = [_line("1. RIERY BER GB/T 1804-m", 58, boxes[0])]
+    page = OcrPage()
+    result = with_han_lines_reread(gray, lines, settings, "eng+chi_sim", page)
+    assert result[0].text.replace(" ", "").startswith("1.未注尺寸公差按GB/T1804-m")
+    assert not page.warnings
+
+
+def test_the_most_confident_chinese_reading_wins() -> None:
+    latin = [(0, "1.", 92.0), (20, "RIERY", 80.0), (60, "GB/T", 67.0)]
+    unsure = [(0, "日其", 71.0)]
+    sure = [(0, "日期", 90.0)]
+    assert _best_chinese([latin, sure], floor=70) == ("日期", 90.0)
+    assert _best_chinese([sure, unsure], floor=70) == ("日期", 90.0)
+    assert _best_chinese([latin, unsure], floor=75) is None  # below the line's own confidence
+    assert _best_chinese([[], latin], floor=0) is None  # no Chinese at all
+
+
+def test_chinese_languages_are_put_first() -> None:
+    assert _chinese_first("eng+chi_sim") == "chi_sim+eng"
+    assert _chinese_first("deu+eng+chi_sim") == "chi_sim+deu+eng"
+    assert _chinese_first("eng") == "eng"

@@ -250,6 +250,35 @@ def test_size_column_second_and_coordinate_headers_not_read() -> None:
     assert table.row("B1").cells["y"] == "1.750"  # type: ignore[union-attr]
 
 
+def test_a_german_bohrung_column_after_the_key_is_the_size() -> None:
+    lines = [
+        _line(
+            100,
+            (1600, "Pos.", "Pos."),
+            (1700, "X", "X"),
+            (1850, "Y", "Y"),
+            (2000, "Bohrung", "Bohrung"),
+        ),
+        _line(
+            150,
+            (1600, "1", "1"),
+            (1700, "12,0", "12,0"),
+            (1850, "10,0", "10,0"),
+            (2000, "M8", "M8"),
+        ),
+        _line(
+            200,
+            (1600, "2", "2"),
+            (1700, "42,5", "42,5"),
+            (1850, "10,0", "10,0"),
+            (2000, "⌀13", "@13"),
+        ),
+    ]
+    (table,) = find_tables(lines)
+    assert table.kind == "holes" and table.columns == ["key", "x", "y", "size"]
+    assert table.row("2").cells["size"] == "⌀13"  # type: ignore[union-attr]
+
+
 def test_hole_key_header_alone_with_a_size_column_known_by_its_cells() -> None:
     # "Hål | Ø | X | Y" read as "Hal" alone: every row starts with a hole key, and the column of
     # diameters and threads is the size, the number columns X and Y.
