@@ -865,7 +865,7 @@ CHINESE: dict[str, str] = {
     "垫片": "washer",
     "滑块": "slider",
     "导轨": "guide rail",
-    "皮带轮": "pulley",
+    "皮带轮": "belt pulley",
     "链轮": "sprocket",
     "张紧轮": "tensioner pulley",
     "箱体": "housing",

@@ -40,6 +40,9 @@ from appliance.index.connection import IndexConnection
 MIN_SCORE = 0.75
 #: Score of an identifier heard one or two edits off (an exact one scores 1).
 SOUNDALIKE_SCORE = 0.8
+#: Share of the score a name said by its head noun alone keeps ("the pulley" for a belt pulley):
+#: above :data:`MIN_SCORE`, below any name said in full.
+HEAD_SCORE = 0.8
 #: Letters of the shorter part of a word read as two name words run together ("hub" + "cap").
 MIN_COMPOUND_PART = 3
 
@@ -185,6 +188,8 @@ class _Name:
     terms: frozenset[str]
     #: True for a drawing number or an identifier in a title or file name.
     identifier: bool
+    #: True for the head noun of a name of several words, alone ("pulley" of "belt pulley").
+    head: bool = False
 
 
 @dataclass(frozen=True)
@@ -226,10 +231,19 @@ def names_of(row: _SourceRow) -> list[_Name]:
             # Two-letter words alone ("MM" of "MM-2207-3", "BM") are prefixes, not names.
             if any(len(t) > 2 for t in group):
                 out.append(_Name(row.id, text, frozenset(group), identifier=False))
+        # A part is named by its head noun alone ("the pulley" of a 皮带轮, belt pulley): the
+        # last word of its English sense, or of its title when that is English.
+        sense = [w for w in english or plain if w.isalpha()]
+        if len(sense) >= 2 and len(sense[-1]) > 2:
+            out.append(_Name(row.id, text, frozenset(sense[-1:]), identifier=False, head=True))
     for ident in identifiers - {""}:
         if is_identifier(ident):
             out.append(_Name(row.id, ident, frozenset([ident]), identifier=True))
-    return list({(n.terms, n.identifier): n for n in out}.values())
+    # A group that is also a full name is no head-only name ("holder" of "Halter").
+    full = {n.terms for n in out if not n.head}
+    return list(
+        {(n.terms, n.identifier): n for n in out if not (n.head and n.terms in full)}.values()
+    )
 
 
 @dataclass(frozen=True)
@@ -372,6 +386,7 @@ class SourceNames:
         looked_up = said | close_identifiers
         candidates = {id(name): name for t in looked_up for name in self._by_term.get(t, ())}
         best: dict[int, tuple[float, frozenset[str], str]] = {}
+        by_head: set[int] = set()  # sources named by a head noun alone
         for name in candidates.values():
             if name.identifier:
                 # An identifier heard nearly right names its drawing less surely than one said.
@@ -384,9 +399,15 @@ class SourceNames:
                 score = weight / total if total else 0.0
                 if _qualified(words, name.terms):
                     score /= 2
+                if name.head:
+                    score *= HEAD_SCORE
             if score < min_score:
                 continue
             held = best.get(name.source_id)
+            if name.head and held is None:
+                by_head.add(name.source_id)
+            elif not name.head:
+                by_head.discard(name.source_id)
             if held is None:
                 best[name.source_id] = (score, matched, name.text)
                 continue
@@ -403,6 +424,9 @@ class SourceNames:
             for sid, found in best.items()
             if not any(found[1] < other[1] for o, other in best.items() if o != sid)
         }
+        if any(sid not in by_head for sid in winners):
+            # "The flange" names the drawing titled Flange, not every drawing of a flange.
+            winners = {sid: found for sid, found in winners.items() if sid not in by_head}
         out = [
             NamedSource(sid, self._rows[sid].namespace, self._rows[sid].source, score, text)
             for sid, (score, _, text) in winners.items()

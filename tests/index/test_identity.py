@@ -186,3 +186,28 @@ def test_an_idiomatic_part_name_has_its_english_name_not_its_pieces() -> None:
     assert english("Gabelkopf") == "clevis"  # not "fork head"
     assert english("Druckstück") == "thrust pad"  # not "compression piece"
     assert english("压板") == "clamp plate"
+
+
+def test_a_part_is_named_by_its_head_noun_unless_another_is_named_in_full() -> None:
+    from appliance.index.identity import SourceNames, _SourceRow
+
+    rows = [
+        _SourceRow(1, "global", "DL-5208-01.png", "皮带轮", "DL-5208-01", ()),
+        _SourceRow(2, "global", "falanpan.png", "法兰盘", "FL-3306", ()),
+        _SourceRow(3, "global", "pump_mounting_flange.png", "PUMP MOUNTING FLANGE", "PF-1", ()),
+        _SourceRow(4, "global", "halter.jpg", "Halter", "H-1", ()),
+    ]
+    names = SourceNames(rows)
+
+    def named(question: str) -> list[str]:
+        return [n.source for n in names.match(question, soundalike_names=False)]
+
+    # 皮带轮 reads "belt pulley"; a person says either.
+    assert named("Does the belt pulley have to be balanced?") == ["DL-5208-01.png"]
+    assert named("What does note 4 of the pulley drawing say?") == ["DL-5208-01.png"]
+    # "The flange" is the drawing titled flange (法兰盘), not every flange's drawing...
+    assert named("What scale is the flange drawing?") == ["falanpan.png"]
+    # ...and the pump flange said in full is that one.
+    assert named("What scale is the pump mounting flange?") == ["pump_mounting_flange.png"]
+    # A head noun after a word that is no part of the name still names another thing.
+    assert named("What is the tower holder made of?") == []
