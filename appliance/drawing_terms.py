@@ -105,6 +105,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "artikelnummer",
         "图号",
         "图样代号",
+        "代号",
         "零件号",
     ),
     "material": (

@@ -650,9 +650,20 @@ def _looks_like(field: str, line: str) -> bool:
     material or treatment word for those (a text layer's next line is often another label's)."""
     if field in _NUMERIC_FIELDS:
         return True
+    if field == "material" and _MATERIAL_GRADE.match(line.strip()):
+        return True
     if field in ("material", "surface_treatment"):
         return bool(_MATERIAL_WORDS.search(line)) or translate(line) != line
     return False
+
+
+#: A material's grade as standards write it: letters then digits ("HT200", "Q235", "C45E",
+#: "S235JR", "AlMg3"), digits then alloying elements ("42CrMo4", "16MnCr5"), a number and 钢.
+#: Sheet sizes ("A3") and threads ("M8") have the first form too and are left out.
+_MATERIAL_GRADE = re.compile(
+    r"^(?!A[0-5]$)(?!M\d)(?:[A-Z][A-Za-z]{0,3}\d{2,4}[A-Z0-9-]*|\d{2}[A-Z][a-z]?(?:[A-Z][a-z]?)*\d[\d-]*"
+    r"|\d{2,4}\s*钢)$"
+)
 
 
 _RATIO = re.compile(r"\d+(?:[.,]\d+)?\s*[:/]\s*\d+")

@@ -480,3 +480,20 @@ def test_the_tolerance_of_a_named_diameter_given_by_its_fit_is_the_fit() -> None
 def test_first_issued_names_the_first_revision_row() -> None:
     asked = asks_table("When was the clevis drawing first issued?")
     assert asked is not None and asked.kind == "revisions" and asked.column == "date"
+
+
+def test_a_material_grade_under_its_label_is_the_material_asked_in_any_words() -> None:
+    pulley = drawing_source(
+        1,
+        "Title block.\n零件名称 (part name)\n皮带轮 (belt pulley)\n材料 (material)\nHT200\n"
+        "比例 (scale)\n1:2",
+        title="皮带轮",
+        drawing="DL-5208-01",
+    )
+    for question in ("What is DL-5208-01 cast from?", "What is DL-5208-01 made from?"):
+        found = find_extract(question, [pulley])
+        assert found is not None and found.quote == "HT200"
+    # A sheet size under the label is no grade.
+    sized = drawing_source(2, "Title block.\nMaterial\nA3\nScale\n1:2", title="Plate", drawing="P-2")
+    found = find_extract("What is P-2 made from?", [sized])
+    assert found is None or found.quote != "A3"
