@@ -481,8 +481,33 @@ def _term_matches(term: str, unit_terms: Iterable[str]) -> bool:
     return False
 
 
+#: Irregular English verb forms a question uses where a note has the verb's plain form ("edges
+#: broken" / "BREAK EDGES", "ground" / "GRIND").
+_IRREGULAR = {
+    "broken": "break",
+    "broke": "break",
+    "ground": "grind",
+    "bent": "bend",
+    "drawn": "draw",
+    "held": "hold",
+    "made": "make",
+    "worn": "wear",
+    "wound": "wind",
+    "given": "give",
+    "shown": "show",
+    "built": "build",
+    "hung": "hang",
+    "struck": "strike",
+    "sawn": "saw",
+    "spun": "spin",
+}
+
+
 def _stem(word: str) -> str:
-    """A word without an English verb or plural ending, when at least three letters stay."""
+    """A word without an English verb or plural ending, when at least three letters stay; an
+    irregular verb form as its plain form."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     for ending in ("ing", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]

@@ -427,6 +427,15 @@ def test_a_word_and_its_inflection_match() -> None:
     )
     found = find_extract("How is the rocker arm to be marked?", [arm])
     assert found is not None and "MIL-STD-130" in found.quote
+    # An irregular form is its verb: "broken" is what BREAK says.
+    edges = drawing_source(
+        2,
+        "ROCKER ARM RA-9051-03\n3. REMOVE ALL BURRS AND SHARP EDGES\n4. BREAK EDGES 0.5 MAX",
+        title="ROCKER ARM",
+        drawing="RA-9051-03",
+    )
+    found = find_extract("How much should edges be broken on RA-9051-03?", [edges])
+    assert found is not None and "0.5" in found.quote
 
 
 def test_a_row_of_labels_is_read_against_the_row_of_values_under_it() -> None:
