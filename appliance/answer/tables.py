@@ -58,6 +58,17 @@ _HOLE_COLUMNS = (
     ("position", re.compile(r"\b(?:where|coordinates?|position|location|located|placed)\b", re.I)),
 )
 _REVISION_COLUMNS = (
+    # The change order a revision was made under (ECO, ECN, 更改文件号): asked before the
+    # description, whose words ("what", "change") the question shares.
+    (
+        "order",
+        re.compile(
+            r"\b(?:ec[onr]s?|change (?:order|notice|note|request|document)s?(?: number| no\.?)?)\b"
+            r"|更改文件号",
+            re.I,
+        ),
+    ),
+    ("zone", re.compile(r"\bzones?\b|分区", re.I)),
     ("by", re.compile(r"\b(?:who|whose|approv\w*|signed)\b", re.I)),
     ("date", re.compile(r"\b(?:when|date|dated|made|released|issued)\b", re.I)),
     ("description", re.compile(r"\b(?:chang\w*|what|describ\w*|description|why)\b", re.I)),
@@ -71,6 +82,19 @@ _SPOKEN = {
     "date": "date of revision {key}",
     "description": "change in revision {key}",
     "by": "approval of revision {key}",
+    "order": "change order of revision {key}",
+    "zone": "zone of revision {key}",
+}
+#: Columns a revision table may have besides description, date and approval, known by their
+#: header or, when the header was not read, by how their cells are written.
+_OTHER_COLUMNS = {
+    "order": (
+        frozenset(
+            {"eco", "ecn", "ecr", "eco no", "ecn no", "更改文件号", "ändringsnr", "änderungsnr"}
+        ),
+        re.compile(r"^[A-Z]{2,}[-/]?\d[\w-]*$"),
+    ),
+    "zone": (frozenset({"zone", "zon", "分区"}), re.compile(r"^[A-H]\d{1,2}$", re.I)),
 }
 
 
@@ -167,13 +191,30 @@ def table_extract(
                 if cell is not None:
                     return cell, True
                 continue
-            if ask.column not in row.cells:
+            column = _column_for(table, row, ask.column)
+            if column is None:
                 continue
             cell = extractive.Extract(
-                src.number, row.cells[ask.column], field, 1.0, box=row.boxes.get(ask.column)
+                src.number, row.cells[column], field, 1.0, box=row.boxes.get(column)
             )
             return cell, True
     return None, seen_table
+
+
+def _column_for(table: Table, row: TableRow, asked: str) -> str | None:
+    """The row's column holding what is asked: the column of that name, else (a change order, a
+    zone) the one whose header says it or, its header unread, whose cell is written that way."""
+    if asked in row.cells:
+        return asked
+    if asked not in _OTHER_COLUMNS:
+        return None
+    headers, form = _OTHER_COLUMNS[asked]
+    for name in table.columns:
+        if name in row.cells and table.headers.get(name, "").strip(" .:").lower() in headers:
+            return name
+    unnamed = [n for n in table.columns if n in row.cells and n.startswith("column")]
+    fitting = [n for n in unnamed if form.match(row.cells[n].strip())]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _position(number: int, row: TableRow, field: str) -> extractive.Extract | None:

@@ -90,7 +90,24 @@ COLUMN_WORDS: dict[str, frozenset[str]] = {
 #: Headers of a revision table's column naming who made or approved the change. Named, but not
 #: counted as evidence of a table: "Datum | Name" is also a row of German title blocks.
 BY_WORDS = frozenset(
-    {"appd", "appd.", "app'd", "approved", "appr", "appr.", "by", "name", "namn", "godk", "godk."}
+    {
+        "appd",
+        "appd.",
+        "app'd",
+        "approved",
+        "appr",
+        "appr.",
+        "by",
+        "name",
+        "namn",
+        "godk",
+        "godk.",
+        "sign",
+        "sign.",
+        "signed",
+        "签名",
+        "签字",
+    }
 )
 _KEY = re.compile(r"^[A-Z]{0,3}\d{0,3}$")
 
@@ -507,12 +524,14 @@ def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
 
 
 def _one_letter_filled(rows: list[TableRow]) -> list[TableRow]:
-    """Rows with the one letter OCR missed put back when the others run in letter order, down or
-    up the table ("", B, C: the first is A); a lone capital in a cell is what OCR drops most."""
+    """Rows with the letters OCR missed put back when the others run in letter order, down or up
+    the table ("", B, C: the first is A); a lone capital in a cell is what OCR drops most, and in
+    a narrow REV column it drops most of them. One letter is put back on the order alone; more
+    only when every row's date runs the same way as the letters (revisions are made in order)."""
     keys = [r.key for r in rows]
     missing = [i for i, k in enumerate(keys) if not k]
     known = [(i, k) for i, k in enumerate(keys) if k]
-    if len(missing) != 1 or not known or any(len(k) != 1 for _, k in known):
+    if not missing or not known or any(len(k) != 1 for _, k in known):
         return rows
     first_at, first = known[0]
     for step in (1, -1):
@@ -520,12 +539,25 @@ def _one_letter_filled(rows: list[TableRow]) -> list[TableRow]:
         def letter(i: int, step: int = step) -> str:
             return chr(ord(first) + step * (i - first_at))
 
-        if all(k == letter(i) for i, k in known) and "A" <= letter(missing[0]) <= "Z":
-            at = missing[0]
-            rows = list(rows)
-            rows[at] = TableRow(letter(at), rows[at].cells, rows[at].boxes)
-            return rows
+        if not all(k == letter(i) for i, k in known):
+            continue
+        if not all("A" <= letter(i) <= "Z" for i in missing):
+            continue
+        if len(missing) > 1 and not _dated_in_order(rows, step):
+            continue
+        return [
+            TableRow(letter(i), r.cells, r.boxes) if not r.key else r for i, r in enumerate(rows)
+        ]
     return rows
+
+
+def _dated_in_order(rows: list[TableRow], step: int) -> bool:
+    """Whether every row has a date and the dates rise down the table (``step`` 1) or up it."""
+    dated = [_date_key(r.cells.get("date", "")) for r in rows]
+    if any(d is None for d in dated):
+        return False
+    ordered = dated if step == 1 else dated[::-1]
+    return ordered == sorted(ordered)  # type: ignore[type-var]
 
 
 def _revision_key(text: str) -> str:

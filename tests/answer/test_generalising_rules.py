@@ -503,6 +503,36 @@ def test_a_material_grade_under_its_label_is_the_material_asked_in_any_words() -
         found = find_extract(question, [pulley])
         assert found is not None and found.quote == "HT200"
     # A sheet size under the label is no grade.
-    sized = drawing_source(2, "Title block.\nMaterial\nA3\nScale\n1:2", title="Plate", drawing="P-2")
+    sized = drawing_source(
+        2, "Title block.\nMaterial\nA3\nScale\n1:2", title="Plate", drawing="P-2"
+    )
     found = find_extract("What is P-2 made from?", [sized])
     assert found is None or found.quote != "A3"
+
+
+def test_a_revisions_change_order_and_zone_are_read_from_their_columns() -> None:
+    rows = [
+        TableRow("B", {"key": "B", "column 2": "ECO-1187", "description": "ADDED NOTE 6"}, {}),
+        TableRow("C", {"key": "C", "column 2": "ECO-1240", "description": "R15 WAS R12"}, {}),
+    ]
+    arm = Table("revisions", ["key", "column 2", "description"], {}, rows, Box(0, 0, 10, 10))
+    src = drawing_source(1, "ROCKER ARM RA-9051-03", title="ROCKER ARM", tables=[arm])
+    found = find_extract("Which ECO is revision C of the rocker arm?", [src])
+    assert found is not None and found.quote == "ECO-1240"
+    found = find_extract("What changed in revision C of the rocker arm?", [src])
+    assert found is not None and found.quote == "R15 WAS R12"
+    zoned = Table(
+        "revisions",
+        ["key", "zone", "description"],
+        {"zone": "ZONE"},
+        [TableRow("B", {"key": "B", "zone": "C4", "description": "ADDED LEAK TEST"}, {})],
+        Box(0, 0, 10, 10),
+    )
+    housing = drawing_source(2, "GEARBOX HOUSING", title="GEARBOX HOUSING", tables=[zoned])
+    found = find_extract("Which zone was revision B of the gearbox housing in?", [housing])
+    assert found is not None and found.quote == "C4"
+    # A change order the table does not have is not answered from another column.
+    plain = Table("revisions", ["key", "description"], {}, [rows[1]], Box(0, 0, 10, 10))
+    bare = drawing_source(3, "ROCKER ARM RA-9051-03", title="ROCKER ARM", tables=[plain])
+    found = find_extract("Which ECO is revision C of the rocker arm?", [bare])
+    assert found is None or found.quote != "R15 WAS R12"

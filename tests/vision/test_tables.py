@@ -372,3 +372,41 @@ def test_the_one_revision_letter_ocr_missed_is_put_back_from_the_others() -> Non
     )
     (table,) = find_tables(lines)
     assert table.row("A") is None
+
+
+def test_a_narrow_rev_column_read_only_at_its_last_row_is_lettered_by_dates() -> None:
+    header = _line(
+        100,
+        (1500, "REV", "REV"),
+        (1560, "ECO", "ECO"),
+        (1700, "DESCRIPTION", "DESCRIPTION"),
+        (2000, "DATE", "DATE"),
+    )
+    rows = [
+        ("", "ECO-1102", "INITIAL", "2025-07-01"),
+        ("", "ECO-1187", "NOTE", "2025-09-22"),
+        ("", "ECO-1240", "R15", "2025-12-04"),
+        ("D", "ECO-1306", "HARDNESS", "2026-02-16"),
+    ]
+    lines = [header]
+    for i, (key, eco, text, date) in enumerate(rows):
+        cells = [(1560, eco, eco), (1700, text, text), (2000, date, date)]
+        if key:
+            cells.insert(0, (1500, key, key))
+        lines.append(_line(150 + 50 * i, *cells))
+    (table,) = find_tables(lines)
+    assert [r.key for r in table.rows] == ["A", "B", "C", "D"]
+    assert table.row("B").cells["date"] == "2025-09-22"  # type: ignore[union-attr]
+    # Dates out of order: the letters are not guessed.
+    swapped = list(lines)
+    swapped[1], swapped[2] = (
+        _line(
+            150, *[(x, t, t) for x, t in ((1560, "ECO-1187"), (1700, "NOTE"), (2000, "2025-09-22"))]
+        ),
+        _line(
+            200,
+            *[(x, t, t) for x, t in ((1560, "ECO-1102"), (1700, "INITIAL"), (2000, "2025-07-01"))],
+        ),
+    )
+    (table,) = find_tables(swapped)
+    assert [r.key for r in table.rows][:3] == ["", "", ""]
