@@ -172,8 +172,8 @@ _TOKEN = re.compile(
             # 1x45°, 2 x 45°: a chamfer (length x angle).
             rf"(?P<chamfer>(?P<ch_len>{_NUM})\s?[xX×]\s?(?P<ch_ang>{_NUM})\s?°)",
             rf"(?P<chamfer_ch>CH\s?(?P<ch_only>{_NUM}))",
-            # 4x, 2 X: how many features the callout stands for.
-            r"(?P<count>(?P<n>\d{1,3})\s?[xX×](?=\s?(?:[⌀RMD]|SR|\d)))",
+            # 4x, 2 X: how many features the callout stands for ("2×" is often read "2*").
+            r"(?P<count>(?P<n>\d{1,3})\s?[xX×*](?=\s?(?:[⌀RMD]|SR|\d)))",
             # Metric ISO thread M8, M8x1.25, M10x1-6H, MF12x1.5; trapezoidal Tr20x4; pipe G1/2.
             rf"(?P<thread>(?<![A-WYZa-wyz])(?:MF?|Tr)\s?{_NUM}(?:\s?[xX×]\s?{_NUM})?"
             r"(?:\s?-\s?\d[a-hA-H](?:\d[a-hA-H])?)?(?![\d.]))",

@@ -45,6 +45,9 @@ def test_thread_designation_pitch_class_and_count() -> None:
     assert (dim.kind, dim.thread, dim.value, dim.count) == (K.THREAD, "M10x1.25-6H", 10.0, 4)
     assert one("1/4-20 UNC").thread == "1/4-20 UNC"
     assert one("4x M8 Gewinde durchgehend").thread == "M8"  # a note: the words end the callout
+    # "2×M10-6H" written without spaces, its × read as an asterisk.
+    dim = one("2*M10-6H")
+    assert (dim.kind, dim.thread, dim.count) == (K.THREAD, "M10-6H", 2)
 
 
 def test_tolerances_plus_minus_and_deviation_pairs() -> None:
