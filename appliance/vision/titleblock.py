@@ -19,7 +19,9 @@ import cv2
 import numpy as np
 
 from appliance.document import Box
+from appliance.drawing_terms import split_label
 from appliance.vision.errors import OcrError
+from appliance.vision.hanlines import has_han
 from appliance.vision.ocr import PSM_LINE, read_page
 from appliance.vision.ocrlines import OcrLine, OcrWord
 from appliance.vision.settings import VisionSettings
@@ -358,22 +360,42 @@ _SCALE_IN_TEXT = re.compile(
 
 
 def fill_from_page(block: TitleBlock, page_lines: list[OcrLine]) -> None:
-    """Fields the title-block pass missed, taken from the whole-page reading of the same area.
+    """Fields the title-block pass missed or misread, taken from the whole-page reading of the
+    same area.
 
     The two passes see the block at different scales and with different preparation; a labelled
-    scale the crop misread is often read correctly on the page (and the reverse).
+    scale the crop misread is often read correctly on the page (and the reverse). On a Chinese
+    block, whose page lines were read again with the Chinese model (:mod:`hanlines`), a line
+    "表面处理：发黑" gives its field when the block has none, or has only a value without Chinese
+    where the page read one with it (the block's reading of a bold Chinese value is Latin junk).
     """
+    inside = [line for line in page_lines if _inside(line.box, block.box)]
+    for line in inside:
+        found = split_label(line.text) if has_han(line.text) else None
+        value = found.rest.strip() if found is not None else ""
+        if found is None or not has_han(value) or line.conf < _PAGE_FIELD_CONF:
+            continue
+        current = block.fields.get(found.field, "")
+        if not current or not has_han(current):
+            block.fields[found.field] = value
+            block.boxes.pop(found.field, None)
     if "scale" in block.fields:
         return
-    for line in page_lines:
-        box = line.box
-        inside = (
-            box.x0 >= block.box.x0 - 2
-            and box.y0 >= block.box.y0 - 2
-            and box.x1 <= block.box.x1 + 2
-            and box.y1 <= block.box.y1 + 2
-        )
-        match = _SCALE_IN_TEXT.search(line.text) if inside else None
+    for line in inside:
+        match = _SCALE_IN_TEXT.search(line.text)
         if match:
             block.fields["scale"] = re.sub(r"\s+", "", match.group(1))
             return
+
+
+#: Least confidence of a page line whose Chinese value replaces a title-block field.
+_PAGE_FIELD_CONF = 80
+
+
+def _inside(box: Box, block: Box) -> bool:
+    return (
+        box.x0 >= block.x0 - 2
+        and box.y0 >= block.y0 - 2
+        and box.x1 <= block.x1 + 2
+        and box.y1 <= block.y1 + 2
+    )

@@ -31,3 +31,29 @@ def test_a_chinese_title_block_line_is_joined_and_glossed_for_search() -> None:
     assert _glossed_chinese("法 兰 盘") == "法兰盘 (flange)"
     assert _glossed_chinese("共 1 张 第 1 张") == "共 1 张 第 1 张"  # not all Chinese: as read
     assert _glossed_chinese("HT200") == "HT200"
+
+
+def test_a_chinese_field_read_on_the_page_replaces_the_blocks_latin_junk() -> None:
+    from appliance.document import Box
+    from appliance.vision.ocrlines import OcrLine, OcrWord
+    from appliance.vision.titleblock import TitleBlock, fill_from_page
+
+    def line(text: str, conf: float, y: float) -> OcrLine:
+        word = OcrWord(text=text, raw_text=text, conf=conf, box=Box(1200, y, 1500, y + 30))
+        return OcrLine(words=(word,), block=1, source_pass="upright")
+
+    block = TitleBlock(
+        box=Box(1000, 1000, 2000, 1400),
+        fields={"surface_treatment": "Rae ri", "material": "45 钢", "scale": "1:1"},
+    )
+    fill_from_page(
+        block,
+        [
+            line("表面处理 : 发黑", 91, 1100),  # the bold value, read by the Chinese model
+            line("材料 : 45 号钢", 90, 1150),  # the block's own Chinese reading stays
+            line("设计 : 赵敏", 60, 1200),  # too unsure to take
+            line("重量 : 0.42kg", 95, 1250),  # no Chinese value: the Chinese pass's business only
+            line("表面处理 : 镀锌", 95, 200),  # outside the block
+        ],
+    )
+    assert block.fields == {"surface_treatment": "发黑", "material": "45 钢", "scale": "1:1"}
