@@ -42,9 +42,10 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -124,6 +125,8 @@ class Item:
     found: list[tuple[int, float]] = field(default_factory=list)
     #: Detected at sample -> the detection's estimate of where the phrase starts.
     starts: dict[int, int] = field(default_factory=dict)
+    #: Detected at sample -> the detection's estimate of where the phrase ends.
+    ends: dict[int, int] = field(default_factory=dict)
 
 
 def utterance(
@@ -209,15 +212,18 @@ class Recorded:
         self.inner = inner
         self.name = inner.name
         self.starts: dict[int, int] = {}
+        self.ends: dict[int, int] = {}
 
     def reset(self) -> None:
         self.inner.reset()
         self.starts = {}
+        self.ends = {}
 
     def feed(self, chunk: Samples, end_sample: int) -> WakeDetection | None:
         det = self.inner.feed(chunk, end_sample)
         if det is not None:
             self.starts[det.detected_at_sample] = det.start_sample
+            self.ends[det.detected_at_sample] = det.end_sample
         return det
 
 
@@ -437,6 +443,99 @@ def glued_rule(items: Sequence[Item], detail: bool) -> Verdicts:
     return verdict
 
 
+def _in_order(text: str, adjacent: bool) -> bool:
+    """The phrase's words as whole words in order (next to each other when ``adjacent``), or
+    "openclaw" as one word: a candidate rule, tuning only."""
+    words = normalise_words(text)
+    target = PHRASE.split()
+    if "".join(target) in words:
+        return True
+    if adjacent:
+        return any(words[i : i + len(target)] == target for i in range(len(words)))
+    at = 0
+    for t in target:
+        if t not in words[at:]:
+            return False
+        at = words.index(t, at) + 1
+    return True
+
+
+#: Candidate window rules compared on tuning: name -> refuse the window's transcript.
+WINDOW_RULES = {
+    "glued or not open...claw in order": lambda t: (
+        phrase_glued(t, PHRASE) or not _in_order(t, False)
+    ),
+    "glued or not 'open claw' adjacent": lambda t: (
+        phrase_glued(t, PHRASE) or not _in_order(t, True)
+    ),
+    # Unprompted, whisper writes the phrase's "claw" as "law", "floor", "door" (tuning): the first
+    # word alone.
+    "no whole word 'open'/'openclaw'": lambda t: not {"open", "openclaw"} & set(normalise_words(t)),
+    "glued or no whole word 'open'/'openclaw'": lambda t: (
+        phrase_glued(t, PHRASE) or not {"open", "openclaw"} & set(normalise_words(t))
+    ),
+}
+
+
+def window_rule(
+    items: Sequence[Item], tails: Sequence[float], context: Literal["short", "full"], split: str
+) -> dict[float, dict[tuple[int, int], str]]:
+    """For each accepted window: the question recogniser's transcript, without the front end's
+    prompt, of the audio around the detected phrase (from ``WINDOW_MARGIN_S`` before its
+    estimated start to ``tail`` seconds after its estimated end), per tail; the time it takes and
+    whether it would be ready before the question's capture ends are printed."""
+    from appliance.audio.engines.whisper import WhisperRecogniser
+    from appliance.audio.settings import AudioSettings
+    from appliance.audio.wake_window import WINDOW_MARGIN_S, hear_window
+
+    settings = AudioSettings()
+    recogniser = WhisperRecogniser.from_manifest(settings.whisper_model, REPO / "var" / "models")
+    hear_window(recogniser, np.zeros(SAMPLE_RATE, dtype=np.int16), context)  # load, first call
+    margin = int(WINDOW_MARGIN_S * SAMPLE_RATE)
+    # The endpointer ends a capture 0.8 s into the silence after the speech (the clips end in
+    # 1.5 s of silence): when the window's verdict is needed at the latest.
+    capture_end = int((1.5 - settings.trailing_silence_s) * SAMPLE_RATE)
+    texts: dict[float, dict[tuple[int, int], str]] = {}
+    for tail in tails:
+        heard: dict[tuple[int, int], str] = {}
+        costs: list[float] = []
+        late: list[float] = []
+        for it in items:
+            for a, lag in it.found:
+                start = max(0, it.starts.get(a, a) - margin)
+                end = min(len(it.audio), it.ends.get(a, a) + int(tail * SAMPLE_RATE))
+                t0 = time.perf_counter()
+                text = hear_window(recogniser, it.audio[start:end], context)
+                costs.append(time.perf_counter() - t0)
+                heard[(id(it), a)] = text
+                # Ready when the window's audio has arrived (at the detection or after it) and
+                # whisper has heard it; later than the capture's end is a delay to the answer.
+                ready = max(a / SAMPLE_RATE + lag, end / SAMPLE_RATE) + costs[-1]
+                late.append(max(0.0, ready - (len(it.audio) - capture_end) / SAMPLE_RATE))
+        texts[tail] = heard
+        if costs:
+            delayed = sum(x > 0 for x in late)
+            print(
+                f"window check ({settings.whisper_model}, {context} context, no prompt, tail "
+                f"{tail:.2f} s): "
+                f"{len(costs)} windows, transcription p50 {percentile(costs, 50) * 1000:.0f} ms, "
+                f"p95 {percentile(costs, 95) * 1000:.0f} ms (load average "
+                f"{os.getloadavg()[0]:.1f}); ready after the capture's end in {delayed} "
+                f"(by p95 {percentile(late, 95) * 1000:.0f} ms, max {max(late) * 1000:.0f} ms)"
+            )
+    if split == "tuning":
+        # Tuning only (never on held-out audio): every near-miss window's transcript, and the
+        # positives' that are not the phrase in order, for the first tail.
+        for it in items:
+            for a, _ in it.found:
+                text = texts[tails[0]][(id(it), a)]
+                if it.kind == "near" or (
+                    it.kind == "pos" and item_woke(it, a) and not _in_order(text, True)
+                ):
+                    print(f"    window {it.kind} {it.label} ({it.band}): heard {text!r}")
+    return texts
+
+
 def item_woke(item: Item, a: int) -> bool:
     """Whether a detection at ``a`` counts as waking on a positive (see :func:`woke`)."""
     return item.end - SAMPLE_RATE <= a <= item.end + 2 * SAMPLE_RATE
@@ -468,6 +567,25 @@ def main() -> None:
         action="store_true",
         help="also drop what the question recogniser hears as the phrase glued to other words",
     )
+    parser.add_argument(
+        "--window-check",
+        action="store_true",
+        help="also refuse what the question recogniser, unprompted, hears in the wake window as "
+        "a near-miss (audio.wake_window_check; with --glued: glued, then glued + window)",
+    )
+    parser.add_argument(
+        "--window-tails",
+        default="",
+        help="seconds of audio after the phrase's end in the window, comma-separated; the first "
+        "is the rule's row, the others are printed for comparison (tuning; default: the front "
+        "end's)",
+    )
+    parser.add_argument(
+        "--window-context",
+        choices=("short", "full"),
+        default=None,
+        help="whisper's encoder context for the window (default: the front end's)",
+    )
     parser.add_argument("--list", action="store_true", help="print the near-misses and stop")
     args = parser.parse_args()
     if args.list:
@@ -487,6 +605,7 @@ def main() -> None:
         found, _ = run(wake, it.audio)
         it.found = [(a, lag) for a, lag, _ in found]
         it.starts = dict(wake.starts)
+        it.ends = dict(wake.ends)
     print(f"detector: {wake.name} ({time.perf_counter() - t1:.0f} s)")
     rules: list[tuple[str, Verdicts | None]] = [("detector (defaults)", None)]
     if args.rivals:
@@ -500,10 +619,35 @@ def main() -> None:
                 hubert_rule([*items, *speech], args.hubert, args.hubert_threshold, args.split),
             )
         )
+    glued: Verdicts | None = None
     if args.glued:
-        rules.append(
-            ("+ glued-phrase check", glued_rule([*items, *speech], args.split == "tuning"))
-        )
+        glued = glued_rule([*items, *speech], args.split == "tuning")
+        rules.append(("+ glued-phrase check", glued))
+    if args.window_check:
+        from appliance.audio.phrases import window_near_miss
+        from appliance.audio.wake_window import WINDOW_CONTEXT, WINDOW_TAIL_S
+
+        tails = [float(x) for x in args.window_tails.split(",") if x] or [WINDOW_TAIL_S]
+        context = args.window_context or WINDOW_CONTEXT
+        heard = window_rule([*items, *speech], tails, context, args.split)
+        variants: dict[str, Callable[[str], bool]] = {
+            "window rule (phrases.window_near_miss)": lambda t: window_near_miss(t, PHRASE)
+        }
+        if args.split == "tuning":
+            variants.update(WINDOW_RULES)
+        for tail in tails:
+            for name, refuses in variants.items():
+                if tail != tails[0] and name not in WINDOW_RULES and args.split == "tuning":
+                    continue
+                keep: Verdicts = {
+                    key: (
+                        (glued is None or glued[key][0]) and not refuses(text),
+                        0.0,  # heard while the question is said: not on the wake's latency
+                    )
+                    for key, text in heard[tail].items()
+                }
+                title = f"+ {'glued-phrase check + ' if glued is not None else ''}window check"
+                rules.append((f"{title}, tail {tail:.2f} s: {name}", keep))
     # Held-out failures are counted, never listed one by one.
     report(items, speech, rules, detail=args.split == "tuning")
 

@@ -47,6 +47,7 @@ from appliance.audio.settings import AudioSettings
 from appliance.audio.tts import Speaker, SpeechReport
 from appliance.audio.utterance import Utterance
 from appliance.audio.vad import FRAME, Endpointer, EndReason, EnergyVad
+from appliance.audio.wake_window import WakeWindow
 from appliance.errors import OpenClawError
 from appliance.events import Event, EventBus, EventType
 
@@ -380,12 +381,24 @@ class VoiceFrontEnd:
             check_glued=s.wake_glued_check and with_phrase and wake.detector != "push-to-talk",
         )
         early = EarlyTranscriber(hear, keep) if stream is None and s.early_transcription else None
+        # The audio around a keyword detection's phrase, heard again without the prompt (which
+        # leads with the phrase, and whisper imitates it) as soon as it has arrived: while the
+        # question is still being said (decision 0037 section 9).
+        window = (
+            WakeWindow.around(wake)
+            if s.wake_window_check and stream is None and wake.detector in KEYWORD_DETECTORS
+            else None
+        )
+        if window is not None:
+            window.offer(self._preroll, self.recogniser)
         while reason is None:
             chunk = await self._next_chunk()
             if chunk is None:
                 reason = EndReason.STREAM_ENDED
                 break
             parts.append(chunk.samples)
+            if window is not None:
+                window.offer(self._preroll, self.recogniser)
             if stream is not None:
                 t0 = time.perf_counter()
                 update = await asyncio.to_thread(stream.accept, chunk.samples)
@@ -451,6 +464,23 @@ class VoiceFrontEnd:
             )
             self._publish(EventType.IDLE)
             return None
+        if window is not None:
+            waited = time.monotonic()
+            near_miss = await window.heard(self._preroll, self.recogniser)
+            # What the check added to the answer's wait (0 when it was done before the question).
+            latency["window_wait_s"] = time.monotonic() - waited
+            latency["window_check_s"] = window.compute_s
+            if near_miss is not None:
+                # "oven claw ...", "reopen claw": heard unprompted, no answer, no "Yes?".
+                self._publish(
+                    EventType.WAKE_REJECTED,
+                    detector=wake.detector,
+                    score=round(wake.score, 4),
+                    heard=hearing.transcript.text,
+                    window=near_miss,
+                )
+                self._publish(EventType.IDLE)
+                return None
         # Heard early, the text was ready before the question ended: no wait at all.
         timings.mark("transcribed", max(hearing.transcribed_at, timings.marks["capture_end"]))
         timings.mark("understood", max(time.monotonic(), timings.marks["transcribed"]))

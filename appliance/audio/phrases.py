@@ -130,3 +130,18 @@ def phrase_glued(text: str, phrase: str) -> bool:
         if len(heard) == len(target) and all(t in w for t, w in zip(target, heard, strict=True)):
             return heard != target
     return False
+
+
+def window_near_miss(text: str, phrase: str) -> bool:
+    """Whether an unprompted transcript of the audio around a detected phrase shows a near-miss
+    there: the phrase inside other words (:func:`phrase_glued`), or no whole word that is the
+    phrase's first word ("open") or the phrase written as one ("openclaw"): "oven claw" heard as
+    "Avent law", "hope claw" as "Up-dra", "unopened claw" as "Unopened claw".
+
+    Only the first word is required: unprompted, whisper writes the phrase's own "claw" as
+    "law", "floor" or "door" for most voices, and requiring it refused 26 of 36 tuning positives
+    (decision 0037 section 9).
+    """
+    words = set(normalise_words(text))
+    first, joined = phrase.lower().split()[0], "".join(phrase.lower().split())
+    return phrase_glued(text, phrase) or not {first, joined} & words

@@ -74,6 +74,12 @@ class AudioSettings:
     #: ("reopen claw", "open clawing"): the detector decides before the rest of the word is heard,
     #: the question recogniser hears the whole of it (``phrases.phrase_glued``).
     wake_glued_check: bool = True
+    #: Refuse, silently, an utterance whose wake window (the audio around a keyword detection's
+    #: phrase, heard again by the question recogniser without the prompt, while the question is
+    #: said) shows a near-miss there: the phrase inside other words, or another word in place of
+    #: "open" or "claw" ("oven claw", "open flaw"; ``phrases.window_near_miss``, decision 0037
+    #: section 9).
+    wake_window_check: bool = False
     #: Manifest name of the whisper model that checks each wake. Its thresholds were chosen with
     #: tiny.en (decision 0032), so it stays tiny.en when the questions go to a larger model
     #: (``whisper_model``); a question recogniser of the same model and threads is shared.

@@ -27,7 +27,7 @@ from appliance.audio.wavio import write_wav
 from appliance.cli import cli
 from appliance.events import EventBus, EventType
 
-from .conftest import SynthFn
+from .conftest import SynthFn, samples_of
 
 
 def make_frontend(
@@ -361,7 +361,11 @@ async def test_the_phrase_heard_inside_other_words_is_dropped_silently(
         HeardAs(["Reopen claw, what is the scale?", "Open claw, what is the scale?"]),  # type: ignore[arg-type]
         Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
         settings=AudioSettings(
-            command_grammar=False, early_transcription=False, wake_glued_check=check
+            command_grammar=False,
+            early_transcription=False,
+            wake_glued_check=check,
+            # The fake hears the captures only (the window check has a test of its own).
+            wake_window_check=False,
         ),
         bus=bus,
     )
@@ -379,3 +383,58 @@ async def test_the_phrase_heard_inside_other_words_is_dropped_silently(
         if event.type == EventType.WAKE_REJECTED:
             rejected.append(event.data)
     assert [r.get("glued") for r in rejected] == ([True] if check else [])
+
+
+@pytest.fixture(scope="module")
+def whisper_base() -> WhisperRecogniser:
+    """The question recogniser of the x86 default (the wake-window check uses it)."""
+    from appliance.config import load_config
+
+    return WhisperRecogniser.from_manifest("whisper-base", load_config().paths.models_dir)
+
+
+@pytest.mark.parametrize("check", [True, False])
+async def test_a_near_miss_heard_in_the_wake_window_without_the_prompt_is_refused(
+    check: bool, whisper_base: WhisperRecogniser, synth: SynthFn, tmp_path: Path
+) -> None:
+    # "oven claw" woke the keyword model; the question's prompt leads with "Open Claw", which
+    # whisper imitates, but heard alone and unprompted the window is not the phrase.
+    question = "what is the scale of the gearbox cover"
+    lead = int(0.8 * SAMPLE_RATE)
+    # Where each phrase said alone stops (espeak-ng's trailing silence left out).
+    said = {
+        p: int(np.nonzero(np.abs(samples_of(synth(p, lead_s=0, tail_s=0))) > 300)[0][-1])
+        for p in ("oven claw", "open claw")
+    }
+    near = synth(f"oven claw, {question}", lead_s=0.8, tail_s=1.0)
+    right = synth(f"open claw, {question}", lead_s=0.8, tail_s=1.0)
+    length = len(samples_of(near))
+    bus = EventBus()
+    events = bus.subscribe_queue()
+    frontend = VoiceFrontEnd(
+        WavReplaySource([near, right], realtime=False, gap_s=1.0),
+        # Each detection at its phrase's end, as the keyword model places it.
+        WakesAt([lead + said["oven claw"], length + SAMPLE_RATE + lead + said["open claw"]]),
+        whisper_base,
+        Speaker(EspeakTts(), WavFileSink(tmp_path / "spoken")),
+        settings=AudioSettings(command_grammar=False, wake_window_check=check),
+        bus=bus,
+    )
+    try:
+        utterance = await frontend.next_utterance()
+    finally:
+        await frontend.close()
+    assert utterance is not None and "scale" in utterance.text.lower()
+    rejected = []
+    while not events.empty():
+        event = events.get_nowait()
+        if event.type == EventType.WAKE_REJECTED:
+            rejected.append(event.data)
+    if check:
+        # Refused with what the window was heard as, and the next wake ("open claw") answered.
+        assert utterance.wake.start_sample > length
+        assert [bool(r.get("window")) for r in rejected] == [True]
+        assert "window_check_s" in utterance.latency
+    else:
+        assert utterance.wake.start_sample < length
+        assert rejected == []

@@ -11,6 +11,7 @@ from appliance.audio.phrases import (
     normalise_words,
     phrase_glued,
     split_after_phrase,
+    window_near_miss,
 )
 
 
@@ -71,6 +72,35 @@ def test_near_misses_do_not_match(near_miss: str) -> None:
 )
 def test_the_phrase_inside_other_words_is_glued(text: str, glued: bool) -> None:
     assert phrase_glued(text, "open claw") is glued
+
+
+@pytest.mark.parametrize(
+    "text, near_miss",
+    [
+        # The phrase as itself, however written, and with words around it.
+        ("Open Claw", False),
+        ("Open Claw, what is the scale?", False),
+        ("OpenClaw.", False),
+        ("open-claw", False),
+        # Unprompted, whisper writes the phrase's "claw" as another word for most voices: only
+        # "open" is required (decision 0037 section 9).
+        ("Open floor.", False),
+        ("Open the law, remain", False),
+        # No whole word "open": what whisper wrote for "oven claw", "hope claw", "open claws".
+        ("Avent law which", True),
+        ("Up-dra.", True),
+        ("Opened laws.", True),
+        ("", True),
+        # The phrase inside other words.
+        ("Reopen Claw,", True),
+        ("Opening claw", True),
+        ("Unopened claw remains", True),
+    ],
+)
+def test_a_wake_window_shows_a_near_miss_unless_the_phrase_is_there_as_itself(
+    text: str, near_miss: bool
+) -> None:
+    assert window_near_miss(text, "open claw") is near_miss
 
 
 def test_long_words_tolerate_one_edit_short_ones_do_not() -> None:
