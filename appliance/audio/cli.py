@@ -152,6 +152,13 @@ def _show_rejection(event: Event) -> None:
                 err=True,
             )
             return
+        if data.get("window"):
+            click.echo(
+                f"wake dropped after {data.get('detector')}: the phrase's window, heard without "
+                f"the prompt, was {data['window']!r}, a near-miss",
+                err=True,
+            )
+            return
         # With the contrast stage, whisper may have confirmed the wake and the stage turned it down.
         contrast = (
             f"; the contrast stage scored it {data['contrast']}" if "contrast" in data else ""

@@ -438,3 +438,13 @@ async def test_a_near_miss_heard_in_the_wake_window_without_the_prompt_is_refuse
     else:
         assert utterance.wake.start_sample < length
         assert rejected == []
+
+
+def test_listen_says_what_the_window_was_heard_as(capsys: pytest.CaptureFixture[str]) -> None:
+    from appliance.audio.cli import _show_rejection
+    from appliance.events import Event
+
+    data = {"detector": "kws+whisper", "score": 0.99, "heard": "Open Claw.", "window": "Avent law"}
+    _show_rejection(Event(EventType.WAKE_REJECTED, data))
+    err = capsys.readouterr().err
+    assert "heard without the prompt, was 'Avent law', a near-miss" in err
