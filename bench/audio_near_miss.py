@@ -29,9 +29,16 @@ speech plus 0.2 s, with the front end's prompt) and the utterance is dropped whe
 show the phrase as part of other words (``appliance.audio.phrases.phrase_glued``, as the front end
 checks it with ``audio.wake_glued_check``: "reopen claw", "open clawing"); how
 often the phrase was heard as itself, glued or not at all is printed for positives and near-misses.
+With ``--window-check``, the audio around each accepted detection's phrase (``wake_window.py``:
+0.4 s before its estimated start to 0.4 s after its estimated end) is heard again by the same
+recogniser without a prompt, as ``audio.wake_window_check`` hears it, and the utterance is refused
+when that shows a near-miss (``phrases.window_near_miss``): with ``--glued``, a row of both
+checks; the window's transcription time and whether its verdict would come after the capture's
+end are printed. On tuning, ``--window-context`` and ``--window-tails`` compare other windows
+and the candidate rules (decision 0037 section 9); held-out prints the front end's rule only.
 
     .venv/bin/python bench/audio_near_miss.py --split heldout --takes 3 --positives 12 \
-        --minutes 20 [--rivals whisper-base] [--glued]
+        --minutes 20 [--rivals whisper-base] [--glued] [--window-check]
 """
 
 from __future__ import annotations
