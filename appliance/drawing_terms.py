@@ -543,6 +543,8 @@ WORDS: dict[str, str] = {
     "antrieb": "drive",
     "abtrieb": "output",
     "zwischen": "intermediate",
+    "vorgelege": "counter",  # Vorgelegewelle: countershaft
+    "kurven": "cam",  # Kurvenscheibe: cam disc
     "schnecke": "worm",
     "schneckenrad": "worm wheel",
     "schalt": "shift",

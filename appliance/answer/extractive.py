@@ -439,7 +439,9 @@ def asked_field(question: str) -> tuple[str, str]:
         (name, phrase, m) for pattern, phrase, name in _FIELD_PATTERNS if (m := pattern.search(q))
     ]
     if not found:
-        return "", ""
+        # "What is drawing JJ-4820-00?": what the drawing shows is its title.
+        what = _WHAT_IS_DRAWING.match(question)
+        return ("title", what.group(1) or "") if what else ("", "")
     name, phrase, match = found[0]
     # q is the question with a space before it: its positions are one past the question's.
     if (
@@ -456,6 +458,15 @@ def asked_field(question: str) -> tuple[str, str]:
         if which:
             return ("drawing_number" if which.group(1) == "drawing" else "title"), which.group(0)
     return name, phrase
+
+
+#: "What is drawing X?", "What's on drawing X?", "What part is X?": a drawing asked for by its
+#: number, nothing else asked (group 1: the words before the number).
+_WHAT_IS_DRAWING = re.compile(
+    r"\s*(?:what(?:'s| is)(?: on)?|which part is|what part is)\s+((?:the\s+)?(?:drawing|part)(?:\s+number)?\s+)?"
+    r"\S*\d\S*\s*\??\s*$",
+    re.I,
+)
 
 
 #: Phrases asking what a part is made of, which may instead name the drawing by its material.

@@ -536,3 +536,17 @@ def test_a_revisions_change_order_and_zone_are_read_from_their_columns() -> None
     bare = drawing_source(3, "ROCKER ARM RA-9051-03", title="ROCKER ARM", tables=[plain])
     found = find_extract("Which ECO is revision C of the rocker arm?", [bare])
     assert found is None or found.quote != "R15 WAS R12"
+
+
+def test_what_is_a_drawing_asked_by_its_number_is_its_title() -> None:
+    fixture = drawing_source(
+        1,
+        "Title block.\nTitle: 夹具底座 (fixture base)\nDrawing number: JJ-4820-00",
+        fields={"title": "夹具底座", "drawing_number": "JJ-4820-00"},
+        title="夹具底座",
+        drawing="JJ-4820-00",
+    )
+    found = find_extract("What is drawing JJ-4820-00?", [fixture])
+    assert found is not None and found.quote == "夹具底座"
+    # A drawing number the sources do not have is not answered with this one's title.
+    assert find_extract("What is drawing XX-9999-99?", [fixture]) is None

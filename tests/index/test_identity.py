@@ -211,3 +211,9 @@ def test_a_part_is_named_by_its_head_noun_unless_another_is_named_in_full() -> N
     assert named("What scale is the pump mounting flange?") == ["pump_mounting_flange.png"]
     # A head noun after a word that is no part of the name still names another thing.
     assert named("What is the tower holder made of?") == []
+
+
+def test_german_part_name_words_give_the_english_a_person_says() -> None:
+    from appliance.drawing_terms import english
+
+    assert english("Vorgelegewelle") == "counter shaft"
