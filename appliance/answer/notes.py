@@ -40,6 +40,10 @@ _ASKED = re.compile(
 _NUMBERED = re.compile(r"^(?:[^\W\d_]+:?\s+)?(?P<n>\d{1,2})\s?[.)]\s+(?P<text>\S.*)$")
 
 
+#: A note line whose number lost its punctuation: the number, then words (not a dimension).
+_BARE_NUMBERED = re.compile(r"^(?P<n>\d{1,2})\s+(?P<text>[^\W\d_]{3,}\s.{6,})$")
+
+
 def asked_note(question: str) -> tuple[int, str] | None:
     """(note number, 0 for the last one; the words naming it) or None when no note is named."""
     match = _ASKED.search(question)
@@ -60,6 +64,7 @@ def numbered_note_extract(question: str, sources: Sequence[Source]) -> extractiv
     subject = extractive._subject_sources(question.replace(words, " "), "", sources)[:1]
     files = {(s.source, s.page) for s in subject}
     notes: dict[int, tuple[Source, str]] = {}
+    bare: dict[int, tuple[Source, str]] = {}
     for src in sources:
         if (src.source, src.page) not in files:
             continue
@@ -67,6 +72,14 @@ def numbered_note_extract(question: str, sources: Sequence[Source]) -> extractiv
             match = _NUMBERED.match(line.strip())
             if match:
                 notes.setdefault(int(match["n"]), (src, f"{match['n']}. {match['text']}"))
+            elif found := _BARE_NUMBERED.match(line.strip()):
+                bare.setdefault(int(found["n"]), (src, f"{found['n']}. {found['text']}"))
+    if number and number not in notes and number in bare:
+        # The ")" or "." after a note's number was not read ("5 Sicherungsringe ..."): a line of
+        # words after a bare number is that note when its neighbours in the list are there too.
+        near = {number - 2, number - 1, number + 1, number + 2}
+        if len(near & (set(notes) | set(bare))) >= 2:
+            notes[number] = bare[number]
     if not notes:
         return None
     found = notes.get(max(notes) if number == 0 else number)

@@ -550,3 +550,20 @@ def test_what_is_a_drawing_asked_by_its_number_is_its_title() -> None:
     assert found is not None and found.quote == "夹具底座"
     # A drawing number the sources do not have is not answered with this one's title.
     assert find_extract("What is drawing XX-9999-99?", [fixture]) is None
+
+
+def test_a_note_whose_numbers_lost_their_brackets_is_still_found_by_number() -> None:
+    shaft = drawing_source(
+        1,
+        "VORGELEGEWELLE VW-3318-00\nTechnische Anforderungen\n1 Nicht bemaßte Fasen 1x45°\n"
+        "2 Lagersitze geschliffen Ra 0.8\n4 Lager mit Fett füllen\n5 Sicherungsringe nach Montage auf festen Sitz prüfen\n"
+        "6 Allgemeintoleranzen ISO 2768-mK\n245",
+        title="Vorgelegewelle",
+        drawing="VW-3318-00",
+    )
+    found = find_extract("What does note 5 of VW-3318-00 say?", [shaft])
+    assert found is not None and "festen Sitz" in found.quote
+    # A lone bare number with no list around it is no note.
+    lone = drawing_source(2, "PLATE P-1\n5 Holes drilled through all", title="Plate", drawing="P-1")
+    found = find_extract("What does note 5 of P-1 say?", [lone])
+    assert found is None or "Holes drilled" not in found.quote
