@@ -72,8 +72,8 @@ def numbered_note_extract(question: str, sources: Sequence[Source]) -> extractiv
             match = _NUMBERED.match(line.strip())
             if match:
                 notes.setdefault(int(match["n"]), (src, f"{match['n']}. {match['text']}"))
-            elif found := _BARE_NUMBERED.match(line.strip()):
-                bare.setdefault(int(found["n"]), (src, f"{found['n']}. {found['text']}"))
+            elif loose := _BARE_NUMBERED.match(line.strip()):
+                bare.setdefault(int(loose["n"]), (src, f"{loose['n']}. {loose['text']}"))
     if number and number not in notes and number in bare:
         # The ")" or "." after a note's number was not read ("5 Sicherungsringe ..."): a line of
         # words after a bare number is that note when its neighbours in the list are there too.
