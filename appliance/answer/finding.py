@@ -241,12 +241,39 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
     line = _line_answer(question, field, sources)
+    if line is None and _asks_quantity(question):
+        # "What hardness must KM-6027-02 reach?" of "Sätthärdas, härddjup 0.6-0.9 mm, 58-62 HRC":
+        # no word is shared, but one line of the drawing states the quantity in its unit.
+        line = _only_line_with_unit(question, sources)
     form = forms.asked_form(question)
     if line is None and form is not None:
         # "Ra 12" under a roughness symbol, "ABS, BLACK" in the material cell: the value in the
         # asked form, where no line shares the question's words.
         return forms.form_extract(question, form, sources)
     return line
+
+
+def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The one line of the drawing the question is about that states the quantity it asks for
+    in its unit; None when none or several do (which one is meant is then not known)."""
+    subject = _subject_sources(question, "", sources)[:1]
+    if not subject:
+        return None
+    # A size or code the question names ("the M6 screws") must be the line's, not the drawing's
+    # other line: only a question naming nothing but the drawing is answered this way.
+    names = {compact_code(subject[0].drawing_number), compact_code(public_name(subject[0].source))}
+    if any(compact_code(d) not in names for d in designations(question)):
+        return None
+    files = {(s.source, s.page) for s in subject}
+    found: dict[str, Extract] = {}
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        for line in src.text.splitlines():
+            line = line.strip()
+            if line and len(line) <= 120 and _states_quantity(question, line):
+                found.setdefault(line, Extract(src.number, line, "", 0.5))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 #: Quantities no dimension states: "what torque does the M16x1,5 thread need" is not its size.

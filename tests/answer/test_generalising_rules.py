@@ -567,3 +567,24 @@ def test_a_note_whose_numbers_lost_their_brackets_is_still_found_by_number() -> 
     lone = drawing_source(2, "PLATE P-1\n5 Holes drilled through all", title="Plate", drawing="P-1")
     found = find_extract("What does note 5 of P-1 say?", [lone])
     assert found is None or "Holes drilled" not in found.quote
+
+
+def test_the_one_line_stating_the_quantity_in_its_unit_answers_without_shared_words() -> None:
+    cam = drawing_source(
+        1,
+        "KAMSKIVA KM-6027-02\nNoter\n2. Grader avlägsnas, kanter brytes 0.2-0.5 mm\n"
+        "3. Sätthärdas, härddjup 0.6-0.9 mm, 58-62 HRC\n4. Kamytan slipas, Ra 0.4",
+        title="Kamskiva",
+        drawing="KM-6027-02",
+    )
+    found = find_extract("What hardness must KM-6027-02 reach?", [cam])
+    assert found is not None and "58-62 HRC" in found.quote
+    # Two lines with a hardness: which one is meant is not known.
+    two = drawing_source(
+        2,
+        "KAMSKIVA KM-6027-03\n3. Sätthärdas 58-62 HRC\n4. Navet 30-35 HRC",
+        title="Kamskiva",
+        drawing="KM-6027-03",
+    )
+    found = find_extract("What hardness must KM-6027-03 reach?", [two])
+    assert found is None or "HRC" not in found.quote or "Sätthärdas" in found.quote
