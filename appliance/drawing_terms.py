@@ -52,6 +52,12 @@ FIELD_NAMES: dict[str, str] = {
     "document_type": "document type",
     "document_status": "document status",
     "owner": "legal owner",
+    # The further fields of GB/T 10609.1 blocks (decision 0046).
+    "stage": "stage mark",
+    "company": "company",
+    "standardised_by": "standardised by",
+    "process_by": "process engineer",
+    "approved_date": "approval date",
 }
 
 #: Title-block field -> the labels that introduce it (lower case; English, Swedish, German, Chinese).
@@ -70,6 +76,7 @@ LABELS: dict[str, tuple[str, ...]] = {
         "bezeichnung",
         "名称",
         "零件名称",
+        "图样名称",
         "图名",
     ),
     "drawing_number": (
@@ -371,6 +378,15 @@ LABELS: dict[str, tuple[str, ...]] = {
         "文件状态",
     ),
     "owner": ("legal owner", "owner", "ägare", "eigentümer", "rechtlicher eigentümer"),
+    # GB/T 10609.1 blocks: the stage mark (S, A, B), the company's cell (单位名称; a bare 单位 is
+    # also the unit of a quantity, "单位 件"), and two sign-offs of the grid besides 设计, 审核 and
+    # 批准: standardisation (标准化) and the process engineer (工艺).
+    "stage": ("stage mark", "阶段标记"),
+    "company": ("company name", "单位名称"),
+    "standardised_by": ("standardised by", "standardized by", "标准化"),
+    "process_by": ("process engineer", "工艺"),
+    # The approval's own date, in the cell beside the approver's name (read by the grid, no label).
+    "approved_date": (),
 }
 
 #: Foreign word (lower case, Swedish or German) -> its English sense.
@@ -862,6 +878,17 @@ CHINESE: dict[str, str] = {
     "审核": "checked by",
     "校对": "checked by",
     "批准": "approved by",
+    # GB/T 10609.1 block labels and its change rows' headers.
+    "图样名称": "title",
+    "图样代号": "drawing number",
+    "单位名称": "company",
+    "标准化": "standardised by",
+    "工艺": "process engineer",
+    "阶段标记": "stage mark",
+    "更改文件号": "change document number",
+    "分区": "zone",
+    "签名": "signed by",
+    "年月日": "date",
     "项目": "project",
     "课程": "course",
     "版本": "revision",

@@ -308,6 +308,19 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "document_type": ("document type", "type of document", "kind of document", "dokumentart"),
     "document_status": ("document status", "status of the", "dokumentstatus"),
     "owner": ("legal owner", "who owns", "owner"),
+    # GB/T 10609.1 blocks (decision 0046): the stage mark, the company, two more sign-offs, and the
+    # approval's own date ("when was it approved" asks the date, which such a block gives as this).
+    "stage": ("stage mark", "stage", "阶段标记"),
+    "company": ("company", "单位名称"),
+    "standardised_by": (
+        "standardisation",
+        "standardization",
+        "standardised",
+        "standardized",
+        "标准化",
+    ),
+    "process_by": ("process engineer", "process engineering", "process planning", "工艺"),
+    "approved_date": ("approval date", "date of approval", "approved on", "date approved"),
     "units": ("units", "what unit", "which unit", "in millimetres", "in millimeters", "in inches"),
 }
 
