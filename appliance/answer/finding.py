@@ -186,6 +186,9 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, row, sources)
+    part = tables.parts_extract(question, sources)
+    if part is not None:
+        return part  # a row of the parts list named ("item 3", "the bearings")
     if notes.asked_note(question) is not None:
         return notes.numbered_note_extract(question, sources)
     edge = dimensions.edge_note_extract(question, sources)
@@ -234,7 +237,9 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
             return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
         if found is not None:
-            return _followed_to_its_note(found, sources)
+            # "Werkstoff: siehe Stückliste": the parts list's row for the part itself.
+            own = tables.own_row_extract(found, field, sources)
+            return own if own is not None else _followed_to_its_note(found, sources)
         if names_absent(question, phrase, sources):
             return None  # a field of a drawing that is not among the sources
         subject = _subject_sources(question, phrase, sources)[:1]

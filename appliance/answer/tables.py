@@ -1,4 +1,5 @@
-"""Questions about one row of a drawing's hole or revision table, answered from the cell.
+"""Questions about one row of a drawing's hole or revision table or parts list, answered from the
+cell.
 
 "What size is hole H5 in the hole table?", "What is the X position of hole P1?", "When was revision A
 made?", "What changed in revision C?": the question names a row (a hole's tag, a revision's letter)
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from appliance.answer import extractive
 from appliance.answer.context import Source
-from appliance.drawing_terms import LABELS
+from appliance.drawing_terms import LABELS, english, senses
 from appliance.vision.tables import Table, TableRow, row_key
 
 #: A hole table's row, named by what the hole is ("hole H5", "port T1", "Hål K2", "Bohrung B1").
@@ -263,3 +264,185 @@ def _date_key(text: str) -> tuple[int, int, int] | None:
     if m := re.search(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
         return int(m[3]), int(m[1]), int(m[2])
     return None
+
+
+# --- Parts lists -------------------------------------------------------------------------------
+
+#: An item of a parts list named by its number ("item 3", "Pos. 1", "position 2", "序号 4").
+_ITEM = re.compile(
+    r"(?<![^\W_])(?:item|pos\.?|position|序号)\s*(?:no\.?\s*|number\s*)?(\d{1,3})\b", re.I
+)
+#: The column a parts-list question asks for, in the order they are tried: the unit and the
+#: quantity first ("how many"), then the part number before the material ("which standard is it
+#: made to"), the name last (a bare "what is item 4").
+_PARTS_COLUMNS = (
+    ("unit", re.compile(r"\bunits?\b|\beinheit\b", re.I)),
+    ("qty", re.compile(r"\bhow many\b|\bquantity\b|\bqty\b|\bnumber of\b|\bmenge\b|数量", re.I)),
+    (
+        "part_no",
+        re.compile(
+            r"\bpart (?:number|no\.?)\b|\bstandard\b|\bsachnummer\b|\bdesignation\b|代号", re.I
+        ),
+    ),
+    (
+        "material",
+        re.compile(
+            r"\bmaterials?\b|\bmade (?:of|from)\b|\bcast (?:from|of|in)\b|\bwerkstoff\b|材料",
+            re.I,
+        ),
+    ),
+    ("remarks", re.compile(r"\bremarks?\b|\bbemerkung\b|备注", re.I)),
+    ("name", re.compile(r"\bwhat is\b|\bwhat's\b|\bwhich\b|\bname[ds]?\b|\bcalled\b", re.I)),
+)
+_PARTS_SPOKEN = {
+    "unit": "unit of item {key}",
+    "qty": "quantity of item {key}",
+    "part_no": "part number of item {key}",
+    "material": "material of item {key}",
+    "remarks": "remark on item {key}",
+    "name": "item {key}",
+}
+#: Words of a question that name no part ("the parts list", "the drawing").
+_NOT_PARTS = frozenset(
+    {"part", "parts", "list", "item", "items", "drawing", "assembly", "table", "title", "block"}
+)
+
+
+def parts_extract(question: str, sources: Sequence[Source]) -> extractive.Extract | None:
+    """The cell of the parts list that answers a question about one of its rows: the row named by
+    its item number ("item 3", "Pos. 1") or by what the part is ("the bearings": a row whose name
+    means bearing), the column by what is asked (how many, unit, material, part number or
+    standard, remark, what). None when the drawing asked about has no parts list, or the question
+    names no row of it (then it is about the drawing itself: "what material is VW-3318-00")."""
+    column = next((c for c, pattern in _PARTS_COLUMNS if pattern.search(question)), None)
+    if column is None:
+        return None
+    item = _ITEM.search(question)
+    asked = question.replace(item[0], " ") if item else question
+    subject = extractive._subject_sources(asked, "", sources)
+    files = {(s.source, s.page) for s in subject[:1]}
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        for record in src.tables:
+            table = Table.from_json(record)
+            if table.kind != "parts":
+                continue
+            if item is not None:
+                row = table.row(item[1])
+            elif column == "unit":
+                row = next((r for r in table.rows if r.cells.get("unit")), None)
+            else:
+                row = _named_row(asked, table)
+            if row is None:
+                continue
+            wanted = column
+            if column == "name" and item is None:
+                wanted = "part_no"  # "which bearings": the type, the name was the question's
+            if wanted not in row.cells:
+                continue
+            key = row.key or "?"
+            return extractive.Extract(
+                src.number,
+                row.cells[wanted],
+                _PARTS_SPOKEN[wanted].format(key=key),
+                1.0,
+                box=row.boxes.get(wanted),
+            )
+    return None
+
+
+def _named_row(question: str, table: Table) -> TableRow | None:
+    """The one row whose name (or part number) means a word of the question ("bearings" for
+    "Rillenkugellager", "base plate" for "底板"); None when no row or more than one is named."""
+    asked = set(_words(question)) - _NOT_PARTS
+    found = []
+    for row in table.rows:
+        written = " ".join(row.cells.get(c, "") for c in ("name", "part_no", "description"))
+        meant = set(_words(written))
+        for sense in [*senses(written), *_head_senses(written)]:
+            meant.update(_words(sense))
+        if asked & (meant - _NOT_PARTS):
+            found.append(row)
+    return found[0] if len(found) == 1 else None
+
+
+def _head_senses(text: str) -> list[str]:
+    """The English of each word's head, its longest known ending: a German or Swedish compound
+    names what it is last ("Rillenkugellager" is a bearing)."""
+    out = []
+    for word in re.findall(r"[^\W\d_]{4,}", text):
+        folded = word.lower()
+        for i in range(1, len(folded) - 2):
+            sense = english(folded[i:])
+            if sense:
+                out.append(sense)
+                break
+    return out
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text that may name a part: Chinese runs, Latin words of three letters or
+    more ("VW" of a part number names none), singular."""
+    return [
+        _singular(w)
+        for w in re.findall(r"[^\W\d_]+", text.lower())
+        if len(w) >= 3 or re.match(r"[\u3400-\u9fff]", w)
+    ]
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+#: A field that sends the reader to the parts list ("siehe Stückliste", "见明细栏").
+SEE_PARTS_LIST = re.compile(
+    r"\b(?:see|siehe|se|refer to)\s+(?:the\s+)?(?:parts?\s*list|bom|bill of materials?"
+    r"|st[üu]c?kliste|stycklista|teileliste)\b|见\s*明细[栏表]",
+    re.I,
+)
+
+
+def own_row_extract(
+    found: extractive.Extract, field_name: str, sources: Sequence[Source]
+) -> extractive.Extract | None:
+    """A field that says "see parts list" answered from the parts list's row for the drawing's
+    own part: the row whose name or number is the drawing's title or number, else the one row
+    that gives the field at all. None when no such row is known (the field stands as written)."""
+    column = {"material": "material"}.get(field_name)
+    quoted = next((s for s in sources if s.number == found.source_number), None)
+    if column is None or quoted is None or not SEE_PARTS_LIST.search(found.quote):
+        return None
+    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    names = {
+        _compact(v)
+        for s in drawing
+        for v in (s.drawing_number, s.fields.get("title", ""), s.fields.get("number", ""))
+        if v
+    }
+    for src in drawing:
+        for record in src.tables:
+            table = Table.from_json(record)
+            if table.kind != "parts":
+                continue
+            own = [
+                r
+                for r in table.rows
+                if names & {_compact(r.cells.get(c, "")) for c in ("name", "part_no")}
+            ]
+            given = [r for r in table.rows if r.cells.get(column)]
+            rows = own if len(own) == 1 else (given if len(given) == 1 else [])
+            if rows and rows[0].cells.get(column):
+                row = rows[0]
+                return extractive.Extract(
+                    src.number,
+                    row.cells[column],
+                    _PARTS_SPOKEN[column].format(key=row.key or "?"),
+                    1.0,
+                    box=row.boxes.get(column),
+                )
+    return None
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())

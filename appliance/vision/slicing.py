@@ -313,7 +313,7 @@ def build_slices(
                 text=table_text(table, name),
                 kind=SliceKind.TABLE,
                 box=table.box,
-                section="hole table" if table.kind == "holes" else "revisions",
+                section={"holes": "hole table", "parts": "parts list"}.get(table.kind, "revisions"),
                 extra={"table": table.to_json()},
                 page=page_no,
                 drawing_number=number,

@@ -1,4 +1,4 @@
-"""Tables on a drawing read as rows and columns: hole tables and revision tables.
+"""Tables on a drawing read as rows and columns: hole tables, revision tables and parts lists.
 
 A table is found by its header row: a word naming the row key (HOLE, TAG, Hål, Bohrung, 孔 for
 holes; REV, Index, Änderung for revisions) with at least one more column header on the same line
@@ -7,8 +7,13 @@ under the header goes to the column it starts in, and the lines below, as long a
 other at the table's row pitch, are its rows. A row is known by its key ("H5", "B"), so "what size is
 hole H5" and "when was revision A made" are answered from the cell, with the cell's box.
 
-Column names are canonical (``key``, ``x``, ``y``, ``size``, ``description``, ``date``, ``by``) where
-the header is one of the known words; any other header keeps its own text, lower-cased.
+Column names are canonical (``key``, ``x``, ``y``, ``size``, ``description``, ``date``, ``by``;
+``qty``, ``unit``, ``name``, ``part_no``, ``material``, ``remarks`` of a parts list) where the header
+is one of the known words; any other header keeps its own text, lower-cased.
+
+A parts list (Stückliste, 明细栏, stycklista, bill of materials) is told from a hole table by its
+columns: a header with a quantity, a part name, a part number or a material column and no X/Y is a
+parts list even when its key is a word hole tables use too ("Pos.").
 """
 
 from __future__ import annotations
@@ -23,7 +28,25 @@ from appliance.vision.ocrlines import OcrLine, OcrWord
 
 #: Header words of a hole table's key column.
 HOLE_KEYS = frozenset(
-    {"hole", "holes", "tag", "hal", "hål", "loch", "bohrung", "pos", "pos.", "孔", "孔号", "nr"}
+    {
+        "hole",
+        "holes",
+        "tag",
+        "hal",
+        "hål",
+        "loch",
+        "bohrung",
+        "pos",
+        "pos.",
+        "孔",
+        "孔号",
+        "nr",
+        "代号",
+    }
+)
+#: Header words of a parts list's key column (the item number).
+PARTS_KEYS = frozenset(
+    {"item", "item no", "item no.", "pos", "pos.", "position", "find no", "find no.", "序号"}
 )
 #: Header words of a revision table's key column.
 REVISION_KEYS = frozenset(
@@ -83,10 +106,40 @@ COLUMN_WORDS: dict[str, frozenset[str]] = {
             "描述",
             "内容",
             "更改内容",
+            "说明",
         }
     ),
     "date": frozenset({"date", "datum", "日期"}),
+    # A parts list's columns (a hole table of 代号/尺寸/数量/说明 has a count too).
+    "qty": frozenset({"qty", "qty.", "quantity", "menge", "anzahl", "antal", "数量", "件数"}),
+    "unit": frozenset({"einheit", "unit", "enhet"}),
+    "name": frozenset(
+        {"benennung", "bezeichnung", "benämning", "benamning", "名称", "part name", "item name"}
+    ),
+    "part_no": frozenset(
+        {
+            "sachnummer",
+            "sach-nr.",
+            "teilenummer",
+            "artikelnummer",
+            "artikelnr",
+            "artikelnr.",
+            "art.nr.",
+            "part no.",
+            "part no",
+            "part number",
+            "p/n",
+            "代号",
+            "图号",
+        }
+    ),
+    "material": frozenset({"material", "matl", "matl.", "werkstoff", "材料", "材质"}),
+    "remarks": frozenset(
+        {"remarks", "remark", "bemerkung", "bemerkungen", "anmärkning", "anmarkning", "备注"}
+    ),
 }
+#: Columns only a parts list has (a hole table's count, ``qty``, is not one of them).
+PARTS_COLUMNS = frozenset({"unit", "name", "part_no", "material", "remarks"})
 #: Headers of a revision table's column naming who made or approved the change. Named, but not
 #: counted as evidence of a table: "Datum | Name" is also a row of German title blocks.
 BY_WORDS = frozenset(
@@ -238,7 +291,7 @@ def find_tables(lines: Sequence[OcrLine], *, skip: Box | None = None) -> list[Ta
         (
             w
             for w in words
-            if _norm(w.text) in HOLE_KEYS | REVISION_KEYS or _column_of(_norm(w.text))
+            if _norm(w.text) in HOLE_KEYS | REVISION_KEYS | PARTS_KEYS or _column_of(_norm(w.text))
         ),
         key=lambda w: (_middle(w), w.box.x0),
     )
@@ -311,7 +364,12 @@ def _too_far(left: OcrWord, right: OcrWord, height: float) -> bool:
 
 def _header_word(word: OcrWord) -> bool:
     text = _norm(word.text)
-    return text in HOLE_KEYS or text in REVISION_KEYS or _column_of(text) is not None
+    return (
+        text in HOLE_KEYS
+        or text in REVISION_KEYS
+        or text in PARTS_KEYS
+        or _column_of(text) is not None
+    )
 
 
 def _header_cells(band: list[OcrWord], height: float) -> list[list[OcrWord]]:
@@ -351,11 +409,16 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
         text = " ".join(w.text for w in cell).strip()
         first = _norm(cell[0].text)
         name = None
-        if i == 0 and first in HOLE_KEYS | REVISION_KEYS:
+        if i == 0 and first in HOLE_KEYS | REVISION_KEYS | PARTS_KEYS:
             name = "key"
-            kind = "holes" if first in HOLE_KEYS else "revisions"
+            kind = (
+                "holes"
+                if first in HOLE_KEYS
+                else ("revisions" if first in REVISION_KEYS else "parts")
+            )
         else:
-            for w in cell:
+            name = _column_of(_norm(text))  # a header of two words ("Part No.")
+            for w in cell if name is None else ():
                 name = _column_of(_norm(w.text))
                 if name:
                     break
@@ -372,6 +435,15 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
     # not read (the key column is then found from the rows, left of the headers). A hole key
     # alone will do when every row under it starts with a row key ("K1", "G1"): the one-letter
     # and sign headers beside it (Ø, X, Y) are the ones OCR drops.
+    named_columns = set(columns)
+    if {"x", "y"} & named_columns:
+        kind = "holes" if kind == "parts" else kind  # "Item | X | Y": the rows are holes
+    elif (
+        kind in ("holes", "parts")
+        and "size" not in named_columns
+        and (PARTS_COLUMNS & named_columns or {"qty", "description"} <= named_columns)
+    ):
+        kind = "parts"  # item, quantity, name: a parts list, though "Pos." keys hole tables too
     key_only = known == 0 and kind == "holes"
     if (known == 0 and not key_only) or (columns[0] != "key" and known < 2):
         return None
@@ -417,7 +489,10 @@ def _table_at(anchor: OcrWord, words: Sequence[OcrWord]) -> Table | None:
         max(max(w.box.x1 for w in header_band), *(b.x1 for r in rows for b in r.boxes.values())),
         max(b.y1 for r in rows for b in r.boxes.values()),
     )
-    return Table(kind, columns, headers, _keyed(kind, rows), box)
+    rows = _keyed(kind, rows)
+    if kind == "parts":
+        columns, rows = _material_column(columns, rows)
+    return Table(kind, columns, headers, rows, box)
 
 
 def _continued(band: list[OcrWord], beyond: list[OcrWord], height: float) -> list[OcrWord]:
@@ -512,6 +587,8 @@ def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
     """Revision rows keyed by their one letter (a stray mark beside it dropped: "iB" -> B); when no
     letter was read at all, by their order: revisions are lettered A, B, C as they are made, so by
     their dates."""
+    if kind == "parts":
+        return _parts_keyed(rows)
     if kind != "revisions":
         return rows
     rows = [TableRow(_revision_key(r.cells.get("key", "")), r.cells, r.boxes) for r in rows]
@@ -521,6 +598,42 @@ def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
     if any(d is None for d in dated) or dated != sorted(dated):  # type: ignore[type-var]
         return rows
     return [TableRow(chr(ord("A") + i), r.cells, r.boxes) for i, r in enumerate(rows)]
+
+
+def _parts_keyed(rows: list[TableRow]) -> list[TableRow]:
+    """Parts-list rows numbered from the header when no item number was read at all (a lone digit
+    in a narrow cell is what OCR drops most; items are numbered 1, 2, 3 away from the header)."""
+    if rows and not any(r.key for r in rows):
+        return [TableRow(str(i + 1), r.cells, r.boxes) for i, r in enumerate(rows)]
+    return rows
+
+
+def _material_column(columns: list[str], rows: list[TableRow]) -> tuple[list[str], list[TableRow]]:
+    """A parts list's column of materials whose header was not read, named ``material`` by how
+    its cells are written (HT250, GCr15, 45 钢)."""
+    if "material" in columns:
+        return columns, rows
+    for name in columns:
+        if not name.startswith("column "):
+            continue
+        cells = [r.cells[name] for r in rows if name in r.cells]
+        if len(cells) >= 2 and sum(bool(_MATERIAL_CELL.search(c)) for c in cells) > len(rows) / 2:
+            renamed = [_renamed(r, name, "material") for r in rows]
+            return ["material" if c == name else c for c in columns], renamed
+    return columns, rows
+
+
+#: A material as a parts list writes it: a steel, cast iron or alloy grade, or 钢 (steel).
+_MATERIAL_CELL = re.compile(
+    r"^(?:HT\d{3}|QT\d{3}|GCr\d+|\d{2}\s*钢|T\d{1,2}A?|Q\d{3}\w*|C\d{2}\w*|\d{2,3}Cr\w+"
+    r"|\d{2}Mn\w*|S\d{3}\w*|EN[- ]?AW[- ]?\w+|AlMg\w*|CuZn\w*|X\d+\w+|PA\s?\d+|POM\w*)$"
+)
+
+
+def _renamed(row: TableRow, old: str, new: str) -> TableRow:
+    cells = {new if k == old else k: v for k, v in row.cells.items()}
+    boxes = {new if k == old else k: v for k, v in row.boxes.items()}
+    return TableRow(row.key, cells, boxes)
 
 
 def _one_letter_filled(rows: list[TableRow]) -> list[TableRow]:
@@ -580,9 +693,10 @@ def _date_key(text: str) -> tuple[int, int, int] | None:
 
 def table_text(table: Table, name: str) -> str:
     """The table as searchable lines: "Hole table of Hjulnav HN-5520." then
-    "Hole H1: X 0,0; Y 50,0; Dimension M12x1.5." per row."""
-    noun = "Hole" if table.kind == "holes" else "Revision"
-    title = "Hole table" if table.kind == "holes" else "Revisions"
+    "Hole H1: X 0,0; Y 50,0; Dimension M12x1.5." per row; "Parts list of ..." then
+    "Item 3: Menge 1; Einheit Stk; Benennung Passfeder; ..." for a parts list."""
+    noun = {"holes": "Hole", "parts": "Item"}.get(table.kind, "Revision")
+    title = {"holes": "Hole table", "parts": "Parts list"}.get(table.kind, "Revisions")
     lines = [f"{title} of {name}." if name else f"{title}."]
     for r in table.rows:
         parts = [

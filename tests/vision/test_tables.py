@@ -12,7 +12,7 @@ from appliance.config import Config
 from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.ocrlines import OcrLine, OcrWord
-from appliance.vision.tables import Table, find_tables, row_key
+from appliance.vision.tables import Table, find_tables, row_key, table_text
 
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -410,3 +410,112 @@ def test_a_narrow_rev_column_read_only_at_its_last_row_is_lettered_by_dates() ->
     )
     (table,) = find_tables(swapped)
     assert [r.key for r in table.rows][:3] == ["", "", ""]
+
+
+def _stueckliste() -> list[OcrLine]:
+    """The Stückliste of a German assembly as Tesseract reads it (VW-3318-00 of the tuning set):
+    Menge, Einheit and Benennung read as one line, the item numbers as lone digits."""
+    rows = [
+        ("1", "1", "Welle", "VW-3318-01", "42CrMo4"),
+        ("2", "1", "Stirnrad", "VW-3318-02", "16MnCr5"),
+        ("4", "2", "Rillenkugellager", "DIN 625 6206-2RS", "100Cr6"),
+    ]
+    lines = [
+        _line(884, (1231, "Pos.", "Pos.")),
+        _line(883, (1301, "Menge", "Menge"), (1390, "Einheit", "Einheit")),
+        _line(883, (1490, "Benennung", "Benennung")),
+        _line(883, (1760, "Sachnummer", "Sachnummer"), (2040, "Werkstoff", "Werkstoff")),
+    ]
+    for i, (pos, qty, name, number, material) in enumerate(rows):
+        y = 930 + 46 * i
+        lines.append(
+            _line(
+                y,
+                (1231, pos, pos),
+                (1301, qty, qty),
+                (1390, "Stk", "Stk"),
+                (1490, name, name),
+                (1760, number, number),
+                (2040, material, material),
+            )
+        )
+    return lines
+
+
+def test_a_stueckliste_keyed_by_pos_is_a_parts_list_not_a_hole_table() -> None:
+    tables = find_tables(_stueckliste())
+    assert len(tables) == 1
+    parts = tables[0]
+    assert parts.kind == "parts"
+    assert parts.columns == ["key", "qty", "unit", "name", "part_no", "material"]
+    bearing = parts.row("4")
+    assert bearing is not None
+    assert bearing.cells["qty"] == "2" and bearing.cells["unit"] == "Stk"
+    assert bearing.cells["name"] == "Rillenkugellager"
+    assert bearing.cells["material"] == "100Cr6"
+    text = table_text(parts, "Vorgelegewelle kpl. VW-3318-00")
+    assert text.splitlines()[0] == "Parts list of Vorgelegewelle kpl. VW-3318-00."
+    assert "Item 4: Menge 2; Einheit Stk; Benennung Rillenkugellager;" in text
+
+
+def test_a_chinese_parts_list_with_its_numbers_and_material_header_unread() -> None:
+    # 明细栏 of JJ-4820-00 as read: only 序号, 代号 and 备注 of the header, no item numbers, the
+    # 材料 column known by its cells.
+    lines = [_line(978, (1230, "序号", "序号"), (1310, "代号", "代号"), (1900, "备注", "备注"))]
+    for i, (number, material, remark) in enumerate(
+        [
+            ("JJ-4820-01", "HT250", ""),
+            ("GB/T 119.2 10x30", "GCr15", ""),
+            ("GB/T 70.1", "35 钢", "8.8 级"),
+        ]
+    ):
+        cells = [(1310, number, number), (1700, material, material)]
+        if remark:
+            cells.append((1900, remark, remark))
+        lines.append(_line(1026 + 46 * i, *cells))
+    tables = find_tables(lines)
+    assert len(tables) == 1 and tables[0].kind == "parts"
+    parts = tables[0]
+    assert [r.key for r in parts.rows] == ["1", "2", "3"]  # numbered from the header
+    assert "material" in parts.columns
+    second = parts.row("2")
+    assert second is not None and second.cells["material"] == "GCr15"
+
+
+def test_an_item_qty_description_list_is_parts_and_a_hole_table_without_xy_stays_holes() -> None:
+    bom = [
+        _line(
+            100, (1000, "ITEM", "ITEM"), (1100, "QTY", "QTY"), (1200, "DESCRIPTION", "DESCRIPTION")
+        ),
+        _line(140, (1000, "1", "1"), (1100, "4", "4"), (1200, "SCREW M6x20", "SCREW M6x20")),
+        _line(180, (1000, "2", "2"), (1100, "1", "1"), (1200, "BRACKET", "BRACKET")),
+    ]
+    tables = find_tables(bom)
+    assert [t.kind for t in tables] == ["parts"]
+    holes = [
+        _line(
+            100,
+            (1500, "代号", "代号"),
+            (1600, "尺寸", "尺寸"),
+            (1800, "数量", "数量"),
+            (1900, "说明", "说明"),
+        ),
+        _line(
+            140,
+            (1500, "A", "A"),
+            (1600, "⌀10H7", "⌀10H7"),
+            (1800, "2", "2"),
+            (1900, "定位销孔", "定位销孔"),
+        ),
+        _line(
+            180,
+            (1500, "B", "B"),
+            (1600, "M8-6H", "M8-6H"),
+            (1800, "4", "4"),
+            (1900, "螺纹孔", "螺纹孔"),
+        ),
+    ]
+    tables = find_tables(holes)
+    assert [t.kind for t in tables] == ["holes"]
+    b = tables[0].row("B")
+    assert b is not None and b.cells["size"] == "M8-6H" and b.cells["qty"] == "4"
