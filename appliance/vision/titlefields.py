@@ -38,6 +38,11 @@ FIELDS = (
     "drawn_by",
     "checked_by",
     "approved_by",
+    "approved_date",
+    "standardised_by",
+    "process_by",
+    "stage",
+    "company",
     "department",
     "technical_reference",
     "document_type",
@@ -57,7 +62,8 @@ _LABELS = sorted(
     ((label, name) for name, labels in FIELD_LABELS.items() for label in labels),
     key=lambda item: -len(item[0]),
 )
-_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
+#: A date: ISO 8601, year first with dots (GB/T 10609.1 sign-offs, "2026.03.16"), day or month first.
+_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{4}\.\d{1,2}\.\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
 
 
 class FieldReading(NamedTuple):
@@ -104,6 +110,12 @@ _VALID: dict[str, re.Pattern[str]] = {
     "drawn_by": _WORDS_FORM,
     "checked_by": _WORDS_FORM,
     "approved_by": _WORDS_FORM,
+    "approved_date": _DATE,
+    "standardised_by": _WORDS_FORM,
+    "process_by": _WORDS_FORM,
+    # A GB/T 10609.1 stage mark: a letter or two (S, A, B), or a word.
+    "stage": re.compile(r"[A-Za-z0-9]{1,2}|[\u3400-\u9fff]{1,4}"),
+    "company": _WORDS_FORM,
     "department": _WORDS_FORM,
     "technical_reference": _WORDS_FORM,
     "document_type": _WORDS_FORM,
@@ -120,9 +132,9 @@ def valid_value(name: str, value: str) -> bool:
     label = match_label(value.split(), 0)
     if name != "title" and label is not None and label[1] == len(value.split()):
         return False  # a neighbouring cell's label ("审核" beside "设计"), not a value
-    if name == "date":
+    if name in ("date", "approved_date"):
         parts = [int(p) for p in re.split(r"[-./]", value)]
-        if value[4:5] == "-":  # year first (ISO 8601)
+        if value[4:5] in ("-", "."):  # year first (ISO 8601, GB/T 10609.1)
             return 1 <= parts[1] <= 12 and 1 <= parts[2] <= 31
         return all(1 <= p <= 31 for p in parts[:2]) and min(parts[:2]) <= 12
     return True
@@ -164,24 +176,28 @@ def cell_tokens(words: list[OcrWord]) -> list[tuple[str, OcrWord]]:
     characters Tesseract spaced apart ("名 称", "表面 处 理") joined again on their line."""
     tokens: list[tuple[str, OcrWord]] = []
     for word in words:
-        match = re.fullmatch(r"([A-Za-zÄÖÜäöüß.]{3,}:)(.+)", word.raw_text)
+        raw = word.raw_text
+        if _SPACED_HAN.fullmatch(raw):
+            raw = raw.replace(" ", "")  # one word of Chinese read with spaces in it ("名 称")
+        match = re.fullmatch(r"([A-Za-zÄÖÜäöüß.]{3,}:)(.+)", raw)
         if match:
             tokens.append((match.group(1), word))
             tokens.append((match.group(2), word))
         elif (
             tokens
-            and _HAN.fullmatch(word.raw_text)
+            and _HAN.fullmatch(raw)
             and _HAN.fullmatch(tokens[-1][0])
             and abs(_centre_y(tokens[-1][1]) - _centre_y(word)) < 0.5 * (word.box.y1 - word.box.y0)
-            and not _label_complete(tokens[-1][0], word.raw_text)
+            and not _label_complete(tokens[-1][0], raw)
         ):
-            tokens[-1] = (tokens[-1][0] + word.raw_text, tokens[-1][1])
+            tokens[-1] = (tokens[-1][0] + raw, tokens[-1][1])
         else:
-            tokens.append((word.raw_text, word))
+            tokens.append((raw, word))
     return tokens
 
 
 _HAN = re.compile(r"[\u3400-\u9fff]+")
+_SPACED_HAN = re.compile(r"[\u3400-\u9fff]+(?: [\u3400-\u9fff]+)+")
 
 
 def _label_complete(head: str, more: str) -> bool:
@@ -305,7 +321,10 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         ):
             beside = []  # the next field's value ("DATE" | "TMPS34/TMPT06"): not this one's form
         below = []
-        if beside and max(w.box.y1 - w.box.y0 for w in beside) >= 1.15 * label_height:
+        if beside and (
+            max(w.box.y1 - w.box.y0 for w in beside) >= 1.15 * label_height
+            or _latin_beside_chinese(per_cell[i][1], beside)
+        ):
             below = beside
         elif box.y1 - box.y0 <= 3.5 * label_height:
             below = _below(i, per_cell, label_cells)
@@ -317,6 +336,14 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             fields[name] = FieldReading(
                 clean_value(name, value), min(w.conf for w in below), tuple(below)
             )
+        if name == "approved_by" and below is beside and beside:
+            signed = _signoff_date(i, label_box, per_cell, label_cells)
+            if signed is not None:
+                fields.setdefault("approved_date", signed)
+    if "date" not in fields and "approved_date" in fields:
+        # A GB/T 10609.1 grid dates each sign-off and has no date cell of its own: the drawing's
+        # date is the day it was approved (released), not the day it was begun.
+        fields["date"] = fields["approved_date"]
     if "date" not in fields:
         for _, words in per_cell:
             match = _DATE.search(" ".join(w.raw_text for w in words))
@@ -335,7 +362,14 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
 
 #: What a person's name looks like under its label: an initial ("H. Berger") or Chinese ("王明").
 _NAME = re.compile(r"^(?:[A-Z]\.\s?[A-Za-zÀ-ÿ]|[\u3400-\u9fff]{2,4}$)")
-_PERSON_FIELDS = ("drawn_by", "checked_by", "approved_by", "technical_reference")
+_PERSON_FIELDS = (
+    "drawn_by",
+    "checked_by",
+    "approved_by",
+    "standardised_by",
+    "process_by",
+    "technical_reference",
+)
 
 
 def _is_name(text: str) -> bool:
@@ -408,6 +442,63 @@ def _label_under(
     return match[0], above
 
 
+def _latin_beside_chinese(label: list[OcrWord], beside: list[OcrWord]) -> bool:
+    """Whether a Chinese label's neighbour is its value though printed hardly bigger: a value with
+    digits and no Chinese ("材料" | "45 GB/T 699" of a GB/T 10609.1 block) is no misread Chinese
+    label (those the rule of the bigger neighbour guards against read as Chinese or as junk
+    letters, without digits)."""
+    label_text = " ".join(w.raw_text for w in label)
+    text = " ".join(w.raw_text for w in beside)
+    return (
+        bool(_HAN.search(label_text)) and not _HAN.search(text) and any(ch.isdigit() for ch in text)
+    )
+
+
+def _signoff_date(
+    i: int,
+    label: Box,
+    per_cell: list[tuple[Cell, list[OcrWord]]],
+    label_cells: set[int],
+) -> FieldReading | None:
+    """The date of a sign-off written in a cell of its own after the name (GB/T 10609.1: 批准 |
+    周国强 | 2026.03.16): the unlabelled cell right of the name's cell, when it holds a date and
+    nothing else. Without it the grid's dates are loose cells (the approver's date read as the
+    next label's value)."""
+    beside = _right_index(i, label, per_cell)
+    if beside is None:
+        return None
+    name_box = per_cell[beside][0].box
+    after = _right_index(beside, Box(name_box.x0, name_box.y0, name_box.x1, name_box.y1), per_cell)
+    if after is None or after in label_cells:
+        return None
+    words = per_cell[after][1]
+    text = " ".join(w.raw_text for w in words).strip()
+    match = _DATE.fullmatch(text)
+    if not words or match is None or not valid_value("date", match.group(1)):
+        return None
+    return FieldReading(match.group(1), min(w.conf for w in words), tuple(words))
+
+
+def _right_index(i: int, label: Box, per_cell: list[tuple[Cell, list[OcrWord]]]) -> int | None:
+    """The cell touching cell ``i`` on its right in the same row, when ``label`` stands in the
+    middle of cell ``i``'s height (see :func:`_right_of`)."""
+    box = per_cell[i][0].box
+    height = box.y1 - box.y0
+    middle = (label.y0 + label.y1) / 2 - (box.y0 + box.y1) / 2
+    if abs(middle) > 0.2 * height or height > 5 * (label.y1 - label.y0):
+        return None
+    for j, (cell, _) in enumerate(per_cell):
+        c = cell.box
+        shared = min(c.y1, box.y1) - max(c.y0, box.y0)
+        if (
+            j != i
+            and 0 <= c.x0 - box.x1 <= max(12.0, 0.02 * (box.x1 - box.x0))
+            and shared > 0.7 * min(c.y1 - c.y0, box.y1 - box.y0)
+        ):
+            return j
+    return None
+
+
 def _right_of(
     i: int,
     label: Box,
@@ -418,21 +509,10 @@ def _right_of(
     is a label's cell only ("DRAWN BY" | name, "Benämning" | "Hjulnav"): the label stands in the
     middle of its cell's height. A label at the top of a taller cell leaves room for its value
     under it, in its own cell (an empty "Appr. by" box), and takes nothing from its neighbour."""
-    box = per_cell[i][0].box
-    height = box.y1 - box.y0
-    middle = (label.y0 + label.y1) / 2 - (box.y0 + box.y1) / 2
-    if abs(middle) > 0.2 * height or height > 5 * (label.y1 - label.y0):
+    j = _right_index(i, label, per_cell)
+    if j is None or j in label_cells:
         return []
-    for j, (cell, words) in enumerate(per_cell):
-        c = cell.box
-        shared = min(c.y1, box.y1) - max(c.y0, box.y0)
-        if (
-            j != i
-            and 0 <= c.x0 - box.x1 <= max(12.0, 0.02 * (box.x1 - box.x0))
-            and shared > 0.7 * min(c.y1 - c.y0, box.y1 - box.y0)
-        ):
-            return [] if j in label_cells else words
-    return []
+    return per_cell[j][1]
 
 
 def _below(
@@ -515,6 +595,8 @@ def clean_value(name: str, value: str) -> str:
         # A grade's S read as "$" ("$355J2"), a stroke glued before a code ("rMM-2207-3").
         value = " ".join(mend_code(w) for w in value.split(" "))
     if name in _PERSON_FIELDS:
+        # A stroke of a Chinese name read as a mark between its characters ("孙 \\ 立").
+        value = re.sub(r"(?<=[\u3400-\u9fff])\s*[^\w\s]\s*(?=[\u3400-\u9fff])", "", value)
         # An initial's full stop read as a comma ("F, Wagner").
         value = re.sub(r"^([A-Z]),\s?(?=[A-Z][a-z])", r"\1. ", value)
     if name == "revision" and value.isalpha() and len(value) <= 2:
