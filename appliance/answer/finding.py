@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from appliance.answer import dimensions, forms, notes, tables
 from appliance.answer.context import Source
 from appliance.answer.extractive import (
+    _COMPONENTS,
     _RATIO,
     _WEIGHT,
     FIELD_LABELS,
@@ -28,6 +29,7 @@ from appliance.answer.extractive import (
     asked_field,
     compact_code,
     field_extract,
+    identity_terms,
     line_extract,
     names_absent,
     normalise,
@@ -270,13 +272,23 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
     if any(compact_code(d) not in names for d in designations(question)):
         return None
     files = {(s.source, s.page) for s in subject}
+    # "How hard are the locating pins": a component's quantity is only its own line's.
+    parts = {
+        w.rstrip("s")
+        for w in re.findall(r"[a-z-]+", question.lower())
+        if w.rstrip("s") in _COMPONENTS or w in _COMPONENTS
+    }
+    parts -= {t.rstrip("s") for t in identity_terms(subject[0])}
     found: dict[str, Extract] = {}
     for src in sources:
         if (src.source, src.page) not in files:
             continue
         for line in src.text.splitlines():
             line = line.strip()
-            if line and len(line) <= 120 and _states_quantity(question, line):
+            if not line or len(line) > 120 or not _states_quantity(question, line):
+                continue
+            said = f"{line}\n{translate(line)}".lower()
+            if all(part in said for part in parts):
                 found.setdefault(line, Extract(src.number, line, "", 0.5))
     return next(iter(found.values())) if len(found) == 1 else None
 

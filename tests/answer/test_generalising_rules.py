@@ -588,3 +588,15 @@ def test_the_one_line_stating_the_quantity_in_its_unit_answers_without_shared_wo
     )
     found = find_extract("What hardness must KM-6027-03 reach?", [two])
     assert found is None or "HRC" not in found.quote or "Sätthärdas" in found.quote
+
+
+def test_a_components_quantity_is_not_the_drawings_one_line_in_that_unit() -> None:
+    base = drawing_source(
+        1,
+        "夹具底座 JJ-4820-00\n注：\n1. 定位面淬火 HRC 55~60\n2. 未注倒角 C1",
+        title="夹具底座",
+        drawing="JJ-4820-00",
+    )
+    assert find_extract("How hard are the locating pins of JJ-4820-00?", [base]) is None
+    found = find_extract("How hard must JJ-4820-00 be?", [base])
+    assert found is not None and "HRC 55~60" in found.quote
