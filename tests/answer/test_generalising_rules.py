@@ -593,7 +593,7 @@ def test_the_one_line_stating_the_quantity_in_its_unit_answers_without_shared_wo
 def test_a_components_quantity_is_not_the_drawings_one_line_in_that_unit() -> None:
     base = drawing_source(
         1,
-        "夹具底座 JJ-4820-00\n注：\n1. 定位面淬火 HRC 55~60\n2. 未注倒角 C1",
+        "夹具底座 JJ-4820-00\n注：\nHRC 55~60\n2. 未注倒角 C1",
         title="夹具底座",
         drawing="JJ-4820-00",
     )
