@@ -266,7 +266,41 @@ def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source
         return []
     # One drawing only: the best-ranked source's file and page.
     first = out[0].source
-    return [f for f in out if (f.source.source, f.source.page) == (first.source, first.page)]
+    kept = [f for f in out if (f.source.source, f.source.page) == (first.source, first.page)]
+    return _plus_minus_mended(kept)
+
+
+#: A length whose ± was read as a 4 ("20±0.1" -> "2040.1", "90±0.05" -> "9040.05"): the nominal,
+#: the 4, and a deviation below one.
+_PLUS_MINUS_AS_FOUR = re.compile(r"^(\d{1,3})4(0[.,]\d{1,3})$")
+#: How many times larger than every other size of the drawing such a length must be to be that
+#: slip rather than a size ("140.5" on a part of 150 is a size).
+_IMPLAUSIBLE = 4.0
+
+
+def _plus_minus_mended(found: list[_Found]) -> list[_Found]:
+    """The drawing's dimensions with a length that is a ± read as a 4 written as it was meant: a
+    length like "2040.1" on a drawing whose other sizes are all under a quarter of it is
+    "20 ±0.1" (a thin-stroked ± in some fonts is read as a 4)."""
+    sizes = [
+        f.dimension.value
+        for f in found
+        if f.dimension.value is not None and f.dimension.kind in (K.LINEAR, K.DIAMETER)
+    ]
+    out = []
+    for f in found:
+        dim = f.dimension
+        slip = _PLUS_MINUS_AS_FOUR.match(dim.nominal) if dim.kind is K.LINEAR else None
+        others = [v for v in sizes if v != dim.value]
+        implausible = (
+            dim.value is not None and bool(others) and dim.value > _IMPLAUSIBLE * max(others)
+        )
+        if slip and not dim.tolerance and implausible:
+            meant = parse_dimensions(f"{slip[1]} ±{slip[2]}", dim.box)
+            if len(meant) == 1 and meant[0].tolerance:
+                f = _Found(meant[0], f.source)
+        out.append(f)
+    return out
 
 
 def _record(data: object) -> Dimension | None:

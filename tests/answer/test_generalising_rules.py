@@ -600,3 +600,19 @@ def test_a_components_quantity_is_not_the_drawings_one_line_in_that_unit() -> No
     assert find_extract("How hard are the locating pins of JJ-4820-00?", [base]) is None
     found = find_extract("How hard must JJ-4820-00 be?", [base])
     assert found is not None and "HRC 55~60" in found.quote
+
+
+def test_a_plus_minus_read_as_a_four_is_mended_only_where_the_size_is_implausible() -> None:
+    plate = drawing_source(
+        1,
+        "压板 YB-2312-05",
+        title="压板",
+        drawing="YB-2312-05",
+        dims="120\n60\n2040.1\n⌀16 H7",
+    )
+    found = find_extract("How thick is YB-2312-05, and to what tolerance?", [plate])
+    assert found is not None and found.quote.replace(" ", "") in ("20±0.1", "±0.1")
+    # A long part's 140.5 is a size, not "1 ±0.5".
+    rail = drawing_source(2, "RAIL R-1", title="Rail", drawing="R-1", dims="140.5\n60\n45")
+    found = find_extract("How long is R-1?", [rail])
+    assert found is not None and found.quote == "140.5"
