@@ -260,6 +260,10 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
     return line
 
 
+#: Parts a tightening torque is always for.
+_FASTENERS = frozenset({"bolt", "screw", "nut", "stud"})
+
+
 def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | None:
     """The one line of the drawing the question is about that states the quantity it asks for
     in its unit; None when none or several do (which one is meant is then not known)."""
@@ -279,6 +283,8 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
         if w.rstrip("s") in _COMPONENTS or w in _COMPONENTS
     }
     parts -= {t.rstrip("s") for t in identity_terms(subject[0])}
+    if _QUANTITIES[0][0].search(question):
+        parts -= _FASTENERS  # a tightening torque is a fastener's whether the line says so or not
     found: dict[str, Extract] = {}
     for src in sources:
         if (src.source, src.page) not in files:

@@ -616,3 +616,11 @@ def test_a_plus_minus_read_as_a_four_is_mended_only_where_the_size_is_implausibl
     rail = drawing_source(2, "RAIL R-1", title="Rail", drawing="R-1", dims="140.5\n60\n45")
     found = find_extract("How long is R-1?", [rail])
     assert found is not None and found.quote == "140.5"
+
+
+def test_a_tightening_torque_is_the_fasteners_even_when_its_line_does_not_say_screw() -> None:
+    base = drawing_source(
+        1, "夹具底座 JJ-4820-00\n738 25 N·m", title="夹具底座", drawing="JJ-4820-00"
+    )
+    found = find_extract("What torque are the screws of JJ-4820-00 tightened to?", [base])
+    assert found is not None and "25 N·m" in found.quote
