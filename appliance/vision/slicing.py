@@ -135,6 +135,11 @@ def _inside(line: OcrLine, box: Box) -> bool:
     return box.x0 <= cx <= box.x1 and box.y0 <= cy <= box.y1
 
 
+def _inside_box(box: Box, outer: Box) -> bool:
+    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+    return outer.x0 <= cx <= outer.x1 and outer.y0 <= cy <= outer.y1
+
+
 def _union(lines: list[OcrLine]) -> Box:
     box = lines[0].box
     for line in lines[1:]:
@@ -230,6 +235,14 @@ def build_slices(
         if page.layout == "drawing"
         else []
     )
+    if title_block is not None and page.layout == "drawing":
+        # Tables read with the block (a Chinese block's change rows): the page's lines in them are
+        # theirs, not notes; a table the page's finder found there too is the same one, read worse.
+        for ruled in title_block.tables:
+            tables = [t for t in tables if not _inside_box(t.box, ruled.box)]
+            tables.append(
+                replace(ruled, lines=[line for line in page.lines if _inside(line, ruled.box)])
+            )
     in_tables = {id(line) for table in tables for line in table.lines}
     numbered = (
         number_note_lists(

@@ -25,8 +25,10 @@ from appliance.vision.hanlines import has_han
 from appliance.vision.ocr import PSM_LINE, read_page
 from appliance.vision.ocrlines import OcrLine, OcrWord
 from appliance.vision.settings import VisionSettings
+from appliance.vision.tables import Table
 from appliance.vision.tesseract import run_tesseract, title_block_languages
 from appliance.vision.titlecells import read_at_heights, read_cells
+from appliance.vision.titlechanges import read_change_rows
 from appliance.vision.titlefields import (
     FieldReading,
     cell_fields,
@@ -68,6 +70,9 @@ class TitleBlock:
     lines: list[OcrLine] = field(default_factory=list)
     #: Problems met while reading it (a degraded but usable result).
     warnings: list[str] = field(default_factory=list)
+    #: Tables ruled on the block, read with it: a Chinese block's change rows
+    #: (:mod:`appliance.vision.titlechanges`).
+    tables: list[Table] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -96,9 +101,25 @@ def read_title_block(
     block = _read_block(gray, settings, photographed)
     other = title_block_languages(settings)
     if block is None or other == settings.ocr_languages or len(block.fields) >= FEW_FIELDS:
+        return _with_change_rows(gray, block, settings, photographed)
+    chinese = replace(settings, ocr_languages=other)
+    again = _read_block(gray, chinese, photographed)
+    if again is not None and len(again.fields) > len(block.fields):
+        return _with_change_rows(gray, again, chinese, photographed)
+    return _with_change_rows(gray, block, settings, photographed)
+
+
+def _with_change_rows(
+    gray: np.ndarray, block: TitleBlock | None, settings: VisionSettings, photographed: bool
+) -> TitleBlock | None:
+    """The block with the GB/T 10609.1 change rows ruled on it, when it is a Chinese block (the
+    only kind that has them; other blocks pay nothing), read in the languages it was read in."""
+    if block is None or not has_han(block.text + " ".join(block.fields.values())):
         return block
-    again = _read_block(gray, replace(settings, ocr_languages=other), photographed)
-    return again if again is not None and len(again.fields) > len(block.fields) else block
+    changes = read_change_rows(gray, block.box, settings, photographed=photographed)
+    if changes is not None:
+        block.tables.append(changes)
+    return block
 
 
 def _read_block(

@@ -143,3 +143,104 @@ def test_dx_3105_02_block_read_with_its_gb_fields() -> None:
     assert fields["process_by"] == "孙立"
     assert fields["approved_by"] == "周国强"
     assert fields["approved_date"] == fields["date"] == "2026.03.16"
+
+
+def _words(cell: Cell, *texts: str, conf: float = 90.0) -> list[OcrWord]:
+    b = cell.box
+    return [
+        OcrWord(
+            text=t,
+            raw_text=t,
+            conf=conf,
+            box=Box(b.x0 + 5 + 40 * i, b.y0 + 5, b.x0 + 40 * i + 40, b.y1 - 5),
+        )
+        for i, t in enumerate(texts)
+    ]
+
+
+def test_change_rows_become_a_revision_table_keyed_by_their_mark() -> None:
+    """The two readings of DX-3105-02's change rows: headers misread in one or both ("分所",
+    "ake 名"), each name read right in one of them; the columns the answers ask by."""
+    from appliance.vision.titlechanges import _table
+
+    xs = [(1224, 1318), (1322, 1418), (1422, 1538), (1542, 1838), (1842, 2038), (2042, 2275)]
+    rows = [[Cell(Box(x0, y, x1, y + 40)) for x0, x1 in xs] for y in (1069, 1113, 1159, 1203)]
+    texts = [
+        [
+            ("标记",),
+            ("处", "数"),
+            ("分", "所"),
+            ("更", "改", "文件", "号"),
+            ("ake", "名"),
+            ("年", "月", "日"),
+        ],
+        [("a",), ("2",), ("B3",), ("GG-2026-017",), ("亚", "海", "涛"), ("2026.04.08",)],
+        [("b",), ("1",), ("cS",), ("GG-2026-031",), ("李建华",), ("2026.05.20",)],
+        [(), (), (), (), (), ()],  # a row left empty for the next change
+    ]
+    second = [
+        [
+            ("标记", "/人"),
+            ("处数",),
+            ("分", "x", "所"),
+            ("更改文件号",),
+            ("aE", "心名"),
+            ("年月日",),
+        ],
+        [("a",), ("2",), ("B3",), ("GG-2026-017",), ("王海涛",), ("2026.04.08",)],
+        [(), ("1",), ("C5",), ("GG-2026-031",), ("s+", "#1"), ("2026.05.20",)],
+        [(), (), (), (), (), ()],
+    ]
+    readings = [
+        [
+            (_words(cell, *a), _words(cell, *b, conf=95.0 if len(b) == 1 else 40.0))
+            for cell, a, b in zip(row, ra, rb, strict=True)
+        ]
+        for row, ra, rb in zip(rows, texts, second, strict=True)
+    ]
+    table = _table(rows, readings)
+    assert table is not None and table.kind == "revisions"
+    assert table.columns == ["key", "places", "zone", "order", "by", "date"]
+    assert [r.key for r in table.rows] == ["A", "B"]
+    a, b = table.rows
+    assert a.cells["order"] == "GG-2026-017" and a.cells["zone"] == "B3"
+    assert a.cells["by"] == "王海涛"  # the more confident of two names
+    assert b.cells["by"] == "李建华" and b.cells["zone"] == "C5"  # the reading of the column's form
+    assert b.cells["date"] == "2026.05.20"
+    assert table.row("b") is b
+    assert b.boxes["by"] == rows[2][4].box
+
+
+def test_a_grid_over_the_block_without_a_mark_column_is_no_change_table() -> None:
+    """A parts list ruled on a Chinese block (序号 | 代号 | 名称 | 数量) is not read as changes."""
+    from appliance.vision.titlechanges import _table
+
+    rows = [[Cell(Box(100 * i, y, 100 * i + 96, y + 40)) for i in range(4)] for y in (0, 44)]
+    texts = [("序号", "代号", "名称", "数量"), ("1", "JJ-4820-01", "底板", "1")]
+    readings = [
+        [(_words(cell, t), _words(cell, t)) for cell, t in zip(row, rt, strict=True)]
+        for row, rt in zip(rows, texts, strict=True)
+    ]
+    assert _table(rows, readings) is None
+
+
+@pytest.mark.skipif(
+    not (_RENDERED / "DX-3105-02.png").exists(), reason="bench/answer_drawings.py not run"
+)
+def test_dx_3105_02_change_rows_are_its_revision_table_not_loose_lines() -> None:
+    from appliance.document import SliceKind
+    from appliance.vision.analysis import analyse_image
+
+    rgb = cv2.cvtColor(cv2.imread(str(_RENDERED / "DX-3105-02.png")), cv2.COLOR_BGR2RGB)
+    slices = analyse_image(rgb, VisionSettings(), strict=False).slices
+    tables = [s for s in slices if s.kind is SliceKind.TABLE]
+    assert len(tables) == 1 and tables[0].section == "revisions"
+    record = tables[0].extra["table"]
+    rows = {r["key"]: r["cells"] for r in record["rows"]}  # type: ignore[index]
+    assert set(rows) == {"A", "B"}
+    assert rows["A"]["order"] == "GG-2026-017" and rows["A"]["zone"] == "B3"
+    assert rows["B"]["by"] == "李建华" and rows["B"]["date"] == "2026.05.20"
+    notes = " ".join(s.text for s in slices if s.kind is SliceKind.NOTE)
+    assert "GG-2026" not in notes and "标记" not in notes
+    # The title block's slice carries the table for a question that names the drawing.
+    assert slices[0].kind is SliceKind.TITLE_BLOCK and slices[0].extra.get("tables")
