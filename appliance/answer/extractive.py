@@ -392,7 +392,13 @@ class Extract:
 
 
 #: The verb of a field that names a person.
-_PERSON_VERBS = {"drawn_by": "drawn", "checked_by": "checked", "approved_by": "approved"}
+_PERSON_VERBS = {
+    "drawn_by": "drawn",
+    "checked_by": "checked",
+    "approved_by": "approved",
+    "standardised_by": "standardised",
+    "process_by": "signed for process engineering",
+}
 
 
 def normalise(token: str) -> str:
