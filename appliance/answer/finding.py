@@ -188,9 +188,9 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, row, sources)
-    part = tables.parts_extract(question, sources)
-    if part is not None:
-        return part  # a row of the parts list named ("item 3", "the bearings")
+    part, settled = tables.parts_extract(question, sources)
+    if part is not None or settled:
+        return part  # a row of the parts list named ("item 3", "the bearings"); None: no such cell
     if notes.asked_note(question) is not None:
         return notes.numbered_note_extract(question, sources)
     edge = dimensions.edge_note_extract(question, sources)

@@ -300,7 +300,7 @@ _PARTS_SPOKEN = {
     "part_no": "part number of item {key}",
     "material": "material of item {key}",
     "remarks": "remark on item {key}",
-    "name": "item {key}",
+    "name": "name of item {key}",
 }
 #: Words of a question that name no part ("the parts list", "the drawing").
 _NOT_PARTS = frozenset(
@@ -308,19 +308,27 @@ _NOT_PARTS = frozenset(
 )
 
 
-def parts_extract(question: str, sources: Sequence[Source]) -> extractive.Extract | None:
+def parts_extract(
+    question: str, sources: Sequence[Source]
+) -> tuple[extractive.Extract | None, bool]:
     """The cell of the parts list that answers a question about one of its rows: the row named by
     its item number ("item 3", "Pos. 1") or by what the part is ("the bearings": a row whose name
     means bearing), the column by what is asked (how many, unit, material, part number or
-    standard, remark, what). None when the drawing asked about has no parts list, or the question
-    names no row of it (then it is about the drawing itself: "what material is VW-3318-00")."""
+    standard, remark, what); and whether that settles it. No cell when the drawing asked about has
+    no parts list, or the question names no row of it (then it is about the drawing itself: "what
+    material is VW-3318-00"). An item named by its number whose cell the list lacks is settled
+    unanswered: another line of the drawing would only be a guess."""
     column = next((c for c, pattern in _PARTS_COLUMNS if pattern.search(question)), None)
     if column is None:
-        return None
+        return None, False
     item = _ITEM.search(question)
     asked = question.replace(item[0], " ") if item else question
     subject = extractive._subject_sources(asked, "", sources)
+    if _LIST_NAMED.search(question):
+        # "the German shaft with the parts list": the drawing that has one.
+        subject = [s for s in subject if _has_parts_list(s)] or subject
     files = {(s.source, s.page) for s in subject[:1]}
+    settled = False
     for src in sources:
         if (src.source, src.page) not in files:
             continue
@@ -328,12 +336,13 @@ def parts_extract(question: str, sources: Sequence[Source]) -> extractive.Extrac
             table = Table.from_json(record)
             if table.kind != "parts":
                 continue
+            settled = settled or item is not None
             if item is not None:
                 row = table.row(item[1])
             elif column == "unit":
                 row = next((r for r in table.rows if r.cells.get("unit")), None)
             else:
-                row = _named_row(asked, table)
+                row = _named_row(_naming_words(asked, column), table, _title_words(src))
             if row is None:
                 continue
             wanted = column
@@ -342,20 +351,61 @@ def parts_extract(question: str, sources: Sequence[Source]) -> extractive.Extrac
             if wanted not in row.cells:
                 continue
             key = row.key or "?"
-            return extractive.Extract(
+            cell = extractive.Extract(
                 src.number,
                 row.cells[wanted],
                 _PARTS_SPOKEN[wanted].format(key=key),
                 1.0,
                 box=row.boxes.get(wanted),
             )
-    return None
+            return cell, True
+    return None, settled
 
 
-def _named_row(question: str, table: Table) -> TableRow | None:
+#: Where the thing counted ends in "how many bearings go into ...".
+_COUNTED_END = re.compile(
+    r"\b(?:do|does|did|are|is|go|goes|have|has|of|in|on|for|are|were|will|must)\b|[,?]", re.I
+)
+
+
+def _naming_words(question: str, column: str) -> str:
+    """The words that may name the row: for "how many", the thing counted ("how many teeth does
+    the gear have" counts teeth, not gears); else the whole question."""
+    many = re.search(r"\bhow many\b", question, re.I)
+    if column != "qty" or many is None:
+        return question
+    rest = question[many.end() :]
+    end = _COUNTED_END.search(rest)
+    return rest[: end.start()] if end else rest
+
+
+def _title_words(src: Source) -> set[str]:
+    """The words naming the drawing itself, and their senses: "the countershaft" names the
+    assembly, not its shaft."""
+    title = " ".join(v for v in (src.title, src.fields.get("title", "")) if v)
+    words = set(_words(title))
+    for sense in [*senses(title), *_head_senses(title)]:
+        words.update(_words(sense))
+    return words
+
+
+#: A question that speaks of a parts list ("in the parts list", "the Stückliste", "明细栏").
+_LIST_NAMED = re.compile(
+    r"\b(?:parts?\s*lists?|bom|bill of materials?|st[üu]c?kliste|stycklista)\b|明细[栏表]", re.I
+)
+
+
+def _has_parts_list(src: Source) -> bool:
+    return any(record.get("kind") == "parts" for record in src.tables)
+
+
+def _named_row(
+    question: str, table: Table, skip: frozenset[str] | set[str] = frozenset()
+) -> TableRow | None:
     """The one row whose name (or part number) means a word of the question ("bearings" for
-    "Rillenkugellager", "base plate" for "底板"); None when no row or more than one is named."""
-    asked = set(_words(question)) - _NOT_PARTS
+    "Rillenkugellager", "base plate" for "底板"), the drawing's own name (``skip``) aside; None
+    when no row or more than one is named."""
+    asked = set(_words(question)) - _NOT_PARTS - skip
     found = []
     for row in table.rows:
         written = " ".join(row.cells.get(c, "") for c in ("name", "part_no", "description"))

@@ -122,3 +122,22 @@ def test_see_parts_list_followed_to_the_row_of_the_part_itself() -> None:
     )
     found = finding.find_extract("What material is DB-1 made of?", [chinese])
     assert found is not None and found.quote == "HT250"
+
+
+def test_an_item_whose_cell_was_not_read_is_not_answered_from_another_line() -> None:
+    rows = [TableRow("3", {"key": "3", "part_no": "GB/T 70.1 M8x25"}, {})]
+    table = Table(
+        "parts", ["key", "part_no"], {"key": "序号", "part_no": "代号"}, rows, Box(0, 0, 9, 9)
+    )
+    src = drawing_source(
+        1,
+        "Title block.\n夹具底座 JJ-4820-00\n重量 6.8 kg\n4 x M8",
+        drawing="JJ-4820-00",
+        tables=[table],
+    )
+    assert finding.find_extract("How many screws, item 3, go into JJ-4820-00?", [src]) is None
+
+
+def test_how_many_counts_the_thing_named_after_it() -> None:
+    # "How many teeth does the spur gear have": teeth are counted, no row is of teeth.
+    assert _ask("How many teeth does the shaft of VW-3318-00 have?") is None
