@@ -123,6 +123,20 @@ def test_an_empty_standardisation_cell_takes_no_neighbour() -> None:
     assert "standardised_by" not in fields
 
 
+def test_an_approval_dated_in_the_approvers_own_cell() -> None:
+    """DL-5208-01 writes name and date in one cell: the approval date (and the drawing's date) is
+    that one, not the designer's date in the cell before it."""
+    fields = cell_fields(
+        [
+            _cell(0, 0, 200, 50, "设计"),
+            _cell(204, 0, 600, 50, "王磊", "2026.02.10", size=26),
+            _cell(0, 54, 200, 104, "批准"),
+            _cell(204, 54, 600, 104, "周建国", "2026.02.25", size=26),
+        ]
+    )
+    assert fields["approved_date"].value == fields["date"].value == "2026.02.25"
+
+
 @pytest.mark.skipif(
     not (_RENDERED / "DX-3105-02.png").exists(), reason="bench/answer_drawings.py not run"
 )
