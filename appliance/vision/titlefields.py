@@ -341,11 +341,11 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             if signed is not None:
                 fields.setdefault("approved_date", signed)
     approver = fields.get("approved_by")
-    dated = _DATE.search(approver.value) if approver is not None else None
-    if approver is not None and dated is not None and valid_value("date", dated.group(1)):
+    on_approval = _DATE.search(approver.value) if approver is not None else None
+    if approver is not None and on_approval and valid_value("date", on_approval.group(1)):
         # The approver's name and date in one cell ("周建国 2026.02.25").
         fields.setdefault(
-            "approved_date", FieldReading(dated.group(1), approver.conf, approver.words)
+            "approved_date", FieldReading(on_approval.group(1), approver.conf, approver.words)
         )
     if "date" not in fields and "approved_date" in fields:
         # A GB/T 10609.1 grid dates each sign-off and has no date cell of its own: the drawing's
