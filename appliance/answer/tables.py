@@ -370,9 +370,11 @@ _COUNTED_END = re.compile(
 
 def _naming_words(question: str, column: str) -> str:
     """The words that may name the row: for "how many", the thing counted ("how many teeth does
-    the gear have" counts teeth, not gears); else the whole question."""
-    many = re.search(r"\bhow many\b", question, re.I)
-    if column != "qty" or many is None:
+    the gear have" counts teeth, not gears); for "which", the thing asked for ("which grease are
+    the bearings filled with" asks a grease, not a bearing); else the whole question."""
+    asks = {"qty": r"\bhow many\b", "name": r"\bwhich\b"}.get(column)
+    many = re.search(asks, question, re.I) if asks else None
+    if many is None:
         return question
     rest = question[many.end() :]
     end = _COUNTED_END.search(rest)

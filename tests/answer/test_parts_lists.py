@@ -141,3 +141,9 @@ def test_an_item_whose_cell_was_not_read_is_not_answered_from_another_line() -> 
 def test_how_many_counts_the_thing_named_after_it() -> None:
     # "How many teeth does the spur gear have": teeth are counted, no row is of teeth.
     assert _ask("How many teeth does the shaft of VW-3318-00 have?") is None
+
+
+def test_which_asks_for_the_thing_named_after_it() -> None:
+    # "Which grease are the bearings filled with": a grease, which no row is.
+    found = _ask("Which grease are the bearings of VW-3318-00 filled with?")
+    assert found is None or "6206" not in found.quote
