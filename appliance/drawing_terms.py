@@ -52,7 +52,7 @@ FIELD_NAMES: dict[str, str] = {
     "document_type": "document type",
     "document_status": "document status",
     "owner": "legal owner",
-    # The further fields of GB/T 10609.1 blocks (decision 0046).
+    # The further fields of GB/T 10609.1 blocks.
     "stage": "stage mark",
     "company": "company",
     "standardised_by": "standardised by",

@@ -308,7 +308,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "document_type": ("document type", "type of document", "kind of document", "dokumentart"),
     "document_status": ("document status", "status of the", "dokumentstatus"),
     "owner": ("legal owner", "who owns", "owner"),
-    # GB/T 10609.1 blocks (decision 0046): the stage mark, the company, two more sign-offs, and the
+    # GB/T 10609.1 blocks: the stage mark, the company, two more sign-offs, and the
     # approval's own date ("when was it approved" asks the date, which such a block gives as this).
     "stage": ("stage mark", "stage", "阶段标记"),
     "company": ("company", "单位名称"),

@@ -383,7 +383,7 @@ class VoiceFrontEnd:
         early = EarlyTranscriber(hear, keep) if stream is None and s.early_transcription else None
         # The audio around a keyword detection's phrase, heard again without the prompt (which
         # leads with the phrase, and whisper imitates it) as soon as it has arrived: while the
-        # question is still being said (decision 0037 section 9).
+        # question is still being said.
         window = (
             WakeWindow.around(wake)
             if s.wake_window_check and stream is None and wake.detector in KEYWORD_DETECTORS

@@ -139,8 +139,7 @@ def window_near_miss(text: str, phrase: str) -> bool:
     "Avent law", "hope claw" as "Up-dra", "unopened claw" as "Unopened claw".
 
     Only the first word is required: unprompted, whisper writes the phrase's own "claw" as
-    "law", "floor" or "door" for most voices, and requiring it refused 26 of 36 tuning positives
-    (decision 0037 section 9).
+    "law", "floor" or "door" for most voices, and requiring it refuses most of the phrase too.
     """
     words = set(normalise_words(text))
     first, joined = phrase.lower().split()[0], "".join(phrase.lower().split())

@@ -78,8 +78,8 @@ class AudioSettings:
     #: phrase, heard again by the question recogniser without the prompt, while the question is
     #: said) shows a near-miss there: the phrase inside other words, or no whole word "open"
     #: ("oven claw" heard as "Avent law"; ``phrases.window_near_miss``). Off: on held-out voices
-    #: it answered 10 near-misses of 126 instead of 23, but 40 positives of 45 at >= 10 dB
-    #: instead of 45 (decision 0037 section 9).
+    #: it refuses most near-misses but also some of the phrase itself at >= 10 dB (a positive in
+    #: nine is lost), which a wake word must not.
     wake_window_check: bool = False
     #: Manifest name of the whisper model that checks each wake. Its thresholds were chosen with
     #: tiny.en (decision 0032), so it stays tiny.en when the questions go to a larger model

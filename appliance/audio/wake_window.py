@@ -2,11 +2,11 @@
 
 The question is transcribed with a prompt that leads with the wake phrase, and whisper imitates
 its prompt: "reopen claw", "open clawed" and "oven claw" come out as "Open Claw", and the
-glued-phrase check (``phrases.phrase_glued``) cannot see them (decision 0037 section 8). This
+glued-phrase check (``phrases.phrase_glued``) cannot see them. This
 window is heard by the same recogniser without any prompt, as soon as its audio has arrived —
 while the question is still being said, so that its verdict is ready when the question's is —
-and the utterance is refused when it shows a near-miss there (``phrases.window_near_miss``;
-decision 0037 section 9, ``audio.wake_window_check``).
+and the utterance is refused when it shows a near-miss there (``phrases.window_near_miss``,
+``audio.wake_window_check``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from appliance.audio.ring import PreRoll
 #: and the "re" of "reopen").
 WINDOW_MARGIN_S = 0.4
 #: Seconds after the detection's estimated phrase end: the estimate may fall inside "claw", and
-#: a suffix ("clawed", "clawing") follows it. Chosen on tuning voices (decision 0037 section 9).
+#: a suffix ("clawed", "clawing") follows it; a longer tail lets more near-misses through.
 WINDOW_TAIL_S = 0.4
 #: How whisper hears the window: "short", an encoder context of the window itself (the wake
 #: check's decode), or "full", the question's transcription (30 s of context, mostly padding).
-#: Chosen on tuning voices (decision 0037 section 9).
+#: The short one is several times faster and ready before the question ends.
 WINDOW_CONTEXT: Literal["short", "full"] = "short"
 
 

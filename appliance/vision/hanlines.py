@@ -11,7 +11,7 @@ Each line is read twice, in two calls: at the mosaic's letter height with the la
 and larger with the Chinese model first. Neither reading alone gets every line: with English first,
 a note that mixes Chinese and a Latin standard ("未注尺寸公差按 GB/T 1804-m") comes back as Latin
 junk; with Chinese first and larger, short cells ("日期", "共 1 张 第 1 张") are read less surely. The
-more confident of the Chinese readings wins (docs/decisions/0047).
+more confident of the Chinese readings wins.
 """
 
 from __future__ import annotations
