@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
-from appliance.answer import dimensions, forms, notes, tables
+from appliance.answer import dimensions, forms, notes, parts, tables
 from appliance.answer.context import Source
 from appliance.answer.extractive import (
     _COMPONENTS,
@@ -100,9 +100,9 @@ def _designation_pattern(token: str) -> re.Pattern[str]:
     """How a designation is written on a drawing: any case, "Ø 11,00" for "Ø11", "R1.00" for "R1",
     "6x M6x1" for "M6" (a thread's pitch after it), "UR10_29.20" for "UR10"."""
     token = token.rstrip(".,-/")
-    parts = re.split(r"(\d+(?:[.,]\d+)?)", token)
+    pieces = re.split(r"(\d+(?:[.,]\d+)?)", token)
     body = ""
-    for part in parts:
+    for part in pieces:
         if not part:
             continue
         if body and part not in "⌀Øø" and body[-1] not in "?":
@@ -188,7 +188,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if cell is not None or has_table:
             return cell  # (None: the drawing's table has no such row or column)
         return _without_table(question, row, sources)
-    part, settled = tables.parts_extract(question, sources)
+    part, settled = parts.parts_extract(question, sources)
     if part is not None or settled:
         return part  # a row of the parts list named ("item 3", "the bearings"); None: no such cell
     if notes.asked_note(question) is not None:
@@ -240,7 +240,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
             return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
         if found is not None:
             # "Werkstoff: siehe Stückliste": the parts list's row for the part itself.
-            own = tables.own_row_extract(found, field, sources)
+            own = parts.own_row_extract(found, field, sources)
             return own if own is not None else _followed_to_its_note(found, sources)
         if names_absent(question, phrase, sources):
             return None  # a field of a drawing that is not among the sources
@@ -277,14 +277,16 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
         return None
     files = {(s.source, s.page) for s in subject}
     # "How hard are the locating pins": a component's quantity is only its own line's.
-    parts = {
+    components = {
         w.rstrip("s")
         for w in re.findall(r"[a-z-]+", question.lower())
         if w.rstrip("s") in _COMPONENTS or w in _COMPONENTS
     }
-    parts -= {t.rstrip("s") for t in identity_terms(subject[0])}
+    components -= {t.rstrip("s") for t in identity_terms(subject[0])}
     if _QUANTITIES[0][0].search(question):
-        parts -= _FASTENERS  # a tightening torque is a fastener's whether the line says so or not
+        components -= (
+            _FASTENERS  # a tightening torque is a fastener's whether the line says so or not
+        )
     found: dict[str, Extract] = {}
     for src in sources:
         if (src.source, src.page) not in files:
@@ -294,7 +296,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
             if not line or len(line) > 120 or not _states_quantity(question, line):
                 continue
             said = f"{line}\n{translate(line)}".lower()
-            if all(part in said for part in parts):
+            if all(part in said for part in components):
                 found.setdefault(line, Extract(src.number, line, "", 0.5))
     return next(iter(found.values())) if len(found) == 1 else None
 

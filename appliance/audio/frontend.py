@@ -140,6 +140,17 @@ class VoiceFrontEnd:
         if self.bus is not None:
             self.bus.publish(Event(kind, data))
 
+    def _refuse(self, wake: WakeDetection, heard: str, **why: Any) -> None:
+        """A wake the question's hearing shows was a near-miss: say why, and go back to idle."""
+        self._publish(
+            EventType.WAKE_REJECTED,
+            detector=wake.detector,
+            score=round(wake.score, 4),
+            heard=heard,
+            **why,
+        )
+        self._publish(EventType.IDLE)
+
     async def start(self) -> None:
         """Start reading the source (idempotent)."""
         if self._pump is None:
@@ -455,14 +466,7 @@ class VoiceFrontEnd:
             hearing = await asyncio.to_thread(hear, audio)
         if hearing.glued:
             # "reopen claw ...": a near-miss the detector could not tell; no answer, no "Yes?".
-            self._publish(
-                EventType.WAKE_REJECTED,
-                detector=wake.detector,
-                score=round(wake.score, 4),
-                heard=hearing.transcript.text,
-                glued=True,
-            )
-            self._publish(EventType.IDLE)
+            self._refuse(wake, hearing.transcript.text, glued=True)
             return None
         if window is not None:
             waited = time.monotonic()
@@ -472,14 +476,7 @@ class VoiceFrontEnd:
             latency["window_check_s"] = window.compute_s
             if near_miss is not None:
                 # "oven claw ...", "reopen claw": heard unprompted, no answer, no "Yes?".
-                self._publish(
-                    EventType.WAKE_REJECTED,
-                    detector=wake.detector,
-                    score=round(wake.score, 4),
-                    heard=hearing.transcript.text,
-                    window=near_miss,
-                )
-                self._publish(EventType.IDLE)
+                self._refuse(wake, hearing.transcript.text, window=near_miss)
                 return None
         # Heard early, the text was ready before the question ended: no wait at all.
         timings.mark("transcribed", max(hearing.transcribed_at, timings.marks["capture_end"]))

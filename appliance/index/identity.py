@@ -386,7 +386,7 @@ class SourceNames:
         looked_up = said | close_identifiers
         candidates = {id(name): name for t in looked_up for name in self._by_term.get(t, ())}
         best: dict[int, tuple[float, frozenset[str], str]] = {}
-        by_head: set[int] = set()  # sources named by a head noun alone
+        in_full: set[int] = set()  # sources named by more than a head noun
         for name in candidates.values():
             if name.identifier:
                 # An identifier heard nearly right names its drawing less surely than one said.
@@ -403,11 +403,9 @@ class SourceNames:
                     score *= HEAD_SCORE
             if score < min_score:
                 continue
+            if not name.head:
+                in_full.add(name.source_id)
             held = best.get(name.source_id)
-            if name.head and held is None:
-                by_head.add(name.source_id)
-            elif not name.head:
-                by_head.discard(name.source_id)
             if held is None:
                 best[name.source_id] = (score, matched, name.text)
                 continue
@@ -424,9 +422,9 @@ class SourceNames:
             for sid, found in best.items()
             if not any(found[1] < other[1] for o, other in best.items() if o != sid)
         }
-        if any(sid not in by_head for sid in winners):
+        if in_full & winners.keys():
             # "The flange" names the drawing titled Flange, not every drawing of a flange.
-            winners = {sid: found for sid, found in winners.items() if sid not in by_head}
+            winners = {sid: found for sid, found in winners.items() if sid in in_full}
         out = [
             NamedSource(sid, self._rows[sid].namespace, self._rows[sid].source, score, text)
             for sid, (score, _, text) in winners.items()
