@@ -29,7 +29,8 @@ answer up to its first sentence), p50/p95.
 
     .venv/bin/python bench/answer_eval.py [--split tuning|dev|heldout|all] [--condition clean,photo]
         [--modes extractive,llm] [--index-dir DIR] [--ocr-languages eng] [--spoken]
-        [--whisper-model whisper-base] [--voices espeak|piper] [--limit N] [--sample N] [-v]
+        [--whisper-model whisper-base] [--voices espeak|piper] [--limit N] [--sample N]
+        [--qids QID,QID|@FILE] [-v]
 """
 
 from __future__ import annotations
@@ -424,6 +425,9 @@ def print_line(r: Result) -> None:
     why = f" [{r.cause}]" if r.cause else ""
     cite = public_name(a.citations[0].source) if a.citations else "-"
     heard = f" heard={r.heard!r}" if r.heard else ""
+    # Why the model's answer was not used, and what it said: the model path's misses read from -v.
+    if a.fallback_reason not in ("", "extractive_requested"):
+        why += f" ({a.fallback_reason}{': ' + a.rejected_text[:50] if a.rejected_text else ''})"
     print(
         f"  {q.qid:28} {q.split[:4]} {a.mode:10} {flag:8} cite={cite:26} {r.first_s:5.2f}s"
         f" | {claim(a)[:70]!r}{heard}{why}",
@@ -603,6 +607,9 @@ def main() -> None:
     )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
     parser.add_argument(
+        "--qids", help="ask only these questions: QID,QID,... or @FILE (ids separated by spaces)"
+    )
+    parser.add_argument(
         "--sample",
         type=int,
         default=0,
@@ -619,6 +626,15 @@ def main() -> None:
         questions = [q for q in questions if q.batch == args.batch]
         if not questions:
             parser.error(f"no question of batch {args.batch!r} in {', '.join(splits)}")
+    if args.qids:
+        if "heldout" in splits:
+            parser.error("--qids names questions one by one: not on the held-out part")
+        named = set(
+            Path(args.qids[1:]).read_text().split()
+            if args.qids.startswith("@")
+            else args.qids.split(",")
+        )
+        questions = [q for q in questions if q.qid in named]
     if args.limit:
         questions = questions[: args.limit]
     if args.sample and args.sample < len(questions):

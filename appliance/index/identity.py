@@ -150,7 +150,9 @@ def _english_terms(text: str) -> list[str]:
     for word in _raw_words(text):
         if word.isalpha():
             sense = drawing_terms.english(word)
-            if sense:
+            # An English word the glossary also lists ("block", "base") is no translation: taken
+            # alone it would make one word of an English title a full name of the drawing.
+            if sense and fold(sense) != fold(word):
                 found.extend(terms(sense))
     return found
 
@@ -296,6 +298,12 @@ _LEAD_WORDS = _GENERIC | frozenset(
 )
 
 
+#: Two-word names of the parts of a drawing sheet, whose second word is also a part's name.
+_SHEET_PARTS = frozenset({("title", "block"), ("parts", "list"), ("revision", "block")})
+#: The same, as the English sense of one foreign word.
+_SHEET_PART_SENSES = frozenset(" ".join(pair) for pair in _SHEET_PARTS)
+
+
 def question_words(question: str) -> list[_Word]:
     """The question's words with their forms: the term, its English sense ("Adapterplatte" ->
     adapter, plate), its one-word synonyms ("cap" -> cover, lid), and identifiers joined across a
@@ -304,9 +312,15 @@ def question_words(question: str) -> list[_Word]:
     folded = [fold(w) for w in raw]
     out = []
     for i, word in enumerate(raw):
+        if i and (folded[i - 1], folded[i]) in _SHEET_PARTS:
+            # "the title block of JJ-4820-00" is a part of the sheet, not a part called a block.
+            out.append(_Word(folded[i], frozenset()))
+            continue
         forms = {singular(folded[i])}
         if word.isalpha():
             sense = drawing_terms.english(word)
+            if sense and fold(sense) in _SHEET_PART_SENSES:
+                sense = ""  # "Titelblock" says title block: no part is named by it either
             if sense:
                 forms.update(terms(sense))
             # A person says "cap" for a title the glossary gives as "end cover" (端盖).

@@ -213,6 +213,32 @@ def test_a_part_is_named_by_its_head_noun_unless_another_is_named_in_full() -> N
     assert named("What is the tower holder made of?") == []
 
 
+def test_the_title_block_names_no_drawing_called_a_block() -> None:
+    from appliance.index.identity import SourceNames, _SourceRow
+
+    rows = [
+        _SourceRow(1, "global", "HM-30518_revD.png", "HYDRAULIC MANIFOLD BLOCK", "HM-30518", ()),
+        _SourceRow(2, "global", "JJ-4820-00.png", "夹具体", "JJ-4820-00", ()),
+        _SourceRow(3, "global", "lagerbock.png", "Lagerbock", "LB-3340-01", ()),
+    ]
+    names = SourceNames(rows)
+
+    def named(question: str) -> list[tuple[str, float]]:
+        return [(n.source, n.score) for n in names.match(question, soundalike_names=False)]
+
+    # "block" of an English title is the head noun, not a full name of the manifold block (the
+    # glossary lists the word only for its Swedish and German spellings).
+    assert named("What material does the title block of JJ-4820-00 give?") == [
+        ("JJ-4820-00.png", 1.0)
+    ]
+    assert named("What does the Titelblock say the scale is?") == []
+    assert named("What is the scale of the hydraulic manifold block?") == [
+        ("HM-30518_revD.png", 1.0)
+    ]
+    # Lagerbock is a translation: "the bearing block" names it in full.
+    assert named("What is the scale of the bearing block?") == [("lagerbock.png", 1.0)]
+
+
 def test_german_part_name_words_give_the_english_a_person_says() -> None:
     from appliance.drawing_terms import english
 
