@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from appliance.answer import extractive
 from appliance.answer.context import Source
 from appliance.drawing_terms import LABELS
-from appliance.vision.tables import Table, TableRow, row_key
+from appliance.vision.tables import Table, TableRow, date_key, row_key
 
 #: A hole table's row, named by what the hole is ("hole H5", "port T1", "Hål K2", "Bohrung B1").
 _HOLE = re.compile(
@@ -235,7 +235,7 @@ def _last_row(table: Table) -> TableRow | None:
     highest letter."""
     if not table.rows:
         return None
-    dated = [(_date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
+    dated = [(date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
     known = [(d, i) for d, i in dated if d is not None]
     if len(known) == len(dated):
         return table.rows[max(known)[1]]
@@ -248,19 +248,8 @@ def _first_row(table: Table) -> TableRow | None:
     row (revision blocks are written downwards or upwards depending on the standard)."""
     if not table.rows:
         return None
-    dated = [(_date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
+    dated = [(date_key(r.cells.get("date", "")), i) for i, r in enumerate(table.rows)]
     known = [(d, i) for d, i in dated if d is not None]
     if len(known) == len(dated):
         return table.rows[min(known)[1]]
     return table.rows[0]
-
-
-def _date_key(text: str) -> tuple[int, int, int] | None:
-    """A date as (year, month, day): 2025-06-10, 10.01.2025, 03/14/2026; None when not a date."""
-    if m := re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
-        return int(m[1]), int(m[2]), int(m[3])
-    if m := re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", text):
-        return int(m[3]), int(m[2]), int(m[1])
-    if m := re.search(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
-        return int(m[3]), int(m[1]), int(m[2])
-    return None

@@ -594,7 +594,7 @@ def _keyed(kind: str, rows: list[TableRow]) -> list[TableRow]:
     rows = [TableRow(_revision_key(r.cells.get("key", "")), r.cells, r.boxes) for r in rows]
     if any(r.key for r in rows) or len(rows) > 26:
         return _one_letter_filled(rows)
-    dated = [_date_key(r.cells.get("date", "")) for r in rows]
+    dated = [date_key(r.cells.get("date", "")) for r in rows]
     if any(d is None for d in dated) or dated != sorted(dated):  # type: ignore[type-var]
         return rows
     return [TableRow(chr(ord("A") + i), r.cells, r.boxes) for i, r in enumerate(rows)]
@@ -666,7 +666,7 @@ def _one_letter_filled(rows: list[TableRow]) -> list[TableRow]:
 
 def _dated_in_order(rows: list[TableRow], step: int) -> bool:
     """Whether every row has a date and the dates rise down the table (``step`` 1) or up it."""
-    dated = [_date_key(r.cells.get("date", "")) for r in rows]
+    dated = [date_key(r.cells.get("date", "")) for r in rows]
     if any(d is None for d in dated):
         return False
     ordered = dated if step == 1 else dated[::-1]
@@ -681,13 +681,17 @@ def _revision_key(text: str) -> str:
     return letters[0].upper() if len(letters) == 1 else ""
 
 
-def _date_key(text: str) -> tuple[int, int, int] | None:
-    m = re.search(r"(\d{4})-(\d{2})-(\d{2})", text)
-    if m:
+def date_key(text: str) -> tuple[int, int, int] | None:
+    """A date as (year, month, day), None when the text holds none: 2025-06-10, 10.01.2025 (day
+    first, as dotted dates are written), 03/14/2026 or 14/03/2026 (a slash date is read month
+    first, as American drawings write it, unless its first number cannot be a month)."""
+    if m := re.search(r"(\d{4})-(\d{1,2})-(\d{1,2})", text):
         return int(m[1]), int(m[2]), int(m[3])
-    m = re.search(r"(\d{1,2})[./](\d{1,2})[./](\d{4})", text)
-    if m:
+    if m := re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", text):
         return int(m[3]), int(m[2]), int(m[1])
+    if m := re.search(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
+        first, second = int(m[1]), int(m[2])
+        return (int(m[3]), second, first) if first > 12 else (int(m[3]), first, second)
     return None
 
 

@@ -12,7 +12,7 @@ from appliance.config import Config
 from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.ocrlines import OcrLine, OcrWord
-from appliance.vision.tables import Table, find_tables, row_key, table_text
+from appliance.vision.tables import Table, date_key, find_tables, row_key, table_text
 
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -519,3 +519,12 @@ def test_an_item_qty_description_list_is_parts_and_a_hole_table_without_xy_stays
     assert [t.kind for t in tables] == ["holes"]
     b = tables[0].row("B")
     assert b is not None and b.cells["size"] == "M8-6H" and b.cells["qty"] == "4"
+
+
+def test_dates_are_read_in_the_orders_drawings_write_them() -> None:
+
+    assert date_key("2025-6-10") == (2025, 6, 10)
+    assert date_key("Datum 10.01.2025") == (2025, 1, 10)  # dotted: day first
+    assert date_key("03/14/2026") == (2026, 3, 14)  # slashes: month first, as ANSI blocks write
+    assert date_key("14/03/2026") == (2026, 3, 14)  # ...unless the first number is no month
+    assert date_key("REV C") is None
