@@ -298,7 +298,7 @@ _LEAD_WORDS = _GENERIC | frozenset(
 )
 
 
-#: Two-word names of the parts of a drawing sheet, whose second word is also a part's name.
+#: Two-word names of the parts of a drawing sheet, whose second word alone could name a part.
 _SHEET_PARTS = frozenset({("title", "block"), ("parts", "list"), ("revision", "block")})
 #: The same, as the English sense of one foreign word.
 _SHEET_PART_SENSES = frozenset(" ".join(pair) for pair in _SHEET_PARTS)
