@@ -438,6 +438,12 @@ WORDS: dict[str, str] = {
     "antal": "quantity",
     "anzahl": "quantity",
     "menge": "quantity",
+    # The parts of the sheet: taken apart, "Stück-liste" would read "piece strip".
+    "stückliste": "parts list",
+    "stueckliste": "parts list",
+    "teileliste": "parts list",
+    "stycklista": "parts list",
+    "schriftfeld": "title block",
     "stück": "piece",
     # Materials and treatments.
     "stål": "steel",
@@ -833,6 +839,10 @@ WORDS: dict[str, str] = {
 
 #: Chinese term -> its English sense (found in text by longest match).
 CHINESE: dict[str, str] = {
+    # The parts of the sheet.
+    "明细栏": "parts list",
+    "明细表": "parts list",
+    "标题栏": "title block",
     # Notes: processes, treatments and checks.
     "去毛刺": "deburr",
     "锐边倒钝": "break sharp edges",

@@ -232,11 +232,21 @@ def test_the_title_block_names_no_drawing_called_a_block() -> None:
         ("JJ-4820-00.png", 1.0)
     ]
     assert named("What does the Titelblock say the scale is?") == []
+    assert named("Which bolts does the Stückliste of JJ-4820-00 list?") == [("JJ-4820-00.png", 1.0)]
     assert named("What is the scale of the hydraulic manifold block?") == [
         ("HM-30518_revD.png", 1.0)
     ]
     # Lagerbock is a translation: "the bearing block" names it in full.
     assert named("What is the scale of the bearing block?") == [("lagerbock.png", 1.0)]
+
+
+def test_the_parts_of_a_sheet_have_their_english_names_not_their_pieces() -> None:
+    from appliance.drawing_terms import english
+
+    assert english("Stückliste") == "parts list"  # not "piece strip"
+    assert english("Teileliste") == "parts list"
+    assert english("明细栏") == "parts list"
+    assert english("标题栏") == "title block"
 
 
 def test_german_part_name_words_give_the_english_a_person_says() -> None:
