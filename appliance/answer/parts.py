@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from appliance.answer import extractive
 from appliance.answer.context import Source
 from appliance.drawing_terms import english, senses
+from appliance.index.identity import compact, singular
 from appliance.vision.tables import Table, TableRow
 
 #: An item of a parts list named by its number ("item 3", "Pos. 1", "position 2", "序号 4").
@@ -185,14 +186,10 @@ def _words(text: str) -> list[str]:
     """The words of a text that may name a part: Chinese runs, Latin words of three letters or
     more ("VW" of a part number names none), singular."""
     return [
-        _singular(w)
+        singular(w)
         for w in re.findall(r"[^\W\d_]+", text.lower())
         if len(w) >= 3 or re.match(r"[\u3400-\u9fff]", w)
     ]
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 #: A field that sends the reader to the parts list ("siehe Stückliste", "见明细栏").
@@ -215,7 +212,7 @@ def own_row_extract(
         return None
     drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
     names = {
-        _compact(v)
+        compact(v)
         for s in drawing
         for v in (s.drawing_number, s.fields.get("title", ""), s.fields.get("number", ""))
         if v
@@ -228,7 +225,7 @@ def own_row_extract(
             own = [
                 r
                 for r in table.rows
-                if names & {_compact(r.cells.get(c, "")) for c in ("name", "part_no")}
+                if names & {compact(r.cells.get(c, "")) for c in ("name", "part_no")}
             ]
             given = [r for r in table.rows if r.cells.get(column)]
             rows = own if len(own) == 1 else (given if len(given) == 1 else [])
@@ -242,7 +239,3 @@ def own_row_extract(
                     box=row.boxes.get(column),
                 )
     return None
-
-
-def _compact(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
