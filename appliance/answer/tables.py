@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from appliance.answer import extractive
 from appliance.answer.context import Source
 from appliance.drawing_terms import LABELS
-from appliance.vision.tables import Table, TableRow, date_key, row_key
+from appliance.vision.revisions import date_key
+from appliance.vision.tables import Table, TableRow, row_key
 
 #: A hole table's row, named by what the hole is ("hole H5", "port T1", "Hål K2", "Bohrung B1").
 _HOLE = re.compile(

@@ -12,7 +12,8 @@ from appliance.config import Config
 from appliance.document import Box, SliceKind
 from appliance.vision.analysis import analyse_image
 from appliance.vision.ocrlines import OcrLine, OcrWord
-from appliance.vision.tables import Table, date_key, find_tables, row_key, table_text
+from appliance.vision.revisions import date_key
+from appliance.vision.tables import Table, find_tables, row_key, table_text
 
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
