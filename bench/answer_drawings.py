@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -5974,15 +5975,49 @@ def _above_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
         )
 
 
+#: PNG text key holding :func:`render_stamp` of what drew the file.
+_STAMP_KEY = "openclaw-render"
+
+
+def _renderer_source() -> str:
+    """This module's text without the drawing records and the questions: what draws a record."""
+    text = Path(__file__).read_text(encoding="utf-8")
+    records = text.index("\nDRAWINGS: tuple[Drawing, ...] = (")
+    drawing = re.search(r"^# -+ drawing$", text, re.M)
+    questions = re.search(r"^# -+ questions$", text, re.M)
+    assert drawing is not None and questions is not None, "the section lines of this module moved"
+    return text[:records] + text[drawing.start() : questions.start()]
+
+
+def render_stamp(d: Drawing) -> str:
+    """A hash of the record and of the code that draws it: a cached PNG with another stamp is stale."""
+    return hashlib.sha256((_renderer_source() + repr(d)).encode()).hexdigest()[:16]
+
+
+def _stamp_of(path: Path) -> str:
+    try:
+        with Image.open(path) as image:
+            return str(image.info.get(_STAMP_KEY, ""))
+    except OSError:  # a truncated or foreign file is drawn again
+        return ""
+
+
 def write_drawings(folder: Path | None = None) -> list[Path]:
-    """Write every drawing as PNG into ``folder`` (default bench/out/answer_drawings); existing ones are kept."""
+    """Write every drawing as PNG into ``folder`` (default bench/out/answer_drawings).
+
+    A file already there is kept only when it carries the stamp of its record and of the drawing
+    code (:func:`render_stamp`): a file drawn before either changed would be measured as the new one.
+    """
     folder = folder or out_dir("answer_drawings")
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for d in DRAWINGS:
         path = folder / d.file_name
-        if not path.exists():
-            draw_drawing(d).save(path, dpi=(200, 200))
+        stamp = render_stamp(d)
+        if _stamp_of(path) != stamp:
+            info = PngImagePlugin.PngInfo()
+            info.add_text(_STAMP_KEY, stamp)
+            draw_drawing(d).save(path, dpi=(200, 200), pnginfo=info)
         paths.append(path)
     return paths
 
