@@ -135,7 +135,8 @@ def photo_files() -> list[tuple[Path, str]]:
         if path.suffix.lower() == ".pdf":
             page_file = DRAWINGS / "derived_pdf_textlayer" / f"{path.stem}.300dpi.png"
         photo = folder / f"{name}.camera.jpg"
-        if not photo.exists():
+        # A photo older than its page was shot of an earlier drawing: shot again.
+        if not photo.exists() or photo.stat().st_mtime < page_file.stat().st_mtime:
             image = cv2.imread(str(page_file), cv2.IMREAD_COLOR)
             if image is None:
                 raise SystemExit(f"cannot read {page_file}")
@@ -180,7 +181,8 @@ def ingest_code_stamp() -> str:
 
 
 def build_index(config: Config, root: Path, files: list[tuple[Path, str]], log: bool) -> None:
-    """Index every file not yet indexed (a list in ``indexed.json`` lets a long build resume).
+    """Index every file not yet indexed as it is now (``indexed.json`` records each file's digest,
+    so a long build resumes and a file that changed is indexed again).
 
     An index built by other ingest code is thrown away and built again: answers measured on stale
     slices would credit or blame the wrong code.
@@ -200,8 +202,11 @@ def _build_index(config: Config, root: Path, files: list[tuple[Path, str]], log:
         shutil.rmtree(root / "data", ignore_errors=True)
         done_file.unlink(missing_ok=True)
     stamp_file.write_text(stamp)
-    done: list[str] = json.loads(done_file.read_text()) if done_file.exists() else []
-    todo = [(p, n) for p, n in files if n not in done]
+    # Each indexed file by the digest of its bytes: a drawing drawn again since is indexed again.
+    recorded = json.loads(done_file.read_text()) if done_file.exists() else {}
+    done: dict[str, str] = recorded if isinstance(recorded, dict) else {}
+    digests = {n: hashlib.sha256(p.read_bytes()).hexdigest() for p, n in files}
+    todo = [(p, n) for p, n in files if done.get(n) != digests[n]]
     if not todo:
         print(f"  reusing the index in {root} ({len(done)} drawings)")
         return
@@ -214,7 +219,7 @@ def _build_index(config: Config, root: Path, files: list[tuple[Path, str]], log:
                 print(f"  index failure {failed}: {err}")
             if report.failures:
                 continue  # tried again on the next run
-            done.append(name)
+            done[name] = digests[name]
             done_file.write_text(json.dumps(done))
             if log:
                 print(f"  indexed {name} in {time.perf_counter() - t1:.1f} s", flush=True)
