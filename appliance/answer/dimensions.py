@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from appliance.answer import extractive
+from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
 from appliance.drawing_terms import translate
 from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensions
@@ -133,7 +133,7 @@ def edge_note_extract(question: str, sources: Sequence[Source]) -> extractive.Ex
     if not aspect:
         return None
     return _edge_note(
-        question, aspect, extractive._subject_sources(question, "", sources)[:1], sources
+        question, aspect, subjects.subject_sources(question, "", sources)[:1], sources
     )
 
 
@@ -248,7 +248,7 @@ def _subject_dimensions(question: str, intent: _Intent, sources: Sequence[Source
     asked = question.lower()
     for word in intent.words:
         asked = asked.replace(word, " ")
-    subject = extractive._subject_sources(asked, "", sources)
+    subject = subjects.subject_sources(asked, "", sources)
     files = {(s.source, s.page) for s in subject}
     out: list[_Found] = []
     seen: set[Dimension] = set()

@@ -16,25 +16,24 @@ from pathlib import PurePosixPath
 
 from appliance.answer import dimensions, forms, notes, parts, tables
 from appliance.answer.context import Source
-from appliance.answer.extractive import (
-    _COMPONENTS,
-    _RATIO,
-    _WEIGHT,
+from appliance.answer.extractive import Extract, line_extract
+from appliance.answer.fields import (
     FIELD_LABELS,
     FIELD_WORDS,
-    Extract,
-    _of_a_component,
-    _subject_sources,
-    _term_matches,
+    RATIO,
+    WEIGHT,
     asked_field,
-    compact_code,
     field_extract,
-    identity_terms,
-    line_extract,
-    names_absent,
-    normalise,
-    terms,
 )
+from appliance.answer.subjects import (
+    COMPONENTS,
+    compact_code,
+    identity_terms,
+    names_absent,
+    of_a_component,
+    subject_sources,
+)
+from appliance.answer.terms import normalise, term_matches, terms
 from appliance.drawing_terms import synonyms, translate
 from appliance.errors import public_name
 from appliance.index.soundalike import close_identifiers
@@ -209,7 +208,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         if found is None and _asks_quantity(question):
             # No dimension says it; a note of the same drawing may, with its unit ("CASE HARDEN
             # .030 DEEP"). Another drawing's note would answer for the wrong part.
-            subject = _subject_sources(question, "", sources)[:1]
+            subject = subject_sources(question, "", sources)[:1]
             files = {(s.source, s.page) for s in subject}
             found = line_extract(question, [s for s in sources if (s.source, s.page) in files])
         if found is not None and not found.field and not _states_quantity(question, found.quote):
@@ -219,7 +218,7 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
         # "the scale of section A-A": a view drawn at its own scale says so beside its name; the
         # title block's scale is the sheet's.
         line = line_extract(question, sources)
-        if line is not None and _RATIO.search(line.quote) and _VIEW.search(line.quote):
+        if line is not None and RATIO.search(line.quote) and _VIEW.search(line.quote):
             return line
     if field in _SURFACE_FIELDS:
         # "How are the edges finished", "how smooth must the pin bore be": the line about that
@@ -244,8 +243,8 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
             return own if own is not None else _followed_to_its_note(found, sources)
         if names_absent(question, phrase, sources):
             return None  # a field of a drawing that is not among the sources
-        subject = _subject_sources(question, phrase, sources)[:1]
-        if field == "material" and subject and _of_a_component(question, phrase, subject[0]):
+        subject = subject_sources(question, phrase, sources)[:1]
+        if field == "material" and subject and of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
     line = _line_answer(question, field, sources)
     if line is None and _asks_quantity(question):
@@ -267,7 +266,7 @@ _FASTENERS = frozenset({"bolt", "screw", "nut", "stud"})
 def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | None:
     """The one line of the drawing the question is about that states the quantity it asks for
     in its unit; None when none or several do (which one is meant is then not known)."""
-    subject = _subject_sources(question, "", sources)[:1]
+    subject = subject_sources(question, "", sources)[:1]
     if not subject:
         return None
     # A size or code the question names ("the M6 screws") must be the line's, not the drawing's
@@ -280,7 +279,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
     components = {
         w.rstrip("s")
         for w in re.findall(r"[a-z-]+", question.lower())
-        if w.rstrip("s") in _COMPONENTS or w in _COMPONENTS
+        if w.rstrip("s") in COMPONENTS or w in COMPONENTS
     }
     components -= {t.rstrip("s") for t in identity_terms(subject[0])}
     if _QUANTITIES[0][0].search(question):
@@ -341,13 +340,13 @@ def _feature_line(question: str, field: str, sources: Sequence[Source]) -> Extra
         return None
     feature = normalise(named.group(1))
     wanted = {feature, *synonyms(feature), *(normalise(w) for w in synonyms(feature.rstrip("s")))}
-    subject = _subject_sources(question, "", sources)[:1]
+    subject = subject_sources(question, "", sources)[:1]
     files = {(s.source, s.page) for s in subject}
     drawing = [s for s in sources if (s.source, s.page) in files]
 
     def about_it(quote: str) -> bool:
         said = set(terms(quote)) | set(terms(translate(quote)))
-        if not any(_term_matches(w, said) for w in wanted):
+        if not any(term_matches(w, said) for w in wanted):
             return False
         return field != "roughness" or _LINE_FORMS["roughness"].search(quote) is not None
 
@@ -613,8 +612,8 @@ def _names_field(field: str, quote: str) -> bool:
 
 #: What a line must hold to answer a question about these fields when no field value answered it.
 _LINE_FORMS: dict[str, re.Pattern[str]] = {
-    "weight": _WEIGHT,
-    "scale": _RATIO,
+    "weight": WEIGHT,
+    "scale": RATIO,
     "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
     # A standard by its body and number: "DIN 6311", "GB/T 1804", "MIL-STD-130".
     "standard": re.compile(r"\b(?:DIN|ISO|EN|SS|GB/T|GB|ANSI|ASME|JIS|BS|MIL-STD)[\s-]*\d"),

@@ -14,16 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from appliance.answer.context import Source
-from appliance.answer.extractive import (
-    Extract,
-    _names_file,
-    _subject_sources,
-    _term_matches,
-    _units,
-    _with_value,
-    identity_terms,
-    terms,
-)
+from appliance.answer.extractive import Extract, line_units, with_value
+from appliance.answer.subjects import identity_terms, names_file, subject_sources
+from appliance.answer.terms import term_matches, terms
 
 
 @dataclass(frozen=True)
@@ -85,21 +78,21 @@ def asked_form(question: str) -> Form | None:
 def form_extract(question: str, form: Form, sources: Sequence[Source]) -> Extract | None:
     """The line of the drawing the question names showing the value in ``form``, when all its
     lines that show one agree on it (the shortest such line is quoted); None otherwise."""
-    subject = _subject_sources(question, "", sources)[:1]
+    subject = subject_sources(question, "", sources)[:1]
     if not subject:
         return None
     src = subject[0]
     # Only a drawing the question names: "what colour is the impeller" names none of them.
     ident = identity_terms(src)
-    if not _names_file(question, src) and not any(_term_matches(t, ident) for t in terms(question)):
+    if not names_file(question, src) and not any(term_matches(t, ident) for t in terms(question)):
         return None
     drawing = [s for s in sources if (s.source, s.page) == (src.source, src.page)]
     found: list[tuple[int, str]] = []
     values: set[str] = set()
     for part in drawing:
-        lines = _units(part.text)
+        lines = line_units(part.text)
         for i in range(len(lines)):
-            quote = _with_value(lines, i)
+            quote = with_value(lines, i)
             shown = form.shows.findall(quote)
             if shown:
                 found.append((part.number, quote))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from appliance.answer import extractive
+from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
 
 _ORDINALS = {
@@ -61,7 +61,7 @@ def numbered_note_extract(question: str, sources: Sequence[Source]) -> extractiv
     if asked is None:
         return None
     number, words = asked
-    subject = extractive._subject_sources(question.replace(words, " "), "", sources)[:1]
+    subject = subjects.subject_sources(question.replace(words, " "), "", sources)[:1]
     files = {(s.source, s.page) for s in subject}
     notes: dict[int, tuple[Source, str]] = {}
     bare: dict[int, tuple[Source, str]] = {}

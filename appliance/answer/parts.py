@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from appliance.answer import extractive
+from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
 from appliance.drawing_terms import english, senses
 from appliance.index.identity import compact, singular
@@ -72,7 +72,7 @@ def parts_extract(
         return None, False
     item = _ITEM.search(question)
     asked = question.replace(item[0], " ") if item else question
-    subject = extractive._subject_sources(asked, "", sources)
+    subject = subjects.subject_sources(asked, "", sources)
     if _LIST_NAMED.search(question):
         # "the German shaft with the parts list": the drawing that has one.
         subject = [s for s in subject if _has_parts_list(s)] or subject

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from appliance.answer import extractive
+from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
 from appliance.drawing_terms import LABELS
 from appliance.vision.revisions import date_key
@@ -169,7 +169,7 @@ def table_extract(
     asked = question
     for word in ask.words:
         asked = asked.replace(word, " ")
-    subject = extractive._subject_sources(asked, "", sources)
+    subject = subjects.subject_sources(asked, "", sources)
     files = {(s.source, s.page) for s in subject[:1]}
     seen_table = False
     for src in sources:

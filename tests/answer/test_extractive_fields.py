@@ -6,14 +6,8 @@ from __future__ import annotations
 import pytest
 
 from appliance.answer.context import Source, build_sources
-from appliance.answer.extractive import (
-    Extract,
-    asked_field,
-    coverage,
-    field_extract,
-    is_bare_label,
-    line_extract,
-)
+from appliance.answer.extractive import Extract, coverage, is_bare_label, line_extract
+from appliance.answer.fields import asked_field, field_extract
 from appliance.answer.finding import find_extract
 from appliance.document import Box
 from appliance.vision.dimensions import parse_dimensions
