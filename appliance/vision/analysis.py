@@ -17,6 +17,12 @@ import numpy as np
 
 from appliance.document import Box, DocumentSlice
 from appliance.vision.errors import PageQualityError
+from appliance.vision.germanlines import (
+    german_spellings,
+    is_german,
+    respell,
+    with_german_words_reread,
+)
 from appliance.vision.hanlines import has_han, with_han_lines_reread
 from appliance.vision.notelists import read_numbers
 from appliance.vision.ocr import read_page
@@ -89,6 +95,12 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
         if languages != settings.ocr_languages and has_han(block_text):
             # A Chinese title block: the drawing's notes are Chinese too.
             ocr.lines = with_han_lines_reread(page.gray, ocr.lines, settings, languages, ocr)
+    if settings.german_languages and is_german(ocr.lines):
+        english = ocr.lines
+        ocr.lines = with_german_words_reread(page.gray, english, settings, ocr)
+        if title_block is not None:
+            respell(title_block, german_spellings(english, ocr.lines))
+    if title_block is not None:
         fill_from_page(title_block, ocr.lines)
     return ocr, title_block
 

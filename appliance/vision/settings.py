@@ -35,6 +35,9 @@ class VisionSettings:
     #: no fields in it ("" = never): Chinese blocks are unreadable to the English model
     #: (docs/decisions/0019).
     title_block_languages: str = "eng+chi_sim"
+    #: Tesseract languages the words of a German drawing are read in again, for its umlauts and ß
+    #: ("" = never; appliance/vision/germanlines.py).
+    german_languages: str = "deu"
     #: Seconds before a Tesseract call is abandoned.
     ocr_timeout_s: float = 60.0
     #: Tesseract executable (a name looked up on PATH, or a path).
@@ -96,3 +99,7 @@ class VisionSettings:
             raise ConfigError(
                 "vision.title_block_languages: expected names like 'eng+chi_sim', or empty"
             )
+        if self.german_languages and not all(
+            part.isidentifier() for part in self.german_languages.split("+")
+        ):
+            raise ConfigError("vision.german_languages: expected names like 'deu', or empty")
