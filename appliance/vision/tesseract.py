@@ -310,6 +310,7 @@ def check_tesseract(settings: VisionSettings | None = None) -> tuple[bool, str, 
         dict.fromkeys(
             settings.ocr_languages.split("+")
             + [x for x in settings.title_block_languages.split("+") if x]
+            + [x for x in settings.german_languages.split("+") if x]
         )
     )
     have = installed_languages(settings)

@@ -115,6 +115,11 @@ def test_doctor_check(on_path: Callable[[str], None]) -> None:
     assert ok and detail.startswith(("Tesseract 4", "Tesseract 5")), detail
     missing_lang = check_tesseract(VisionSettings(ocr_languages="eng+klingon"))
     assert missing_lang[0] is False and "tesseract-ocr-klingon" in missing_lang[2]
+    # The German pass's model is wanted too ("" turns the pass and the check off).
+    assert "deu" in detail
+    no_german = check_tesseract(VisionSettings(german_languages="klingon"))
+    assert no_german[0] is False and "tesseract-ocr-klingon" in no_german[2]
+    assert check_tesseract(VisionSettings(german_languages=""))[0]
     on_path(OLD_VERSION)
     ok, detail, _ = check_tesseract(VisionSettings())
     assert not ok and "3.5.2" in detail
