@@ -24,7 +24,7 @@ import numpy as np
 
 from appliance.document import Box
 from appliance.vision.errors import OcrError
-from appliance.vision.mosaic import cut_row, read_rows
+from appliance.vision.mosaic import RowWord, cut_row, read_rows
 from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
 from appliance.vision.settings import VisionSettings
 from appliance.vision.symbols import normalise_word
@@ -42,6 +42,7 @@ MAX_LINES = 60
 CHINESE_ROW_HEIGHT = 48
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def has_han(text: str) -> bool:
@@ -93,42 +94,72 @@ def _words(tokens: list[str], box: Box, conf: float) -> tuple[OcrWord, ...]:
 def with_han_lines_reread(
     gray: np.ndarray, lines: list[OcrLine], settings: VisionSettings, languages: str, page: OcrPage
 ) -> list[OcrLine]:
-    """``lines`` with their unsure upright lines read again in ``languages`` (see the module);
-    ``gray`` is the page the lines' boxes are in. A failing call leaves the lines as they were."""
-    spots = [
+    """``lines`` with their unsure upright lines read again in ``languages``, then their confident
+    lines of Latin words (see the module); ``gray`` is the page the lines' boxes are in. A failing
+    call leaves the lines as they were."""
+    upright = [
         i
         for i, line in enumerate(lines)
         if line.source_pass == "upright"
         and not any(w.vertical for w in line.words)
-        and line.conf < UNSURE_CONF
         and not has_han(line.text)
-    ][:MAX_LINES]
-    if not spots:
-        return lines
-    boxes = [_line_box(lines[i]) for i in spots]
+    ]
+    unsure = [i for i in upright if lines[i].conf < UNSURE_CONF][:MAX_LINES]
+    sure = [i for i in upright if lines[i].conf >= UNSURE_CONF and _worded(lines[i])][:MAX_LINES]
     chinese_first = _chinese_first(languages)
     try:
-        as_given = read_rows(
-            [cut_row(gray, b) for b in boxes],
-            dataclasses.replace(settings, ocr_languages=languages),
+        boxes = [_line_box(lines[i]) for i in unsure]
+        readings: list[tuple[list[RowWord], ...]] = list(
+            zip(
+                _read(gray, boxes, settings, languages, 0),
+                _read(gray, boxes, settings, chinese_first, CHINESE_ROW_HEIGHT),
+                strict=True,
+            )
         )
-        larger = read_rows(
-            [cut_row(gray, b, CHINESE_ROW_HEIGHT) for b in boxes],
-            dataclasses.replace(settings, ocr_languages=chinese_first),
-        )
+        # Confident lines in a call of their own: a mosaic's other rows change how Tesseract
+        # reads a row, and the unsure lines' reading is the one measured to work.
+        sure_boxes = [_line_box(lines[i]) for i in sure]
+        sure_readings: list[tuple[list[RowWord], ...]] = [
+            (reading,)
+            for reading in _read(gray, sure_boxes, settings, chinese_first, CHINESE_ROW_HEIGHT)
+        ]
     except OcrError as err:
         page.warnings.append(f"Chinese lines not read again: {err.code}")
         log.warning("Chinese-line pass skipped: %s", err)
         return lines
     lines = list(lines)
-    for index, box, *readings in zip(spots, boxes, as_given, larger, strict=True):
-        best = _best_chinese(readings, floor=max(_SURE_CONF, lines[index].conf))
+    for index, box, found in zip(
+        unsure + sure, boxes + sure_boxes, readings + sure_readings, strict=True
+    ):
+        best = _best_chinese(list(found), floor=max(_SURE_CONF, lines[index].conf))
         if best is None:
             continue
         text, conf = best
+        if index in sure and _digits(text) != _digits(lines[index].text):
+            continue  # a confident line's numbers are its own: only its words may turn Chinese
         tokens = _joined(text.split())
         lines[index] = dataclasses.replace(lines[index], words=_words(tokens, box, conf))
     return lines
+
+
+def _read(
+    gray: np.ndarray, boxes: list[Box], settings: VisionSettings, languages: str, height: int
+) -> list[list[RowWord]]:
+    """The rows cut at ``boxes`` (at ``height`` px letters; 0: the mosaic's own) read in one call."""
+    if not boxes:
+        return []
+    rows = [cut_row(gray, b, height) if height else cut_row(gray, b) for b in boxes]
+    return read_rows(rows, dataclasses.replace(settings, ocr_languages=languages))
+
+
+def _worded(line: OcrLine) -> bool:
+    """A line with a word of two Latin letters or more: Chinese read by the English model comes
+    out as such words, often confidently ("7. SBE Ra 0.8" for "7. 导向面粗糙度 Ra 0.8")."""
+    return any(_LATIN_WORD.search(w.text) for w in line.words)
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
 
 
 def _chinese_first(languages: str) -> str:
