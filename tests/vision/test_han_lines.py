@@ -85,3 +85,15 @@ def test_chinese_languages_are_put_first() -> None:
     assert _chinese_first("eng+chi_sim") == "chi_sim+eng"
     assert _chinese_first("deu+eng+chi_sim") == "chi_sim+deu+eng"
     assert _chinese_first("eng") == "eng"
+
+
+def test_a_confident_line_of_latin_junk_is_read_again_and_english_stays() -> None:
+    # The English model reads some Chinese notes confidently as Latin words; such a line is read
+    # again in a call of its own and takes a Chinese reading with the same digits.
+    gray, boxes = _page(["7. 导向面粗糙度 Ra 0.8", "REMOVE ALL BURRS"], size=22)
+    lines = [_line("7. SBE Ra 0.8", 75, boxes[0]), _line("REMOVE ALL BURRS", 92, boxes[1])]
+    page = OcrPage()
+    result = with_han_lines_reread(gray, lines, load_config().vision, "eng+chi_sim", page)
+    assert result[0].text.replace(" ", "") == "7.导向面粗糙度Ra0.8"
+    assert result[1] is lines[1]
+    assert not page.warnings
