@@ -6,7 +6,6 @@ import dataclasses
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFont
 
 from appliance.config import load_config
 from appliance.document import Box
@@ -22,24 +21,11 @@ from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
 from appliance.vision.settings import VisionSettings
 from appliance.vision.titleblock import TitleBlock
-
-_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+from tests.vision.drawn_lines import LATIN_FONT, drawn_lines
 
 
 def _page(lines: list[str]) -> tuple[np.ndarray, list[Box]]:
-    face = ImageFont.truetype(_FONT, 30)
-    image = Image.new("L", (1100, 80 * len(lines) + 40), 255)
-    draw = ImageDraw.Draw(image)
-    for i, text in enumerate(lines):
-        draw.text((40, 30 + 80 * i), text, font=face, fill=0)
-    gray = np.asarray(image)
-    boxes = []
-    for i in range(len(lines)):
-        ys, xs = np.nonzero(gray[20 + 80 * i : 20 + 80 * i + 70] < 128)
-        boxes.append(
-            Box(float(xs.min()), 20.0 + 80 * i + ys.min(), xs.max() + 1.0, 21.0 + 80 * i + ys.max())
-        )
-    return gray, boxes
+    return drawn_lines(lines, LATIN_FONT, 30, width=1100)
 
 
 def _line(tokens: list[str], box: Box, conf: float = 90.0) -> OcrLine:

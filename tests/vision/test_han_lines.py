@@ -5,32 +5,17 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
 
 from appliance.config import load_config
 from appliance.document import Box
 from appliance.vision.hanlines import _best_chinese, _chinese_first, with_han_lines_reread
 from appliance.vision.mosaic import cut_row, read_rows
 from appliance.vision.ocrlines import OcrLine, OcrPage, OcrWord
-
-_CJK = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+from tests.vision.drawn_lines import CJK_FONT, drawn_lines
 
 
 def _page(lines: list[str], size: int = 34) -> tuple[np.ndarray, list[Box]]:
-    face = ImageFont.truetype(_CJK, size)
-    image = Image.new("L", (1000, 80 * len(lines) + 40), 255)
-    draw = ImageDraw.Draw(image)
-    for i, text in enumerate(lines):
-        draw.text((40, 30 + 80 * i), text, font=face, fill=0)
-    gray = np.asarray(image)
-    boxes = []
-    for i in range(len(lines)):
-        band = gray[20 + 80 * i : 20 + 80 * i + 70] < 128
-        ys, xs = np.nonzero(band)
-        boxes.append(
-            Box(float(xs.min()), 20.0 + 80 * i + ys.min(), xs.max() + 1.0, 21.0 + 80 * i + ys.max())
-        )
-    return gray, boxes
+    return drawn_lines(lines, CJK_FONT, size)
 
 
 def _line(text: str, conf: float, box: Box) -> OcrLine:
