@@ -12,6 +12,12 @@ and larger with the Chinese model first. Neither reading alone gets every line: 
 a note that mixes Chinese and a Latin standard ("未注尺寸公差按 GB/T 1804-m") comes back as Latin
 junk; with Chinese first and larger, short cells ("日期", "共 1 张 第 1 张") are read less surely. The
 more confident of the Chinese readings wins.
+
+The English model also reads some Chinese lines confidently as Latin words ("7. SBE Ra 0.8" for
+"7. 导向面粗糙度 Ra 0.8"). Confident lines holding a Latin word of two letters or more are read
+again too, larger and Chinese first, in a call of their own (other rows in a mosaic change how
+Tesseract reads a row, and the unsure lines' reading stays as it was); such a line takes a
+Chinese reading only with the same digits, so its numbers are never changed here.
 """
 
 from __future__ import annotations
