@@ -408,8 +408,10 @@ class SourceNames:
                 matched = name.terms
             else:
                 matched = name.terms & said
-                total = sum(self._weight[t] for t in name.terms)
-                weight = sum(self._weight[t] * close.get(t, 1.0) for t in matched)
+                # fsum: a set's order changes with the process's string hashing, and a plain
+                # sum's last bit with it ("named in full" scored 0.9999999999999999 in one run).
+                total = math.fsum(self._weight[t] for t in name.terms)
+                weight = math.fsum(self._weight[t] * close.get(t, 1.0) for t in matched)
                 score = weight / total if total else 0.0
                 if _qualified(words, name.terms):
                     score /= 2
