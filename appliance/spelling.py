@@ -1,10 +1,20 @@
-"""How far apart two spellings are: the Levenshtein distance, with an early stop.
+"""Comparing spellings: how far apart two are (the Levenshtein distance, with an early stop), and a
+word folded to compare ("Maßstab" and "massstab" alike).
 
-Shared by the voice front end (a wake phrase heard with one letter off) and the index (a drawing's
-name heard nearly right); it sits below both and imports nothing of the appliance.
+Shared by the voice front end (a wake phrase heard with one letter off), the index (a drawing's
+name heard nearly right) and vision (German cue words read without umlauts); it sits below them
+and imports nothing of the appliance.
 """
 
 from __future__ import annotations
+
+import unicodedata
+
+
+def fold(text: str) -> str:
+    """Lower case without accents (``ß`` as ``ss``), for comparing spellings."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "ss"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def edit_distance(a: str, b: str, limit: int | None = None) -> int:

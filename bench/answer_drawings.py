@@ -21,6 +21,7 @@ drawing by number, title, English sense or file name; the others carry questions
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import re
 import sys
@@ -5979,6 +5980,7 @@ def _above_block(draw: ImageDraw.ImageDraw, d: Drawing) -> None:
 _STAMP_KEY = "openclaw-render"
 
 
+@functools.cache
 def _renderer_source() -> str:
     """This module's text without the drawing records and the questions: what draws a record."""
     text = Path(__file__).read_text(encoding="utf-8")

@@ -15,14 +15,16 @@ Printed per split: by kind and by title-block style; the held-out part by style 
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from appliance.index.store import IndexStore
+from bench.answer_causes import IndexedText
 from bench.answer_drawings import DRAWINGS, Drawing
+from bench.answer_eval import open_config
 from bench.answer_eval_set import matches
 
 
@@ -46,16 +48,6 @@ def drawn_items(d: Drawing) -> list[tuple[str, str]]:
     return items
 
 
-def indexed_text(db: Path, file_name: str) -> str:
-    """Every slice's text of the source indexed under ``file_name``."""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute(
-            "SELECT s.text FROM slices s JOIN sources o ON o.id = s.source_id WHERE o.source = ?",
-            (file_name,),
-        ).fetchall()
-    return "\n".join(text for (text,) in rows)
-
-
 def found(text: str, drawn: str) -> bool:
     return matches(text, drawn) or ("," in drawn and matches(text, drawn.replace(",", ".")))
 
@@ -66,13 +58,16 @@ def main() -> None:
     parser.add_argument("--condition", choices=["clean", "photo"], default="clean")
     parser.add_argument("-v", action="store_true", help="list what tuning and dev did not read")
     args = parser.parse_args()
-    db = (args.index_dir / args.condition / "data" / "index.sqlite3").resolve()
-    if not db.exists():
-        raise SystemExit(f"no index at {db}: build it with bench/answer_eval.py first")
+    root = (args.index_dir / args.condition).resolve()
+    if not (root / "data" / "index.sqlite3").exists():
+        raise SystemExit(f"no index in {root}: build it with bench/answer_eval.py first")
+    with IndexStore.open(open_config(root, None)) as store:
+        indexed = IndexedText(store)
+        texts = {d.file_name: indexed.of(d.file_name) for d in DRAWINGS}
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     missed: list[str] = []
     for d in DRAWINGS:
-        text = indexed_text(db, d.file_name)
+        text = texts[d.file_name]
         if not text:
             print(f"  {d.file_name} is not in the index")
         for kind, drawn in drawn_items(d):
@@ -82,7 +77,7 @@ def main() -> None:
                 tally[(d.split, key)][1] += 1
             if not ok and d.split != "heldout":
                 missed.append(f"  {d.split:7} {d.file_name:32} {kind:10} {drawn}")
-    print(f"drawn and found in {db.parent.parent.name}/{args.condition}")
+    print(f"drawn and found in {root.parent.name}/{args.condition}")
     for split in ("tuning", "dev", "heldout"):
         for (s, key), (hit, n) in sorted(tally.items()):
             if s == split:

@@ -37,6 +37,7 @@ from appliance.vision.errors import PageQualityError
 from appliance.vision.germanlines import is_german
 from appliance.vision.settings import VisionSettings
 from bench.answer_drawings import DRAWINGS, write_drawings
+from bench.answer_readable import drawn_items
 from bench.vision_common import SAMPLES, load_rgb
 from bench.vision_degrade import camera_like
 
@@ -61,12 +62,6 @@ def _read(image: np.ndarray, settings: VisionSettings) -> tuple[str, float, bool
     seconds = _cpu() - start
     text = "\n".join(s.text for s in analysis.slices)
     return text, seconds, is_german(analysis.ocr.lines)
-
-
-def _drawn(name: str) -> list[tuple[str, str]]:
-    """(kind, text) of the title-block values and notes drawn on a rendered drawing."""
-    d = next(d for d in DRAWINGS if d.file_name == name)
-    return [("field", f.value) for f in d.fields if f.value] + [("note", n) for n in d.notes]
 
 
 def main() -> None:
@@ -109,7 +104,9 @@ def main() -> None:
             changed_words[group] += sum(a != b for a, b in zip(words_off, words_on, strict=False))
         if group.startswith("rendered"):
             key = ("held-out", "all") if split == "heldout" else (split, group)
-            for kind, drawn in _drawn(path.name):
+            drawing = next(d for d in DRAWINGS if d.file_name == path.name)
+            drawn_words = [(k, t) for k, t in drawn_items(drawing) if k in ("field", "note")]
+            for kind, drawn in drawn_words:
                 for label in (kind, "all"):
                     hit = found[(key[0], f"{key[1]} {label}")]
                     hit[0] += 1

@@ -25,7 +25,6 @@ import json
 import math
 import re
 import threading
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from appliance import drawing_terms
 from appliance.index import db as dbmod
 from appliance.index import soundalike
 from appliance.index.connection import IndexConnection
+from appliance.spelling import fold
 
 #: A name matching at least this share of its (rarity-weighted) terms names its drawing.
 MIN_SCORE = 0.75
@@ -102,12 +102,6 @@ _GENERIC = frozenset(
         "inch",
     ]
 )
-
-
-def fold(text: str) -> str:
-    """Lower case without accents (``ß`` as ``ss``), for comparing spellings."""
-    decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "ss"))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def singular(word: str) -> str:

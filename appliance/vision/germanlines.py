@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-import unicodedata
 
 import numpy as np
 
+from appliance.spelling import fold
 from appliance.vision.errors import OcrError
 from appliance.vision.mosaic import RowWord, cut_row, read_rows
 from appliance.vision.ocrlines import OcrLine, OcrPage
@@ -72,18 +72,12 @@ _MIN_LETTERS = 3
 _LETTERS = re.compile(r"[^\W\d_]")
 
 
-def _fold(word: str) -> str:
-    """Lower case, accents dropped, ß as "ss": how a cue word compares."""
-    word = word.lower().replace("ß", "ss")
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
 def is_german(lines: list[OcrLine]) -> bool:
     """Whether the page's words hold at least :data:`MIN_CUES` different German cue words."""
     found = set()
     for line in lines:
         for word in line.words:
-            folded = _fold(word.text.strip(".:;,()"))
+            folded = fold(word.text.strip(".:;,()"))
             if folded in GERMAN_CUES:
                 found.add(folded)
                 if len(found) >= MIN_CUES:

@@ -56,13 +56,6 @@ def has_han(text: str) -> bool:
     return bool(_HAN.search(text))
 
 
-def _line_box(line: OcrLine) -> Box:
-    box = line.words[0].box
-    for word in line.words[1:]:
-        box = box.union(word.box)
-    return box
-
-
 def _joined(tokens: list[str]) -> list[str]:
     """Tokens with runs of Chinese characters Tesseract spaced apart joined again ("未 注 倒 角"
     -> "未注倒角")."""
@@ -114,7 +107,7 @@ def with_han_lines_reread(
     sure = [i for i in upright if lines[i].conf >= UNSURE_CONF and _worded(lines[i])][:MAX_LINES]
     chinese_first = _chinese_first(languages)
     try:
-        boxes = [_line_box(lines[i]) for i in unsure]
+        boxes = [lines[i].box for i in unsure]
         readings: list[tuple[list[RowWord], ...]] = list(
             zip(
                 _read(gray, boxes, settings, languages, 0),
@@ -124,7 +117,7 @@ def with_han_lines_reread(
         )
         # Confident lines in a call of their own: a mosaic's other rows change how Tesseract
         # reads a row, and the unsure lines' reading is the one measured to work.
-        sure_boxes = [_line_box(lines[i]) for i in sure]
+        sure_boxes = [lines[i].box for i in sure]
         sure_readings: list[tuple[list[RowWord], ...]] = [
             (reading,)
             for reading in _read(gray, sure_boxes, settings, chinese_first, CHINESE_ROW_HEIGHT)
@@ -141,7 +134,7 @@ def with_han_lines_reread(
         if best is None:
             continue
         text, conf = best
-        if index in sure and _digits(text) != _digits(lines[index].text):
+        if lines[index].conf >= UNSURE_CONF and _digits(text) != _digits(lines[index].text):
             continue  # a confident line's numbers are its own: only its words may turn Chinese
         tokens = _joined(text.split())
         lines[index] = dataclasses.replace(lines[index], words=_words(tokens, box, conf))

@@ -91,15 +91,16 @@ class VisionSettings:
             raise ConfigError(
                 "vision.min_page_px >= 100 and vision.thumbnail_px >= 64 are required"
             )
-        if not all(part.isidentifier() for part in self.ocr_languages.split("+")):
+        if not _language_names(self.ocr_languages):
             raise ConfigError("vision.ocr_languages: expected names like 'eng' or 'eng+chi_sim'")
-        if self.title_block_languages and not all(
-            part.isidentifier() for part in self.title_block_languages.split("+")
-        ):
+        if self.title_block_languages and not _language_names(self.title_block_languages):
             raise ConfigError(
                 "vision.title_block_languages: expected names like 'eng+chi_sim', or empty"
             )
-        if self.german_languages and not all(
-            part.isidentifier() for part in self.german_languages.split("+")
-        ):
+        if self.german_languages and not _language_names(self.german_languages):
             raise ConfigError("vision.german_languages: expected names like 'deu', or empty")
+
+
+def _language_names(text: str) -> bool:
+    """Whether ``text`` is Tesseract language names joined with '+' ("eng+chi_sim")."""
+    return all(part.isidentifier() for part in text.split("+"))

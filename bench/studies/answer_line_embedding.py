@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -33,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from appliance.answer.answering import _prepare
 from appliance.errors import public_name
 from appliance.index.store import IndexStore
+from bench.answer_causes import IndexedText
 from bench.answer_eval import ask, open_config
 from bench.answer_eval_set import Question, load_set, matches
 
@@ -41,24 +41,14 @@ def _right(q: Question, source: str, line: str) -> bool:
     return public_name(source) == q.source and any(matches(line, e) for e in q.expect)
 
 
-def _indexed_text(db: Path, file_name: str) -> str:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute(
-            "SELECT s.text FROM slices s JOIN sources o ON o.id = s.source_id"
-            " WHERE o.source LIKE ?",
-            ("%" + file_name,),
-        ).fetchall()
-    return "\n".join(text for (text,) in rows)
-
-
 async def _study(root: Path, split: str, verbose: bool) -> None:
     config = open_config(root, None)
     questions = [q for q in load_set() if q.split == split]
-    db = config.paths.data_dir / "index.sqlite3"
     ranks: list[int | None] = []
     unread = 0
     tops: dict[bool, list[float]] = {True: [], False: []}
     with IndexStore.open(config) as store:
+        indexed = IndexedText(store)
         for q in questions:
             answer, *_ = await ask(q.text, store, config, None, "extractive")
             if answer.mode != "abstained":
@@ -81,7 +71,7 @@ async def _study(root: Path, split: str, verbose: bool) -> None:
             rank = next((r for r, i in enumerate(order) if _right(q, *lines[i])), None)
             ranks.append(rank)
             if rank is None:
-                text = _indexed_text(db, q.source)
+                text = indexed.of(q.source)
                 unread += not any(matches(text, e) for e in q.expect)
             if verbose:
                 print(f"  {q.qid:34} rank {rank} top {lines[order[0]][1][:60]!r}")

@@ -16,13 +16,27 @@ from appliance.answer.answering import _prepare
 from appliance.config import Config, load_config
 from appliance.errors import public_name
 from appliance.index.embedder import Embedder
-from appliance.index.identity import compact, question_words, singular, terms
+from appliance.index.identity import (
+    SourceNames,
+    _SourceRow,
+    compact,
+    question_words,
+    singular,
+    terms,
+)
 from appliance.index.search import SearchOptions, search
 from appliance.index.store import IndexStore
 from appliance.ingest.pipeline import ingest_path
 
 DRAWINGS = ("Adapterplatte.jpg", "Candle_holder.jpg", "LIU0010.jpg", "halter.jpg")
 SPACES = ["global"]
+
+
+def _names_of(*drawings: tuple[str, str, str]) -> SourceNames:
+    """The names of drawings given as (file, title, drawing number), all in the global room."""
+    return SourceNames(
+        [_SourceRow(i, "global", f, t, n, ()) for i, (f, t, n) in enumerate(drawings, 1)]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -143,13 +157,10 @@ def test_names_are_cached_until_the_index_changes(
 
 
 def test_a_synonym_of_a_titles_english_sense_names_the_drawing() -> None:
-    from appliance.index.identity import SourceNames, _SourceRow
-
-    rows = [
-        _SourceRow(1, "global", "DG-0620-02.png", "端盖", "DG-0620-02", ()),
-        _SourceRow(2, "global", "flange.png", "Flange", "FL-3306", ()),
-    ]
-    names = SourceNames(rows)
+    names = _names_of(
+        ("DG-0620-02.png", "端盖", "DG-0620-02"),
+        ("flange.png", "Flange", "FL-3306"),
+    )
     # 端盖 reads "end cover"; a person says "end cap".
     found = names.match("What bore fit does the end cap have?", soundalike_names=False)
     assert [n.source for n in found] == ["DG-0620-02.png"]
@@ -157,14 +168,11 @@ def test_a_synonym_of_a_titles_english_sense_names_the_drawing() -> None:
 
 
 def test_the_language_of_a_drawing_does_not_make_it_another_part() -> None:
-    from appliance.index.identity import SourceNames, _SourceRow
-
-    rows = [
-        _SourceRow(1, "global", "Lagerdeckel.png", "Lagerdeckel", "LD-1208-00", ()),
-        _SourceRow(2, "global", "flange.png", "Flange", "FL-3306", ()),
-        _SourceRow(3, "global", "halter.jpg", "Halter", "H-1", ()),
-    ]
-    names = SourceNames(rows)
+    names = _names_of(
+        ("Lagerdeckel.png", "Lagerdeckel", "LD-1208-00"),
+        ("flange.png", "Flange", "FL-3306"),
+        ("halter.jpg", "Halter", "H-1"),
+    )
     found = names.match("What is the scale of the German bearing cover?", soundalike_names=False)
     assert [n.source for n in found] == ["Lagerdeckel.png"]
     # A content word before the name still makes it another thing.
@@ -189,15 +197,12 @@ def test_an_idiomatic_part_name_has_its_english_name_not_its_pieces() -> None:
 
 
 def test_a_part_is_named_by_its_head_noun_unless_another_is_named_in_full() -> None:
-    from appliance.index.identity import SourceNames, _SourceRow
-
-    rows = [
-        _SourceRow(1, "global", "DL-5208-01.png", "皮带轮", "DL-5208-01", ()),
-        _SourceRow(2, "global", "falanpan.png", "法兰盘", "FL-3306", ()),
-        _SourceRow(3, "global", "pump_mounting_flange.png", "PUMP MOUNTING FLANGE", "PF-1", ()),
-        _SourceRow(4, "global", "halter.jpg", "Halter", "H-1", ()),
-    ]
-    names = SourceNames(rows)
+    names = _names_of(
+        ("DL-5208-01.png", "皮带轮", "DL-5208-01"),
+        ("falanpan.png", "法兰盘", "FL-3306"),
+        ("pump_mounting_flange.png", "PUMP MOUNTING FLANGE", "PF-1"),
+        ("halter.jpg", "Halter", "H-1"),
+    )
 
     def named(question: str) -> list[str]:
         return [n.source for n in names.match(question, soundalike_names=False)]
@@ -214,14 +219,11 @@ def test_a_part_is_named_by_its_head_noun_unless_another_is_named_in_full() -> N
 
 
 def test_the_title_block_names_no_drawing_called_a_block() -> None:
-    from appliance.index.identity import SourceNames, _SourceRow
-
-    rows = [
-        _SourceRow(1, "global", "HM-30518_revD.png", "HYDRAULIC MANIFOLD BLOCK", "HM-30518", ()),
-        _SourceRow(2, "global", "JJ-4820-00.png", "夹具体", "JJ-4820-00", ()),
-        _SourceRow(3, "global", "lagerbock.png", "Lagerbock", "LB-3340-01", ()),
-    ]
-    names = SourceNames(rows)
+    names = _names_of(
+        ("HM-30518_revD.png", "HYDRAULIC MANIFOLD BLOCK", "HM-30518"),
+        ("JJ-4820-00.png", "夹具体", "JJ-4820-00"),
+        ("lagerbock.png", "Lagerbock", "LB-3340-01"),
+    )
 
     def named(question: str) -> list[tuple[str, float]]:
         return [(n.source, n.score) for n in names.match(question, soundalike_names=False)]
