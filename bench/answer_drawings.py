@@ -6012,6 +6012,12 @@ def write_drawings(folder: Path | None = None) -> list[Path]:
     """
     folder = folder or out_dir("answer_drawings")
     folder.mkdir(parents=True, exist_ok=True)
+    if not Path(_CJK).is_file():
+        # Found late otherwise: a FreeType "cannot open resource" half-way through the renders.
+        raise SystemExit(
+            f"the Chinese drawings are drawn in {_CJK}, which is missing: "
+            "apt-get install fonts-wqy-microhei (./bootstrap.sh test installs it)"
+        )
     paths = []
     for d in DRAWINGS:
         path = folder / d.file_name
