@@ -1050,6 +1050,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "revision": ("version",),
     "quantity": ("number of parts",),
     "colour": ("color",),
+    # Other names of the parts the glossary gives one sense for ("Gabelkopf": clevis).
+    "clevis": ("fork head",),
+    "thrust pad": ("pressure pad", "pressure piece"),
+    "counter shaft": ("intermediate shaft", "countershaft", "lay shaft"),
 }
 
 #: Foreign words that are also ordinary English words of another sense: :func:`senses` ignores

@@ -52,6 +52,10 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "which steel",
         "what alloy",
         "casting alloy",
+        "cast iron",
+        "iron grade",
+        "what metal",
+        "which metal",
     ),
     "scale": ("scale", "massstab", "maßstab", "skala"),
     "title": (
@@ -291,7 +295,9 @@ def asked_field(question: str) -> tuple[str, str]:
     """(field, the phrase that named it) for the title-block field a question asks for, or ("", "").
 
     Longer phrases win: "sheet size" is the size, not the sheet number."""
-    q = f" {question.lower()} "
+    # "The date on the title block" asks for the date: the sheet's part names no field. Masked
+    # with spaces, so the positions of the other words stay the question's.
+    q = _TITLE_BLOCK.sub(lambda m: " " * len(m.group(0)), f" {question.lower()} ")
     found = [
         (name, phrase, m) for pattern, phrase, name in _FIELD_PATTERNS if (m := pattern.search(q))
     ]
@@ -325,6 +331,8 @@ _WHAT_IS_DRAWING = re.compile(
     re.I,
 )
 
+
+_TITLE_BLOCK = re.compile(r"title[\s-]?blocks?\b")
 
 #: Phrases asking what a part is made of, which may instead name the drawing by its material.
 _MADE_OF = ("made of", "made from", "made out of", "cast from", "machined from", "turned from")

@@ -184,9 +184,16 @@ def _find(question: str, sources: Sequence[Source]) -> Extract | None:
     row = tables.asks_table(question)
     if row is not None:
         cell, has_table = tables.table_extract(question, row, sources)
-        if cell is not None or has_table:
+        if cell is not None or (has_table and not row.before):
             return cell  # (None: the drawing's table has no such row or column)
+        if row.before:
+            # No change says what it was: a note may ("HARDNESS WAS 45-50 HRC").
+            return _find_without_table(question, sources)
         return _without_table(question, row, sources)
+    return _find_without_table(question, sources)
+
+
+def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | None:
     part, settled = parts.parts_extract(question, sources)
     if part is not None or settled:
         return part  # a row of the parts list named ("item 3", "the bearings"); None: no such cell

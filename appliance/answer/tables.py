@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
-from appliance.drawing_terms import LABELS
+from appliance.drawing_terms import LABELS, translate
 from appliance.vision.revisions import date_key
 from appliance.vision.tables import Table, TableRow, row_key
 
@@ -72,9 +72,27 @@ _REVISION_COLUMNS = (
     ),
     ("zone", re.compile(r"\bzones?\b|分区", re.I)),
     ("by", re.compile(r"\b(?:who|whose|approv\w*|signed)\b", re.I)),
-    ("date", re.compile(r"\b(?:when|date|dated|made|released|issued)\b", re.I)),
+    # What a part was before a change is in the change's description, whatever else is asked.
+    (
+        "description",
+        re.compile(r"\b(?:before|previous(?:ly)?|formerly|originally|used to be)\b", re.I),
+    ),
+    # "made of" asks a material, not when a revision was made.
+    (
+        "date",
+        re.compile(r"\b(?:when|date|dated|made(?!\s+(?:of|from|out))|released|issued)\b", re.I),
+    ),
     ("description", re.compile(r"\b(?:chang\w*|what|describ\w*|description|why)\b", re.I)),
 )
+#: A question asking what something was before a change ("what was the radius before the change").
+_BEFORE = re.compile(
+    r"\b(?:before (?:the|that|this|it was|they|a|its)?\s*(?:chang|switch|revis|updat)\w*"
+    r"|previous(?:ly)?|formerly|originally|used to be)\b",
+    re.I,
+)
+#: A change's description that gives the value before it ("Material was EN AW-6060 T6", Swedish
+#: "R42 var R40", German "war S235", Chinese 原为).
+_WAS = re.compile(r"(?<![^\W_])(?i:was|var|war|vorher|previously|formerly)(?![^\W_])|原为|原")
 #: How a column is named in the spoken answer.
 _SPOKEN = {
     "x": "X position of hole {key}",
@@ -114,6 +132,8 @@ class TableAsk:
     words: tuple[str, ...]
     #: The latest revision asked for ("what changed in the latest revision"), not a letter.
     latest: bool = False
+    #: What something was before a change, no revision named: the row whose change says so.
+    before: bool = False
 
 
 def _is_revision_letter(question: str, found: re.Match[str]) -> bool:
@@ -153,6 +173,8 @@ def asks_table(question: str) -> TableAsk | None:
         key, words = revision[1].upper(), (revision[0],)
     elif first:
         key, words = "", (first[0],)
+    elif _BEFORE.search(question):
+        return TableAsk("revisions", "", "description", (), before=True)
     else:
         return None
     for column, pattern in _REVISION_COLUMNS:
@@ -183,6 +205,8 @@ def table_extract(
             # No key: the first revision, the table's first row by date.
             if ask.latest:
                 row = _last_row(table)
+            elif ask.before:
+                row = _row_before(table, question)
             else:
                 row = table.row(ask.key) if ask.key else _first_row(table)
             if row is None:
@@ -242,6 +266,27 @@ def _last_row(table: Table) -> TableRow | None:
         return table.rows[max(known)[1]]
     lettered = [r for r in table.rows if len(r.key) == 1 and r.key.isalpha()]
     return max(lettered, key=lambda r: r.key) if lettered else None
+
+
+def _row_before(table: Table, question: str) -> TableRow | None:
+    """The change that says what something was before it: of the rows whose description gives a
+    former value, the one sharing most words with the question (its foreign words in English);
+    None when two share as many, or none gives a former value."""
+    asked = set(_words(question))
+    scored = []
+    for row in table.rows:
+        text = row.cells.get("description", "")
+        if _WAS.search(text):
+            said = set(_words(text)) | set(_words(translate(text)))
+            scored.append((len(asked & said), row))
+    scored.sort(key=lambda item: -item[0])
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]
+
+
+def _words(text: str) -> list[str]:
+    return [w[:5] for w in re.findall(r"[^\W\d_]{3,}", text.lower())]
 
 
 def _first_row(table: Table) -> TableRow | None:

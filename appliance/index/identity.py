@@ -151,6 +151,31 @@ def _english_terms(text: str) -> list[str]:
     return found
 
 
+def _english_variants(text: str) -> list[list[str]]:
+    """The English sense of a foreign drawing name told with another name a person uses for one
+    of its words ("Gabelkopf": clevis -> fork head; "Druckstück": thrust pad -> pressure pad)."""
+    senses = [
+        (word, sense)
+        for word in _raw_words(text)
+        if word.isalpha() and (sense := drawing_terms.english(word)) and fold(sense) != fold(word)
+    ]
+    variants = []
+    for i, (_, sense) in enumerate(senses):
+        for other in drawing_terms.synonyms(sense):
+            told = [s if j != i else other for j, (_, s) in enumerate(senses)]
+            variants.append([t for part in told for t in terms(part)])
+    return variants
+
+
+def _identifier_pieces(words: list[str], identifiers: set[str]) -> set[str]:
+    """Words that are only pieces of a drawing number: "yb" and "05" of "yaban_YB-2312-05"."""
+    return {
+        w
+        for w in words
+        if (len(w) <= 3 or w.isdigit()) and any(w in ident for ident in identifiers if ident)
+    }
+
+
 def compact(text: str) -> str:
     """An identifier without case or punctuation ("LiU-0010" -> "liu0010")."""
     return "".join(ch for ch in fold(text) if ch.isalnum())
@@ -221,9 +246,12 @@ def names_of(row: _SourceRow) -> list[_Name]:
     for text in dict.fromkeys(t.strip() for t in spelled if t and t.strip()):
         words = terms(text)
         identifiers.update(compact(w) for w in _raw_words(text) if is_identifier(fold(w)))
-        plain = [w for w in words if not is_identifier(w)]
+        # A file named "yaban_YB-2312-05" is named "yaban" alone: the number's pieces are no words.
+        pieces = _identifier_pieces(words, identifiers)
+        plain = [w for w in words if not is_identifier(w) and w not in pieces]
         english = [w for w in _english_terms(text) if not is_identifier(w)]
-        for group in (words, plain, english, plain + english):
+        groups = [words, plain, english, plain + english, *_english_variants(text)]
+        for group in groups:
             # Two-letter words alone ("MM" of "MM-2207-3", "BM") are prefixes, not names.
             if any(len(t) > 2 for t in group):
                 out.append(_Name(row.id, text, frozenset(group), identifier=False))
@@ -327,6 +355,10 @@ def question_words(question: str) -> list[_Word]:
     return out
 
 
+#: A past participle ("hardened", "anodised", "painted"), not a noun naming another part.
+_PARTICIPLE = re.compile(r"[a-z]{3,}ed")
+
+
 def _qualified(words: list[_Word], name: frozenset[str]) -> bool:
     """True when the word just before the name's first word in the question is a content word
     that is not part of the name: "the tower holder" does not name a drawing called "holder"."""
@@ -338,6 +370,8 @@ def _qualified(words: list[_Word], name: frozenset[str]) -> bool:
         before.folded.isalpha()
         and len(before.folded) > 1
         and before.folded not in _LEAD_WORDS
+        # A treatment said of the part ("the case-hardened Druckstück") is no other part.
+        and not _PARTICIPLE.fullmatch(before.folded)
         and not before.forms & name
     )
 
