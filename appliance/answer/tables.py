@@ -91,8 +91,10 @@ _BEFORE = re.compile(
     re.I,
 )
 #: A change's description that gives the value before it ("Material was EN AW-6060 T6", Swedish
-#: "R42 var R40", German "war S235", Chinese 原为).
-_WAS = re.compile(r"(?<![^\W_])(?i:was|var|war|vorher|previously|formerly)(?![^\W_])|原为|原")
+#: "R42 var R40", German "war S235" or "600 statt 580", Chinese 原为).
+_WAS = re.compile(
+    r"(?<![^\W_])(?i:was|var|war|vorher|statt|previously|formerly|instead of)(?![^\W_])|原为|原"
+)
 #: How a column is named in the spoken answer.
 _SPOKEN = {
     "x": "X position of hole {key}",

@@ -255,3 +255,41 @@ def test_german_part_name_words_give_the_english_a_person_says() -> None:
     from appliance.drawing_terms import english
 
     assert english("Vorgelegewelle") == "counter shaft"
+
+
+def test_a_file_is_named_by_its_words_without_the_numbers_pieces() -> None:
+    names = _names_of(
+        ("yaban_YB-2312-05.png", "压板", "YB-2312-05"),
+        ("lagerbock_LB-3340-01.png", "Lagerbock", "LB-3340-01"),
+    )
+    found = names.match("What date is in the title block of the yaban drawing?")
+    assert [n.source for n in found] == ["yaban_YB-2312-05.png"]
+    # The number's pieces alone name nothing: "YB" is no word of the name.
+    assert names.match("the yb part", soundalike_names=False) == []
+
+
+def test_a_part_is_named_by_the_other_english_names_of_its_sense() -> None:
+    names = _names_of(
+        ("Gabelkopf_GK-4520-10.png", "Gabelkopf", "GK-4520-10"),
+        ("druckstueck.png", "Druckstück", "DS-1733-00"),
+        ("Vorgelegewelle_VW-3318-00.png", "Vorgelegewelle kpl.", "VW-3318-00"),
+        ("idler_shaft.png", "IDLER SHAFT", "IS-2201"),
+    )
+    for asked, drawing in (
+        ("Does the fork head get any plating?", "Gabelkopf_GK-4520-10.png"),
+        ("What blank does the pressure piece start from?", "druckstueck.png"),
+        ("the spur gear of the intermediate shaft", "Vorgelegewelle_VW-3318-00.png"),
+    ):
+        found = names.match(asked, soundalike_names=False)
+        assert [n.source for n in found] == [drawing], asked
+
+
+def test_a_treatment_said_of_a_part_is_no_other_part() -> None:
+    names = _names_of(
+        ("druckstueck.png", "Druckstück", "DS-1733-00"),
+        ("halter.jpg", "Halter", "H-1"),
+    )
+    found = names.match("The case-hardened Druckstück, is it blackened?", soundalike_names=False)
+    assert [n.source for n in found] == ["druckstueck.png"]
+    # A noun before the name still makes it another part.
+    assert names.match("What is the tower holder made of?", soundalike_names=False) == []
