@@ -33,8 +33,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
+from appliance.answer.fields import FIELD_WORDS
 from appliance.answer.prompts import format_messages
 from appliance.document import Box, Citation
+from appliance.drawing_terms import translate
 from appliance.errors import AnswerError
 
 if TYPE_CHECKING:
@@ -171,22 +173,36 @@ def _vector_similarity(hit: HitLike) -> float:
 
 
 def retrieval_is_weak(
-    question: str, hits: Sequence[HitLike], sources: Sequence[Source], min_score: float
+    question: str,
+    hits: Sequence[HitLike],
+    sources: Sequence[Source],
+    min_score: float,
+    also: str = "",
 ) -> bool:
     """Whether the documents evidently do not answer: nothing found, or nothing that shares the
     question's distinctive terms and nothing close in meaning either.
 
     Fused scores alone cannot decide this: reciprocal-rank fusion gives the best hit a high score
     whatever it is, so a question about torque over three drawings that never mention torque would
-    still "find" one. Term coverage and the raw cosine similarity are absolute.
+    still "find" one. Term coverage and the raw cosine similarity are absolute. ``also``: words
+    every source counts as having (those that named a drawing among them).
     """
     if not hits or not sources:
         return True
-    best_cover = max(extractive.coverage(question, s.text) for s in sources)
+    best_cover = max(extractive.coverage(question, f"{_read_as(s)}\n{also}") for s in sources)
     best_cosine = max(_vector_similarity(h) for h in hits)
     if best_cover >= 0.5:
         return False
     return best_cover < min_score and best_cosine < _WEAK_COSINE
+
+
+def _read_as(source: Source) -> str:
+    """A source's title and text, their English sense, and the words that ask for each field
+    its title block states: "Does the fork head get any coating?" shares its words with
+    "Gabelkopf ... Oberfläche: verzinkt" only through the glossary and the field's words."""
+    text = f"{source.title}\n{source.text}"
+    stated = (" ".join(FIELD_WORDS.get(f, ())) for f, v in source.fields.items() if v.strip())
+    return "\n".join([text, translate(text), *stated])
 
 
 #: Words of the question said back in a spoken abstention.
@@ -309,6 +325,9 @@ def _split_sentences(buffer: str) -> tuple[list[str], str]:
 @dataclass
 class _Prepared:
     question: str
+    #: The question as the finder reads it: a drawing named by another word for its title
+    #: ("the fork head") called by the title the drawing carries ("Gabelkopf").
+    find_text: str
     truncated: bool
     searched: list[str]
     others: list[str]
@@ -325,6 +344,7 @@ def _prepare(
     namespaces: Iterable[str] | None,
     heard: bool = False,
 ) -> _Prepared:
+    from appliance.index.identity import by_title
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -355,12 +375,19 @@ def _prepare(
         # DG-0620-02): the naming found the drawing by a near match, and its words must count
         # as the drawing's own when judging whether anything was found.
         text = finding.as_named(text, sources)
-    weak = retrieval_is_weak(text, hits, sources, settings.min_retrieval_score)
+    # The words that named a drawing were matched already: they count as found.
+    said = " ".join(t for n in named for t in n.said)
+    weak = retrieval_is_weak(text, hits, sources, settings.min_retrieval_score, also=said)
     try:
         others = [ns for ns in store.namespaces() if ns not in searched]
     except Exception:  # listing is a courtesy; the answer does not depend on it
         others = []
-    return _Prepared(text, truncated, searched, others, sources, weak, {"retrieve": retrieve_s})
+    find_text = by_title(
+        text, named, {s.source: s.title for s in sources}, {s.source: s.text for s in sources}
+    )
+    return _Prepared(
+        text, find_text, truncated, searched, others, sources, weak, {"retrieve": retrieve_s}
+    )
 
 
 def _fallback(
@@ -371,6 +398,8 @@ def _fallback(
     unsupported: Sequence[str] = (),
     found: extractive.Extract | Literal["find"] | None = "find",
 ) -> Answer:
+    if found == "find":
+        found = finding.find_extract(p.find_text, p.sources)
     return extractive_answer(
         p.question,
         p.sources,
@@ -443,7 +472,7 @@ async def stream_answer(
         )
         return
     t_extract = time.perf_counter()
-    found = finding.find_extract(p.question, p.sources, heard=heard)
+    found = finding.find_extract(p.find_text, p.sources, heard=heard)
     p.timings["extract"] = time.perf_counter() - t_extract
     reason = _no_model_reason(config, worker, extractive_only)
     sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)

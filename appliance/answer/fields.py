@@ -162,6 +162,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "surface texture",
         "surface quality",
         "ra value",
+        "what ra ",
+        "which ra ",
         "how rough",
         "how smooth",
         "ytjämnhet",

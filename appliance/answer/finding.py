@@ -34,7 +34,7 @@ from appliance.answer.subjects import (
     subject_sources,
 )
 from appliance.answer.terms import normalise, term_matches, terms
-from appliance.drawing_terms import synonyms, translate
+from appliance.drawing_terms import LABELS, synonyms, translate
 from appliance.errors import public_name
 from appliance.index.soundalike import close_identifiers
 from appliance.vision.tables import Table
@@ -205,6 +205,9 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
     field, phrase = asked_field(question)
     # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
     # "how long is the leak test" asks a time, not a length.
+    thread_note = _thread_note(question, sources)
+    if thread_note is not None:
+        return thread_note
     if (
         dimensions.asks_dimension(question)
         and field not in _SURFACE_FIELDS
@@ -240,6 +243,12 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         if rough is not None:
             return rough
         field = "surface_treatment"
+    if field == "date":
+        # "When was it designed", "the date next to the checker": the date written with that
+        # person's name, not the sheet's own date.
+        signed = _date_of_role(question, sources)
+        if signed is not None:
+            return signed
     if field:
         found = field_extract(question, field, phrase, sources)
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
@@ -264,6 +273,63 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         # asked form, where no line shares the question's words.
         return forms.form_extract(question, form, sources)
     return line
+
+
+#: A question about a drawing's thread.
+_THREAD = re.compile(r"\bthreads?\b|\bthreaded\b", re.I)
+
+
+def _thread_note(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The one line of the drawing asked about that speaks of its thread and of what else the
+    question asks ("What thread undercut does it call for?" of "Gewindefreistich DIN 76-B",
+    "is the thread cut or rolled?" of "Gängan rullas"): the thread's size is not the answer.
+    None when the question names a size of its own, or no line or several qualify."""
+    if not _THREAD.search(question):
+        return None
+    subject = subject_sources(question, "", sources)[:1]
+    if not subject:
+        return None
+    src = subject[0]
+    number = compact_code(src.drawing_number)
+    if any(compact_code(t) != number for t in designations(question)):
+        return None  # "the M8 thread": its size is asked of
+    own = set(terms(f"{src.title} {translate(src.title)}"))
+    asked = {t for t in terms(question) if not t.startswith("thread") and t not in own}
+    found = []
+    for line in src.text.splitlines():
+        said = set(terms(line)) | set(terms(translate(line)))
+        if any(t.startswith("thread") for t in said) and any(term_matches(t, said) for t in asked):
+            found.append(line.strip())
+    if len(set(found)) != 1:
+        return None
+    return Extract(src.number, found[0], "", 1.0)
+
+
+#: The title-block roles a date may be asked of, by the words that name them.
+_ROLES = (
+    ("drawn_by", re.compile(r"\b(?:design(?:ed|er)?|drawn|drew|draft(?:ed|sman)?)\b", re.I)),
+    ("checked_by", re.compile(r"\b(?:check(?:ed|er)?|review(?:ed|er)?)\b", re.I)),
+    ("approved_by", re.compile(r"\b(?:approv(?:ed|al|er)|released)\b", re.I)),
+)
+#: A date as title blocks write one (2026.02.10, 2026-02-10, 10.02.2026, 10/02/26).
+_DATE = re.compile(
+    r"(?<![\d.])(?:\d{4}[.\-/]\d{1,2}[.\-/]\d{1,2}|\d{1,2}[.\-/]\d{1,2}[.\-/]\d{2,4})(?![\d.])"
+)
+
+
+def _date_of_role(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The date in the cell of the one role the question names ("Drawn by: 王磊 2026.02.10");
+    None when it names none or several, or the cell holds no date."""
+    named = [field for field, words in _ROLES if words.search(question)]
+    if len(named) != 1:
+        return None
+    # The role's words ask for the cell; they name no drawing ("the designer").
+    role_words = dict(_ROLES)[named[0]]
+    found = field_extract(role_words.sub(" ", question), named[0], "", sources)
+    date = _DATE.search(found.quote) if found is not None else None
+    if found is None or date is None:
+        return None
+    return Extract(found.source_number, date.group(0), "date", found.score, found.box)
 
 
 #: Parts a tightening torque is always for.
@@ -379,7 +445,24 @@ def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extrac
         return None  # a paper format asked, the "Drawn by" line: the drawing does not state it
     if line is not None and not _states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
+    if line is not None and _PARTS_ROW.match(line.quote):
+        return None  # a parts-list row is answered cell by cell (parts.py), or not at all
+    if line is not None and field and _ends_with_label(field, line.quote):
+        return None  # "DO NOT SCALE DRAWING REVISION": the label, its value cell empty
     return line
+
+
+#: A parts-list row as the index writes it ("Item 3: Menge 1; Einheit Stk; ...").
+_PARTS_ROW = re.compile(r"Item [^:]{1,4}: ")
+
+
+def _ends_with_label(field: str, quote: str) -> bool:
+    """Whether the line ends with one of the field's labels, no value after it."""
+    text = quote.rstrip(" :.").lower()
+    return any(
+        re.search(r"(?<![^\W_])" + re.escape(label.lower()) + r"$", text)
+        for label in LABELS.get(field, ())
+    )
 
 
 def _answers_as_asked(question: str, sources: Sequence[Source]) -> Callable[[str], bool]:

@@ -26,17 +26,26 @@ _ITEM = re.compile(
 #: made to"), the name last (a bare "what is item 4").
 _PARTS_COLUMNS = (
     ("unit", re.compile(r"\bunits?\b|\beinheit\b", re.I)),
-    ("qty", re.compile(r"\bhow many\b|\bquantity\b|\bqty\b|\bnumber of\b|\bmenge\b|数量", re.I)),
+    (
+        "qty",
+        re.compile(
+            r"\bhow many\b|\bquantity\b|\bqty\b|(?<!part )\bnumber of\b|\bmenge\b|数量", re.I
+        ),
+    ),
     (
         "part_no",
         re.compile(
-            r"\bpart (?:number|no\.?)\b|\bstandard\b|\bsachnummer\b|\bdesignation\b|代号", re.I
+            # A standard part's size is in its designation ("DIN 6885-A 8x7x28").
+            r"\bpart (?:number|no\.?)\b|\bstandard\b|\bsachnummer\b|\bdesignation\b|代号"
+            r"|\bwhat size\b|\bsize of\b",
+            re.I,
         ),
     ),
     (
         "material",
         re.compile(
-            r"\bmaterials?\b|\bmade (?:of|from)\b|\bcast (?:from|of|in)\b|\bwerkstoff\b|材料",
+            r"\bmaterials?\b|\bmade (?:of|from)\b|\bcast (?:from|of|in)\b|\bwerkstoff\b|材料"
+            r"|\b(?:what|which) (?:steel|alloy|metal)\b",
             re.I,
         ),
     ),

@@ -50,6 +50,15 @@ _LATEST_COLUMNS = (
     ("description", re.compile(r"\b(?:chang\w*|describ\w*|description|why)\b", re.I)),
 )
 _HOLE_COLUMNS = (
+    # A counterbore's size and depth are in the hole's callout, not its drill size.
+    (
+        "description",
+        re.compile(
+            r"\b(?:c'?bore\w*|counter\s?bor\w*|counter\s?sin\w*|c'?sink|csk|spot\s?fac\w*"
+            r"|deep|depth|callout|description)\b",
+            re.I,
+        ),
+    ),
     ("x", re.compile(r"\bx\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
     ("y", re.compile(r"\by\b(?:[\s-]*(?:position|coordinate|location|loc|value))?", re.I)),
     (
@@ -107,6 +116,8 @@ _SPOKEN = {
     "order": "change order of revision {key}",
     "zone": "zone of revision {key}",
 }
+#: How a hole table's columns are named in the spoken answer.
+_SPOKEN_HOLES = {**_SPOKEN, "description": "callout of hole {key}"}
 #: Columns a revision table may have besides description, date and approval, known by their
 #: header or, when the header was not read, by how their cells are written.
 _OTHER_COLUMNS = {
@@ -213,7 +224,8 @@ def table_extract(
                 row = table.row(ask.key) if ask.key else _first_row(table)
             if row is None:
                 continue
-            field = _SPOKEN[ask.column].format(key=ask.key or row.key)
+            spoken = _SPOKEN_HOLES if ask.kind == "holes" else _SPOKEN
+            field = spoken[ask.column].format(key=ask.key or row.key)
             if ask.column == "position":
                 cell = _position(src.number, row, field)
                 if cell is not None:

@@ -176,6 +176,47 @@ def _identifier_pieces(words: list[str], identifiers: set[str]) -> set[str]:
     }
 
 
+def _said_in(word: str, said: frozenset[str]) -> bool:
+    """Whether a word of the question is one of the name terms it was matched by."""
+    found = set(terms(word))
+    return compact(word) in said or (bool(found) and found <= said)
+
+
+#: A title of words only ("Gabelkopf", "Druckstück", "压板", "LAGER DECKEL").
+_WORD_TITLE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+
+
+def by_title(
+    question: str, named: Sequence[NamedSource], titles: dict[str, str], texts: dict[str, str]
+) -> str:
+    """The question with the words that named one drawing by something its text does not say
+    ("the fork head", "the pressure pad") replaced by its title ("the Gabelkopf"), so that what
+    reads the drawing finds its name there. The question as it was when it names no drawing, or
+    several, or names it by its number, its file name or words its title or text has."""
+    if len(named) != 1 or fold(file_stem(named[0].source)) in fold(question):
+        return question  # a file name says which drawing to the finder as it is
+    title = titles.get(named[0].source, "")
+    said = frozenset(t for t in named[0].said if not is_identifier(t))
+    written = set(terms(title)) | set(terms(texts.get(named[0].source, "")))
+    if not _WORD_TITLE.fullmatch(title) or not said or said <= written:
+        return question  # a title with a code in it would be read as a designation asked
+    out: list[str] = []
+    in_name = False
+    for word in question.split():
+        if not _said_in(word, said):
+            out.append(word)
+            in_name = False
+            continue
+        # The title once for a run of name words, keeping what ended the run ("head?").
+        ending = word[len(word.rstrip("?.,!;:")) :]
+        if in_name:
+            out[-1] += ending
+        else:
+            out.append(title + ending)
+        in_name = True
+    return " ".join(out)
+
+
 def compact(text: str) -> str:
     """An identifier without case or punctuation ("LiU-0010" -> "liu0010")."""
     return "".join(ch for ch in fold(text) if ch.isalnum())
@@ -195,6 +236,8 @@ class NamedSource:
     score: float
     #: The name that matched, as the index has it.
     name: str
+    #: The terms of its names the question said (folded; an identifier compacted).
+    said: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -470,8 +513,8 @@ class SourceNames:
             # "The flange" names the drawing titled Flange, not every drawing of a flange.
             winners = {sid: found for sid, found in winners.items() if sid in in_full}
         out = [
-            NamedSource(sid, self._rows[sid].namespace, self._rows[sid].source, score, text)
-            for sid, (score, _, text) in winners.items()
+            NamedSource(sid, self._rows[sid].namespace, self._rows[sid].source, score, text, said)
+            for sid, (score, said, text) in winners.items()
         ]
         out.sort(key=lambda m: (-m.score, m.source))
         return out

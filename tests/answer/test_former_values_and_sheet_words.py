@@ -68,3 +68,85 @@ def test_the_title_block_names_no_field() -> None:
 
 def test_a_cast_iron_grade_is_the_material() -> None:
     assert asked_field("What cast iron grade is the part in DL-5208-01.png?")[0] == "material"
+
+
+def test_a_date_asked_of_a_role_is_the_date_beside_that_name() -> None:
+    pulley = drawing_source(
+        1,
+        "Title block.\n皮带轮 DL-5208-01\nDrawn by: 王磊 2026.02.10\nDate: 2026.02.25",
+        title="皮带轮",
+        drawing="DL-5208-01",
+        fields={"drawn_by": "王磊 2026.02.10", "date": "2026.02.25"},
+    )
+    found = find_extract(
+        "When was DL-5208-01 designed, what date is next to the designer?", [pulley]
+    )
+    assert found is not None and found.quote == "2026.02.10"
+    found = find_extract("What date is on DL-5208-01?", [pulley])
+    assert found is not None and found.quote == "2026.02.25"
+
+
+def test_a_counterbore_asked_of_a_hole_is_its_callout() -> None:
+    rows = [
+        TableRow(
+            "C1",
+            {"key": "C1", "size": "⌀.750", "description": "C'BORE ⌀1.12 .38 DP"},
+            {},
+        )
+    ]
+    holes = Table("holes", ["key", "size", "description"], {}, rows, Box(0, 0, 10, 10))
+    plate = drawing_source(
+        1, "JIG PLATE JP-55187", title="JIG PLATE", drawing="JP-55187", tables=[holes]
+    )
+    ask = asks_table("How deep is the counterbore on hole C1 of JP-55187?")
+    assert ask is not None and (ask.kind, ask.column) == ("holes", "description")
+    found = find_extract("How deep is the counterbore on hole C1 of JP-55187?", [plate])
+    assert found is not None and found.quote == "C'BORE ⌀1.12 .38 DP"
+    assert found.field == "callout of hole C1"
+    found = find_extract("What size is hole C1 of JP-55187?", [plate])
+    assert found is not None and found.quote == "⌀.750"
+
+
+def test_a_line_ending_with_the_fields_label_gives_no_value() -> None:
+    holder = drawing_source(
+        1,
+        "Title block.\nMicro_Vu-4.20\nTOLERANCES ±0.10\nDO NOT SCALE DRAWING REVISION",
+        title="Micro_Vu-4.20",
+    )
+    assert find_extract("What revision is the Micro_Vu-4.20 at?", [holder]) is None
+
+
+def test_a_note_about_the_thread_answers_what_else_is_asked_of_it() -> None:
+    clevis = drawing_source(
+        1,
+        "GABELKOPF GK-4520-10\nM10x1.25\n4. Gewindefreistich DIN 76-B\n5. Gängan rullas",
+        title="Gabelkopf",
+        drawing="GK-4520-10",
+        dims="M10x1.25",
+    )
+    found = find_extract("What thread undercut does the GK-4520-10 drawing call for?", [clevis])
+    assert found is not None and found.quote == "4. Gewindefreistich DIN 76-B"
+    found = find_extract("On the Gabelkopf, is the thread cut or rolled?", [clevis])
+    assert found is not None and found.quote == "5. Gängan rullas"
+    # The thread itself is still the dimension.
+    found = find_extract("What thread does the Gabelkopf have?", [clevis])
+    assert found is not None and found.quote == "M10x1.25"
+
+
+def test_a_parts_list_row_by_its_name_its_number_and_a_standard_parts_size() -> None:
+    rows = [
+        TableRow("2", {"key": "2", "qty": "1", "name": "Stirnrad", "part_no": "VW-3318-02"}, {}),
+        TableRow(
+            "3", {"key": "3", "qty": "1", "name": "Passfeder", "part_no": "DIN 6885-A 8x7x28"}, {}
+        ),
+    ]
+    parts = Table("parts", ["key", "qty", "name", "part_no"], {}, rows, Box(0, 0, 10, 10))
+    shaft = drawing_source(
+        1, "VORGELEGEWELLE VW-3318-00", title="Vorgelegewelle", drawing="VW-3318-00", tables=[parts]
+    )
+    found = find_extract("What's the part number of the spur gear on VW-3318-00?", [shaft])
+    assert found is not None and found.quote == "VW-3318-02"
+    found = find_extract("VW-3318-00, what size is the Passfeder?", [shaft])
+    assert found is not None and found.quote == "DIN 6885-A 8x7x28"
+    found = find_extract("How many spur gears are on VW-3318-00?", [shaft])
+    assert found is not None and found.quote == "1" and found.field == "quantity of item 2"

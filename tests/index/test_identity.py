@@ -19,6 +19,7 @@ from appliance.index.embedder import Embedder
 from appliance.index.identity import (
     SourceNames,
     _SourceRow,
+    by_title,
     compact,
     question_words,
     singular,
@@ -293,3 +294,30 @@ def test_a_treatment_said_of_a_part_is_no_other_part() -> None:
     assert [n.source for n in found] == ["druckstueck.png"]
     # A noun before the name still makes it another part.
     assert names.match("What is the tower holder made of?", soundalike_names=False) == []
+
+
+def test_the_finder_reads_a_drawing_named_by_another_word_by_its_title() -> None:
+    names = _names_of(
+        ("Gabelkopf_GK-4520-10.png", "Gabelkopf", "GK-4520-10"),
+        ("druckstueck.png", "Druckstück", "DS-1733-00"),
+    )
+    titles = {"Gabelkopf_GK-4520-10.png": "Gabelkopf", "druckstueck.png": "Druckstück"}
+    texts = {"Gabelkopf_GK-4520-10.png": "Gabelkopf GK-4520-10 Oberfläche: verzinkt"}
+    asked = "Does the fork head get any coating?"
+    named = names.match(asked, soundalike_names=False)
+    assert by_title(asked, named, titles, texts) == "Does the Gabelkopf get any coating?"
+    asked = "How deep is the case of the pressure pad?"
+    named = names.match(asked, soundalike_names=False)
+    assert by_title(asked, named, titles, texts) == "How deep is the case of the Druckstück?"
+    # By its title, its number or its file name, the question stays as it was.
+    for asked in (
+        "Does the Gabelkopf get any coating?",
+        "Is GK-4520-10 coated?",
+        "Is Gabelkopf_GK-4520-10.png coated?",
+    ):
+        named = names.match(asked, soundalike_names=False)
+        assert named and by_title(asked, named, titles, texts) == asked
+    # Words the drawing's text has are read there.
+    texts["druckstueck.png"] = "Druckstück (pressure pad)"
+    named = names.match("the pressure pad?", soundalike_names=False)
+    assert by_title("the pressure pad?", named, titles, texts) == "the pressure pad?"
