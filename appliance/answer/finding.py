@@ -367,6 +367,8 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
             line = line.strip()
             if not line or len(line) > 120 or not _states_quantity(question, line):
                 continue
+            if _PARTS_ROW.match(line):
+                continue  # a parts-list row's cells answer for their own part only (parts.py)
             said = f"{line}\n{translate(line)}".lower()
             if all(part in said for part in components):
                 found.setdefault(line, Extract(src.number, line, "", 0.5))

@@ -150,3 +150,14 @@ def test_a_parts_list_row_by_its_name_its_number_and_a_standard_parts_size() -> 
     assert found is not None and found.quote == "DIN 6885-A 8x7x28"
     found = find_extract("How many spur gears are on VW-3318-00?", [shaft])
     assert found is not None and found.quote == "1" and found.field == "quantity of item 2"
+
+
+def test_a_parts_list_row_line_answers_for_no_other_part() -> None:
+    fixture = drawing_source(
+        1,
+        "夹具底座 JJ-4820-00\nParts list of 夹具底座 JJ-4820-00.\nItem 4: 名称 支承钉; 材料 T8; 备注 HRC 55~60.",
+        title="夹具底座",
+        drawing="JJ-4820-00",
+    )
+    # The row is the support pins'; the locating pins' hardness is not stated.
+    assert find_extract("How hard are the locating pins of JJ-4820-00?", [fixture]) is None
