@@ -608,7 +608,8 @@ def main() -> None:
         " instead of speaking again; no timings",
     )
     parser.add_argument(
-        "--batch", help="ask only the questions of this batch (main, fresh); default: every batch"
+        "--batch",
+        help="ask only the questions of this batch (main, fresh, blind); default: every batch",
     )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
     parser.add_argument(

@@ -5,7 +5,8 @@ written by a person) and ``rendered.toml`` (generated from bench/answer_drawings
 has a ``[drawings]`` table (file name -> split and style) and ``[[question]]`` entries. The split is by
 drawing: a question's split is its drawing's: ``tuning`` (read and tuned on), ``dev`` (the old
 held-out part, read question by question since decision 0027) and ``heldout`` (only totals are looked
-at). ``fresh.toml`` holds a batch of tuning questions written blind (decision 0026); a file's top-level
+at). ``fresh.toml`` holds a batch of tuning questions written blind (decision 0026), ``blind.toml`` one
+written by writers who never saw the answering code (decision 0052); a file's top-level
 ``batch`` names the batch its questions belong to ("main" when absent), so the bench can print a batch
 alone.
 """
@@ -46,7 +47,8 @@ class Question:
     classes: tuple[str, ...]
     #: False when the drawings do not answer it.
     answerable: bool
-    #: The batch the question was written in ("main": decisions 0016 and 0025; "fresh": 0026).
+    #: The batch the question was written in ("main": decisions 0016 and 0025; "fresh": 0026;
+    #: "blind": 0052).
     batch: str = "main"
 
 
