@@ -334,6 +334,7 @@ _WHAT_IS_DRAWING = re.compile(
 )
 
 
+#: The sheet's title block, which names no field ("the date on the title block").
 _TITLE_BLOCK = re.compile(r"title[\s-]?blocks?\b")
 
 #: Phrases asking what a part is made of, which may instead name the drawing by its material.

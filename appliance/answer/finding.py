@@ -37,7 +37,8 @@ from appliance.answer.terms import normalise, term_matches, terms
 from appliance.drawing_terms import LABELS, synonyms, translate
 from appliance.errors import public_name
 from appliance.index.soundalike import close_identifiers
-from appliance.vision.tables import Table
+from appliance.vision.tables import PARTS_ROW, Table
+from appliance.vision.titlefields import DATE
 
 
 def find_extract(
@@ -311,10 +312,6 @@ _ROLES = (
     ("checked_by", re.compile(r"\b(?:check(?:ed|er)?|review(?:ed|er)?)\b", re.I)),
     ("approved_by", re.compile(r"\b(?:approv(?:ed|al|er)|released)\b", re.I)),
 )
-#: A date as title blocks write one (2026.02.10, 2026-02-10, 10.02.2026, 10/02/26).
-_DATE = re.compile(
-    r"(?<![\d.])(?:\d{4}[.\-/]\d{1,2}[.\-/]\d{1,2}|\d{1,2}[.\-/]\d{1,2}[.\-/]\d{2,4})(?![\d.])"
-)
 
 
 def _date_of_role(question: str, sources: Sequence[Source]) -> Extract | None:
@@ -326,7 +323,7 @@ def _date_of_role(question: str, sources: Sequence[Source]) -> Extract | None:
     # The role's words ask for the cell; they name no drawing ("the designer").
     role_words = dict(_ROLES)[named[0]]
     found = field_extract(role_words.sub(" ", question), named[0], "", sources)
-    date = _DATE.search(found.quote) if found is not None else None
+    date = DATE.search(found.quote) if found is not None else None
     if found is None or date is None:
         return None
     return Extract(found.source_number, date.group(0), "date", found.score, found.box)
@@ -367,7 +364,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
             line = line.strip()
             if not line or len(line) > 120 or not _states_quantity(question, line):
                 continue
-            if _PARTS_ROW.match(line):
+            if PARTS_ROW.match(line):
                 continue  # a parts-list row's cells answer for their own part only (parts.py)
             said = f"{line}\n{translate(line)}".lower()
             if all(part in said for part in components):
@@ -447,15 +444,11 @@ def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extrac
         return None  # a paper format asked, the "Drawn by" line: the drawing does not state it
     if line is not None and not _states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
-    if line is not None and _PARTS_ROW.match(line.quote):
+    if line is not None and PARTS_ROW.match(line.quote):
         return None  # a parts-list row is answered cell by cell (parts.py), or not at all
     if line is not None and field and _ends_with_label(field, line.quote):
         return None  # "DO NOT SCALE DRAWING REVISION": the label, its value cell empty
     return line
-
-
-#: A parts-list row as the index writes it ("Item 3: Menge 1; Einheit Stk; ...").
-_PARTS_ROW = re.compile(r"Item [^:]{1,4}: ")
 
 
 def _ends_with_label(field: str, quote: str) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from appliance.answer import extractive, subjects
 from appliance.answer.context import Source
+from appliance.answer.terms import term_matches, terms
 from appliance.drawing_terms import LABELS, translate
 from appliance.vision.revisions import date_key
 from appliance.vision.tables import Table, TableRow, row_key
@@ -286,21 +287,17 @@ def _row_before(table: Table, question: str) -> TableRow | None:
     """The change that says what something was before it: of the rows whose description gives a
     former value, the one sharing most words with the question (its foreign words in English);
     None when two share as many, or none gives a former value."""
-    asked = set(_words(question))
+    asked = set(terms(question))
     scored = []
     for row in table.rows:
         text = row.cells.get("description", "")
         if _WAS.search(text):
-            said = set(_words(text)) | set(_words(translate(text)))
-            scored.append((len(asked & said), row))
+            said = set(terms(text)) | set(terms(translate(text)))
+            scored.append((sum(term_matches(t, said) for t in asked), row))
     scored.sort(key=lambda item: -item[0])
     if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
         return None
     return scored[0][1]
-
-
-def _words(text: str) -> list[str]:
-    return [w[:5] for w in re.findall(r"[^\W\d_]{3,}", text.lower())]
 
 
 def _first_row(table: Table) -> TableRow | None:

@@ -630,11 +630,17 @@ def _renamed(row: TableRow, old: str, new: str) -> TableRow:
     return TableRow(row.key, cells, boxes)
 
 
+#: What each kind of table calls its rows in :func:`table_text` ("Hole H1: ...", "Item 3: ...").
+_ROW_NOUNS = {"holes": "Hole", "parts": "Item"}
+#: A parts-list row as :func:`table_text` writes it ("Item 3: Menge 1; Einheit Stk; ...").
+PARTS_ROW = re.compile(_ROW_NOUNS["parts"] + r" [^:]{1,4}: ")
+
+
 def table_text(table: Table, name: str) -> str:
     """The table as searchable lines: "Hole table of Hjulnav HN-5520." then
     "Hole H1: X 0,0; Y 50,0; Dimension M12x1.5." per row; "Parts list of ..." then
     "Item 3: Menge 1; Einheit Stk; Benennung Passfeder; ..." for a parts list."""
-    noun = {"holes": "Hole", "parts": "Item"}.get(table.kind, "Revision")
+    noun = _ROW_NOUNS.get(table.kind, "Revision")
     title = {"holes": "Hole table", "parts": "Parts list"}.get(table.kind, "Revisions")
     lines = [f"{title} of {name}." if name else f"{title}."]
     for r in table.rows:

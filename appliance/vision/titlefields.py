@@ -63,7 +63,7 @@ _LABELS = sorted(
     key=lambda item: -len(item[0]),
 )
 #: A date: ISO 8601, year first with dots (GB/T 10609.1 sign-offs, "2026.03.16"), day or month first.
-_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{4}\.\d{1,2}\.\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
+DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{4}\.\d{1,2}\.\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
 
 
 class FieldReading(NamedTuple):
@@ -95,7 +95,7 @@ _VALID: dict[str, re.Pattern[str]] = {
     ),
     # ISO A sizes, or the letter of an ANSI size (A-E) written under its SIZE label.
     "size": re.compile(r"A[0-4]|[A-E]"),
-    "date": _DATE,
+    "date": DATE,
     # A weight, a roughness, a tolerance class or standard, a quantity: a number in it.
     "weight": re.compile(
         r"(?:approx\.?\s*|ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?\s*(?:mg|g|kg|t|lbs?|oz)\b.*", re.IGNORECASE
@@ -110,7 +110,7 @@ _VALID: dict[str, re.Pattern[str]] = {
     "drawn_by": _WORDS_FORM,
     "checked_by": _WORDS_FORM,
     "approved_by": _WORDS_FORM,
-    "approved_date": _DATE,
+    "approved_date": DATE,
     "standardised_by": _WORDS_FORM,
     "process_by": _WORDS_FORM,
     # A GB/T 10609.1 stage mark: a letter or two (S, A, B), or a word.
@@ -341,7 +341,7 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
             if signed is not None:
                 fields.setdefault("approved_date", signed)
     approver = fields.get("approved_by")
-    on_approval = _DATE.search(approver.value) if approver is not None else None
+    on_approval = DATE.search(approver.value) if approver is not None else None
     if approver is not None and on_approval and valid_value("date", on_approval.group(1)):
         # The approver's name and date in one cell ("周建国 2026.02.25").
         fields.setdefault(
@@ -353,9 +353,9 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         fields["date"] = fields["approved_date"]
     if "date" not in fields:
         for _, words in per_cell:
-            match = _DATE.search(" ".join(w.raw_text for w in words))
+            match = DATE.search(" ".join(w.raw_text for w in words))
             if match:
-                dated = tuple(w for w in words if _DATE.search(w.raw_text)) or tuple(words)
+                dated = tuple(w for w in words if DATE.search(w.raw_text)) or tuple(words)
                 fields["date"] = FieldReading(match.group(1), min(w.conf for w in words), dated)
                 break
     if "size" not in fields:
@@ -480,7 +480,7 @@ def _signoff_date(
         return None
     words = per_cell[after][1]
     text = " ".join(w.raw_text for w in words).strip()
-    match = _DATE.fullmatch(text)
+    match = DATE.fullmatch(text)
     if not words or match is None or not valid_value("date", match.group(1)):
         return None
     return FieldReading(match.group(1), min(w.conf for w in words), tuple(words))
