@@ -227,4 +227,6 @@ def _anchor_paths(config: Config, base: Path) -> Config:
     new_paths = dataclasses.replace(
         paths, data_dir=data_dir.resolve(), models_dir=models_dir.resolve()
     )
-    return dataclasses.replace(config, paths=new_paths)
+    # The vision path reads with a model too (the Chinese line recogniser), from the same folder.
+    vision = dataclasses.replace(config.vision, models_dir=models_dir.resolve())
+    return dataclasses.replace(config, paths=new_paths, vision=vision)

@@ -24,6 +24,8 @@ from appliance.vision.germanlines import (
     with_german_words_reread,
 )
 from appliance.vision.hanlines import has_han, with_han_lines_reread
+from appliance.vision.hanmodel import with_model_readings
+from appliance.vision.linemodel import line_model
 from appliance.vision.notelists import read_numbers
 from appliance.vision.ocr import read_page
 from appliance.vision.ocrlines import OcrPage
@@ -95,6 +97,9 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
         if languages != settings.ocr_languages and has_han(block_text):
             # A Chinese title block: the drawing's notes are Chinese too.
             ocr.lines = with_han_lines_reread(page.gray, ocr.lines, settings, languages, ocr)
+            model = line_model(settings.chinese_line_model, settings.models_dir)
+            if model is not None:
+                ocr.lines = with_model_readings(page.gray, ocr.lines, model)
     if settings.german_languages and is_german(ocr.lines):
         english = ocr.lines
         ocr.lines = with_german_words_reread(page.gray, english, settings, ocr)

@@ -56,7 +56,7 @@ def has_han(text: str) -> bool:
     return bool(_HAN.search(text))
 
 
-def _joined(tokens: list[str]) -> list[str]:
+def joined_han(tokens: list[str]) -> list[str]:
     """Tokens with runs of Chinese characters Tesseract spaced apart joined again ("未 注 倒 角"
     -> "未注倒角")."""
     out: list[str] = []
@@ -68,7 +68,7 @@ def _joined(tokens: list[str]) -> list[str]:
     return out
 
 
-def _words(tokens: list[str], box: Box, conf: float) -> tuple[OcrWord, ...]:
+def words_in_box(tokens: list[str], box: Box, conf: float) -> tuple[OcrWord, ...]:
     """Words for ``tokens``, the line's box shared out by their length (the mosaic's own boxes
     are of a scaled crop; a share of the line is near enough for citing)."""
     total = sum(len(t) for t in tokens) + len(tokens) - 1
@@ -136,8 +136,8 @@ def with_han_lines_reread(
         text, conf = best
         if lines[index].conf >= UNSURE_CONF and _digits(text) != _digits(lines[index].text):
             continue  # a confident line's numbers are its own: only its words may turn Chinese
-        tokens = _joined(text.split())
-        lines[index] = dataclasses.replace(lines[index], words=_words(tokens, box, conf))
+        tokens = joined_han(text.split())
+        lines[index] = dataclasses.replace(lines[index], words=words_in_box(tokens, box, conf))
     return lines
 
 

@@ -38,6 +38,12 @@ class VisionSettings:
     #: Tesseract languages the words of a German drawing are read in again, for its umlauts and ß
     #: ("" = never; appliance/vision/germanlines.py).
     german_languages: str = "deu"
+    #: Manifest name of the neural line recogniser that reads the lines of a Chinese drawing again
+    #: ("" = Tesseract alone; appliance/vision/hanmodel.py).
+    chinese_line_model: str = "pp-ocrv4-rec-ch"
+    #: Where the line recogniser is looked for: the configuration's ``paths.models_dir``, filled in
+    #: when the configuration is loaded (a PyPI carrier is found wherever this points).
+    models_dir: Path = Path("var/models")
     #: Seconds before a Tesseract call is abandoned.
     ocr_timeout_s: float = 60.0
     #: Tesseract executable (a name looked up on PATH, or a path).

@@ -1,0 +1,140 @@
+"""The lines of a Chinese drawing read again by a neural line recogniser.
+
+Tesseract's Chinese model, even after the re-reading of ``hanlines``, leaves much of a Chinese
+drawing unreadable: notes come out as Latin junk ("2. RHC, WEEE 8~12pm" for
+"2.表面镀锌钝化，镀层厚度8~12um"), "淬火" as "淳火", sign-offs as "BK: HN" (审核：孙磊), and the
+CJK font's "±" as a 4 ("9040.05" for "90±0.05"). The line recogniser of
+:mod:`appliance.vision.linemodel` reads the same line boxes right. Each upright line of the page
+is read by it once, and its reading replaces Tesseract's when it is sure and one of these holds:
+
+- it has Chinese characters (and, on a line Tesseract read confidently, the same digits);
+- it has a "±" where Tesseract's reading has a 4 and is otherwise the same;
+- Tesseract was unsure of the line and the model is very sure.
+
+A confident Tesseract line with other digits keeps its own: the model is not trusted to change a
+number that Tesseract read surely. The recogniser's alphabet has no diameter sign: it reads "⌀" as a
+leading 0 ("010H7"), which no number on a drawing has, so such a 0 is the sign again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from appliance.document import Box
+from appliance.vision.hanlines import UNSURE_CONF, has_han, joined_han, words_in_box
+from appliance.vision.linemodel import LineModel
+from appliance.vision.ocrlines import OcrLine, OcrWord
+
+#: Least mean character probability of a reading that may replace a line.
+SURE = 0.8
+#: Least mean character probability of a reading without Chinese that replaces an unsure line.
+VERY_SURE = 0.9
+#: Margin around a line's box, as a share of its height (the box is tight on the ink).
+_MARGIN = 0.15
+#: A 0 that starts a number: the diameter sign read by a model that has none.
+_LEADING_ZERO = re.compile(r"(?<![\d.,:/\-])0(?=\d)")
+#: Words that are a cell's rule read as a character.
+_RULES = frozenset({"|", "[", "]", "「", "」"})
+#: Gap between two words, in line heights, that parts them into runs read separately.
+_GAP = 3.0
+_SPACED = str.maketrans({"：": " : ", "，": ", ", "；": "; ", "（": " (", "）": ") "})
+_FULL_WIDTH = str.maketrans({"：": ":", "，": ",", "；": ";", "（": "(", "）": ")", "×": "x"})
+
+
+def with_model_readings(gray: np.ndarray, lines: list[OcrLine], model: LineModel) -> list[OcrLine]:
+    """``lines`` with the runs of words the model reads better replaced (see the module); ``gray``
+    is the page the lines' boxes are in."""
+    out = list(lines)
+    for index, line in enumerate(lines):
+        if line.source_pass != "upright" or any(w.vertical for w in line.words):
+            continue
+        words: list[OcrWord] = []
+        for run in runs(line.words):
+            words.extend(_read_run(gray, run, model))
+        if words != list(line.words):
+            out[index] = dataclasses.replace(line, words=tuple(words))
+    return out
+
+
+def runs(words: Sequence[OcrWord]) -> list[list[OcrWord]]:
+    """A line's words in runs that are read as one: a wide gap or a cell's rule ("序号 | 代号")
+    ends a run, so a parts-list row keeps a word per cell where its columns are."""
+    out: list[list[OcrWord]] = []
+    for word in words:
+        height = word.box.y1 - word.box.y0
+        rule = word.text in _RULES
+        if (
+            not out
+            or rule
+            or out[-1][-1].text in _RULES
+            or word.box.x0 - out[-1][-1].box.x1 > _GAP * height
+        ):
+            out.append([word])
+        else:
+            out[-1].append(word)
+    return out
+
+
+def _read_run(gray: np.ndarray, run: list[OcrWord], model: LineModel) -> list[OcrWord]:
+    if run[0].text in _RULES:
+        return run
+    box = run[0].box
+    for word in run[1:]:
+        box = box.union(word.box)
+    crop = _crop(gray, box)
+    if crop is None:
+        return run
+    reading = model.read(crop)
+    text = " ".join(w.text for w in run)
+    conf = sum(w.conf for w in run) / len(run)
+    taken = taken_reading(text, conf, reading.text, reading.conf)
+    if taken is None:
+        return run
+    # Full-width punctuation as Tesseract writes it ("审核 : 孙磊"), which the title-block and
+    # note readers split on.
+    spaced = taken.translate(_SPACED)
+    return list(words_in_box(joined_han(spaced.split()), box, reading.conf * 100))
+
+
+def taken_reading(line_text: str, line_conf: float, read: str, read_conf: float) -> str | None:
+    """The model's reading when it replaces Tesseract's line (see the module), else None."""
+    if not read or read_conf < SURE:
+        return None
+    read = _LEADING_ZERO.sub("⌀", read.replace("Φ", "⌀"))
+    if _compact(read) == _compact(line_text) or _bare(read) == _bare(line_text):
+        return None  # the same reading, or one that only lost punctuation ("3." read "3")
+    plus_minus = "±" in read and _compact(read.replace("±", "4")) == _compact(line_text)
+    if plus_minus:
+        return read
+    if line_conf >= UNSURE_CONF and _digits(read) != _digits(line_text):
+        return None
+    if has_han(read):
+        return read
+    if line_conf < UNSURE_CONF and read_conf >= VERY_SURE:
+        return read
+    return None
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s+", "", text.translate(_FULL_WIDTH)).casefold()
+
+
+def _bare(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def _crop(gray: np.ndarray, box: Box) -> np.ndarray | None:
+    margin = max(2, int((box.y1 - box.y0) * _MARGIN))
+    y0, y1 = max(0, int(box.y0) - margin), min(gray.shape[0], int(box.y1) + margin)
+    x0, x1 = max(0, int(box.x0) - margin), min(gray.shape[1], int(box.x1) + margin)
+    if y1 - y0 < 4 or x1 - x0 < 4:
+        return None
+    return gray[y0:y1, x0:x1]
