@@ -129,6 +129,7 @@ def test_the_image_configuration_names_its_models() -> None:
         config.answer.llm_model,
         "vosk-model-small-en-us",
         "piper-en-us-joe-medium",
+        "pp-ocrv4-rec-ch",
     } <= names
     manifest = load_manifest()
     for name in names:

@@ -589,6 +589,17 @@ _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\b(?:hardness|härte|hårdhet|how hard)\b", re.I),
         re.compile(r"\d\s*(?:HRC|HRB|HB|HBW|HV|Shore)|(?:HRC|HB|HV)\s*\d", re.I),
     ),
+    # A hardness scale named by its inventor asks for that scale: "what Brinell hardness" is not
+    # answered by "HRC 40-45".
+    (re.compile(r"\bbrinell\b", re.I), re.compile(r"\d\s*HBW?(?![A-Z])|(?<![A-Z])HBW?\s*\d", re.I)),
+    (
+        re.compile(r"\brockwell\b", re.I),
+        re.compile(r"\d\s*HR[A-C](?![A-Z])|(?<![A-Z])HR[A-C]\s*\d", re.I),
+    ),
+    (
+        re.compile(r"\bvickers\b", re.I),
+        re.compile(r"\d\s*HV\d*(?![A-Z])|(?<![A-Z])HV\d*\s*\d", re.I),
+    ),
     (
         re.compile(r"\b(?:speed|rpm|drehzahl|varvtal)\b", re.I),
         re.compile(r"\d\s*(?:rpm|min-1|min⁻¹|1/min|m/s)", re.I),
@@ -609,6 +620,24 @@ _QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
         re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),
     ),
+)
+
+
+#: Geometric tolerances a question may ask for, with the words and the symbol a line stating one
+#: shows: "what flatness is the clamping face held to" is not answered by the face's hardness.
+_GEOMETRIC = (
+    ("flatness|ebenheit|planhet", "平面度|⏥"),
+    ("straightness|geradheit|rakhet", "直线度|⏤"),
+    ("parallelism|parallelität|parallellitet", "平行度|∥|//"),
+    ("perpendicularity|squareness|rechtwinkligkeit|vinkelräthet", "垂直度|⊥"),
+    ("roundness|circularity|rundheit|rundhet", "圆度|○"),
+    ("cylindricity|zylinderform|cylindricitet", "圆柱度|⌭"),
+    ("concentricity|coaxiality|koaxialität|koncentricitet", "同轴度|◎"),
+    ("runout|rundlauf|kast", "跳动|↗"),
+)
+_QUANTITIES += tuple(
+    (re.compile(rf"\b(?:{words})\b", re.I), re.compile(rf"{words}|{marks}", re.I))
+    for words, marks in _GEOMETRIC
 )
 
 

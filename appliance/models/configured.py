@@ -30,6 +30,11 @@ def configured_models(config: Config) -> list[ConfiguredModel]:
     models = [ConfiguredModel("embedding model", config.index.embedding_model, True)]
     if config.answer.llm_model:
         models.append(ConfiguredModel("answer model", config.answer.llm_model, False))
+    if config.vision.chinese_line_model:
+        # Without it Chinese drawings are read by Tesseract alone, worse but read.
+        models.append(
+            ConfiguredModel("Chinese line reader", config.vision.chinese_line_model, False)
+        )
     stt = audio.vosk_model if audio.stt_engine == "vosk" else audio.whisper_model
     models.append(ConfiguredModel(f"speech model ({audio.stt_engine})", stt, True))
     if audio.wake_engine == "kws":

@@ -24,7 +24,11 @@ from appliance.vision.germanlines import (
     with_german_words_reread,
 )
 from appliance.vision.hanlines import has_han, with_han_lines_reread
-from appliance.vision.hanmodel import with_model_readings
+from appliance.vision.hanmodel import (
+    cells_read_by_model,
+    with_fields_read_by_model,
+    with_model_readings,
+)
 from appliance.vision.linemodel import line_model
 from appliance.vision.notelists import read_numbers
 from appliance.vision.ocr import read_page
@@ -100,6 +104,8 @@ def _read(page: CorrectedPage, settings: VisionSettings) -> tuple[OcrPage, Title
             model = line_model(settings.chinese_line_model, settings.models_dir)
             if model is not None:
                 ocr.lines = with_model_readings(page.gray, ocr.lines, model)
+                ocr.lines += cells_read_by_model(page.gray, ocr.lines, model)
+                with_fields_read_by_model(page.gray, title_block, model)
     if settings.german_languages and is_german(ocr.lines):
         english = ocr.lines
         ocr.lines = with_german_words_reread(page.gray, english, settings, ocr)

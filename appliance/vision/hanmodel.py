@@ -26,8 +26,11 @@ import numpy as np
 
 from appliance.document import Box
 from appliance.vision.hanlines import UNSURE_CONF, has_han, joined_han, words_in_box
+from appliance.vision.imageops import binarise
 from appliance.vision.linemodel import LineModel
 from appliance.vision.ocrlines import OcrLine, OcrWord
+from appliance.vision.titleblock import TitleBlock
+from appliance.vision.titlegrid import find_cells
 
 #: Least mean character probability of a reading that may replace a line.
 SURE = 0.8
@@ -37,6 +40,10 @@ VERY_SURE = 0.9
 _MARGIN = 0.15
 #: A 0 that starts a number: the diameter sign read by a model that has none.
 _LEADING_ZERO = re.compile(r"(?<![\d.,:/\-])0(?=\d)")
+#: Block number of the lines read from cells Tesseract left empty (Tesseract numbers from 1).
+CELL_BLOCK = 0
+#: Fewest ink pixels of a cell worth reading (specks and the stubs of ruling lines are fewer).
+_MIN_INK = 20
 #: Words that are a cell's rule read as a character.
 _RULES = frozenset({"|", "[", "]", "「", "」"})
 #: Gap between two words, in line heights, that parts them into runs read separately.
@@ -58,6 +65,71 @@ def with_model_readings(gray: np.ndarray, lines: list[OcrLine], model: LineModel
         if words != list(line.words):
             out[index] = dataclasses.replace(line, words=tuple(words))
     return out
+
+
+def with_fields_read_by_model(gray: np.ndarray, block: TitleBlock, model: LineModel) -> None:
+    """A Chinese title block's Chinese values read again where their cell is known: the block's
+    own reading gives "克明 nM 细栏" for "见明细栏" (see the parts list). A value without Chinese
+    is the block reader's, and so are its digits."""
+    for name, value in list(block.fields.items()):
+        box = block.boxes.get(name)
+        if box is None or not has_han(value):
+            continue
+        crop = _crop(gray, box)
+        if crop is None:
+            continue
+        reading = model.read(crop)
+        read = reading.text.translate(_SPACED)
+        if (
+            reading.conf >= SURE
+            and has_han(read)
+            and _digits(read) == _digits(value)
+            and _compact(read) != _compact(value)
+        ):
+            block.fields[name] = " ".join(joined_han(read.split()))
+
+
+def cells_read_by_model(gray: np.ndarray, lines: list[OcrLine], model: LineModel) -> list[OcrLine]:
+    """Lines for the ruled cells that hold ink but no word Tesseract read: on a Chinese parts list
+    it finds no text at all in whole columns (名称, 数量), which the model reads cell by cell. Each
+    is one upright line of one word with the box of the cell's ink, so the table reader puts it in
+    its column; the lines are of a block of their own (:data:`CELL_BLOCK`)."""
+    ink = binarise(gray)
+    read = [w.box for line in lines for w in line.words]
+    page_h, page_w = gray.shape
+    found: list[OcrLine] = []
+    for cell in find_cells(gray, max(20, min(page_h, page_w) // 40)):
+        box = cell.box
+        if box.x1 - box.x0 > page_w / 2 or box.y1 - box.y0 > page_h / 10:
+            continue  # the drawing's area, a view's frame: not a cell of a table
+        if any(_overlap(box, other) for other in read):
+            continue
+        inside = _ink_box(ink, box)
+        if inside is None:
+            continue
+        crop = _crop(gray, inside)
+        reading = model.read(crop) if crop is not None else None
+        if reading is None or reading.conf < SURE or not reading.text.strip():
+            continue
+        spaced = reading.text.translate(_SPACED)
+        words = words_in_box(joined_han(spaced.split()), inside, reading.conf * 100)
+        found.append(OcrLine(words=words, block=CELL_BLOCK, source_pass="upright"))
+    return found
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _ink_box(ink: np.ndarray, cell: Box) -> Box | None:
+    """The box of the ink inside a cell, its ruling lines left out; None for an empty cell."""
+    border = 4
+    x0, y0 = int(cell.x0) + border, int(cell.y0) + border
+    inner = ink[y0 : int(cell.y1) - border, x0 : int(cell.x1) - border]
+    if inner.size == 0 or np.count_nonzero(inner) < _MIN_INK:
+        return None
+    ys, xs = np.nonzero(inner)
+    return Box(float(x0 + xs.min()), float(y0 + ys.min()), x0 + xs.max() + 1.0, y0 + ys.max() + 1.0)
 
 
 def runs(words: Sequence[OcrWord]) -> list[list[OcrWord]]:
@@ -105,8 +177,10 @@ def taken_reading(line_text: str, line_conf: float, read: str, read_conf: float)
     if not read or read_conf < SURE:
         return None
     read = _LEADING_ZERO.sub("⌀", read.replace("Φ", "⌀"))
-    if _compact(read) == _compact(line_text) or _bare(read) == _bare(line_text):
-        return None  # the same reading, or one that only lost punctuation ("3." read "3")
+    if _compact(read) == _compact(line_text):
+        return None
+    if _bare(read) == _bare(line_text) and len(_compact(read)) < len(_compact(line_text)):
+        return None  # a reading that only lost punctuation ("3." read "3")
     plus_minus = "±" in read and _compact(read.replace("±", "4")) == _compact(line_text)
     if plus_minus:
         return read

@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 LINE_HEIGHT = 48
 #: Narrowest line image given to the model (a single character is about square).
 _MIN_WIDTH = 16
+#: Width lines narrower than this are padded to (see :meth:`LineModel.read`).
+_PADDED_WIDTH = 320
 #: Widest line image: a line longer than 40 heights is a misread box, not a line of text.
 _MAX_WIDTH = 40 * LINE_HEIGHT
 
@@ -92,6 +94,10 @@ class LineModel:
             interpolation=cv2.INTER_AREA if shrink else cv2.INTER_CUBIC,
         )
         x = line.astype(np.float32) / 127.5 - 1.0
+        if new_width < _PADDED_WIDTH:
+            # The model learnt on lines padded on the right to at least this width with zeros (mid
+            # grey once scaled); a lone "2" given alone is read as "N".
+            x = np.pad(x, ((0, 0), (0, _PADDED_WIDTH - new_width)))
         batch = np.repeat(x[None, None], 3, axis=1)
         with self._lock:
             probs = self._session.run(None, {self._input: batch})[0][0]
