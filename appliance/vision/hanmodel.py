@@ -42,6 +42,8 @@ _MARGIN = 0.15
 _LEADING_ZERO = re.compile(r"(?<![\d.,:/\-])0(?=\d)")
 #: Block number of the lines read from cells Tesseract left empty (Tesseract numbers from 1).
 CELL_BLOCK = 0
+#: Height in pixels a cell may have on any page (a tenth of the page on a big one).
+_TALLEST_CELL = 120
 #: Fewest ink pixels of a cell worth reading (specks and the stubs of ruling lines are fewer).
 _MIN_INK = 20
 #: Words that are a cell's rule read as a character.
@@ -100,7 +102,7 @@ def cells_read_by_model(gray: np.ndarray, lines: list[OcrLine], model: LineModel
     found: list[OcrLine] = []
     for cell in find_cells(gray, max(20, min(page_h, page_w) // 40)):
         box = cell.box
-        if box.x1 - box.x0 > page_w / 2 or box.y1 - box.y0 > page_h / 10:
+        if box.x1 - box.x0 > page_w / 2 or box.y1 - box.y0 > max(page_h / 10, _TALLEST_CELL):
             continue  # the drawing's area, a view's frame: not a cell of a table
         if any(_overlap(box, other) for other in read):
             continue

@@ -5,14 +5,24 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from appliance.config import load_config
 from appliance.document import Box
 from appliance.errors import ModelError
-from appliance.vision.hanmodel import runs, taken_reading, with_model_readings
+from appliance.vision.hanmodel import (
+    CELL_BLOCK,
+    cells_read_by_model,
+    runs,
+    taken_reading,
+    with_fields_read_by_model,
+    with_model_readings,
+)
 from appliance.vision.linemodel import LineModel, line_model
 from appliance.vision.ocrlines import OcrLine, OcrWord
+from appliance.vision.titleblock import TitleBlock
 from tests.vision.drawn_lines import CJK_FONT, drawn_lines
 
 MODEL = "pp-ocrv4-rec-ch"
@@ -107,3 +117,67 @@ def test_an_unknown_or_missing_model_leaves_tesseract_alone(
     warned = [r for r in caplog.records if "no-such-line-model" in r.getMessage()]
     assert len(warned) == 1  # one warning per process, not one per page
     assert line_model("", tmp_path) is None  # turned off
+
+
+def _ruled_table(cells: list[list[str]]) -> tuple[np.ndarray, list[list[Box]]]:
+    """A page with a ruled table of ``cells`` (rows of texts), and each cell's box."""
+    face = ImageFont.truetype(CJK_FONT, 26)
+    width, height, left, top = 220, 50, 60, 60
+    image = Image.new("L", (left * 2 + width * len(cells[0]), top * 2 + height * len(cells)), 255)
+    draw = ImageDraw.Draw(image)
+    boxes: list[list[Box]] = []
+    for r, row in enumerate(cells):
+        boxes.append([])
+        for c, text in enumerate(row):
+            x0, y0 = left + c * width, top + r * height
+            draw.rectangle((x0, y0, x0 + width, y0 + height), outline=0, width=2)
+            draw.text((x0 + 12, y0 + 10), text, font=face, fill=0)
+            boxes[-1].append(Box(x0, y0, x0 + width, y0 + height))
+    return np.asarray(image), boxes
+
+
+def test_cells_tesseract_left_empty_are_read_into_their_columns(model: LineModel) -> None:
+    gray, boxes = _ruled_table(
+        [["序号", "名称", "数量"], ["1", "定位销", "2"], ["2", "支承钉", "4"]]
+    )
+    inside = boxes[0][0]
+    # Tesseract read the first header; every other cell it left empty.
+    read = [
+        _line(
+            [_word("序号", 95, Box(inside.x0 + 12, inside.y0 + 10, inside.x0 + 70, inside.y0 + 40))]
+        )
+    ]
+    found = cells_read_by_model(gray, read, model)
+    # In reading order, row by row (a digit's ink starts lower in its cell than a character's).
+    texts = sorted((int(ln.box.y0 // 50), ln.box.x0, ln.text) for ln in found)
+    assert [t for _, _, t in texts] == ["名称", "数量", "1", "定位销", "2", "2", "支承钉", "4"]
+    for line in found:
+        assert line.block == CELL_BLOCK and line.source_pass == "upright"
+        cell = next(
+            b
+            for row in boxes
+            for b in row
+            if b.x0 <= line.box.x0
+            and line.box.x1 <= b.x1
+            and b.y0 <= line.box.y0
+            and line.box.y1 <= b.y1
+        )
+        assert cell is not inside
+
+
+def test_an_empty_table_gives_no_lines(model: LineModel) -> None:
+    gray, _ = _ruled_table([["", ""], ["", ""]])
+    assert cells_read_by_model(gray, [], model) == []
+
+
+def test_a_chinese_title_block_value_is_read_again_in_its_cell(model: LineModel) -> None:
+    gray, boxes = drawn_lines(["见明细栏", "45 钢", "2026.01.15"], CJK_FONT, size=30)
+    block = TitleBlock(
+        box=Box(0, 0, gray.shape[1], gray.shape[0]),
+        fields={"material": "克明 nM 细栏", "title": "45 钢", "date": "2026.01.16"},
+        boxes={"material": boxes[0], "title": boxes[1], "date": boxes[2]},
+    )
+    with_fields_read_by_model(gray, block, model)
+    assert block.fields["material"] == "见明细栏"
+    assert block.fields["title"] == "45 钢"  # the same reading
+    assert block.fields["date"] == "2026.01.16"  # no Chinese: the block reader's digits stand
