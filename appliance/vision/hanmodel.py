@@ -46,11 +46,13 @@ CELL_BLOCK = 0
 _TALLEST_CELL = 120
 #: Fewest ink pixels of a cell worth reading (specks and the stubs of ruling lines are fewer).
 _MIN_INK = 20
+#: A cell's rule between two words of a line.
+_RULE_INSIDE = re.compile(r"\S\s*[|\[\]「」]\s*\S")
 #: Words that are a cell's rule read as a character.
 _RULES = frozenset({"|", "[", "]", "「", "」"})
 #: Gap between two words, in line heights, that parts them into runs read separately.
 _GAP = 3.0
-_SPACED = str.maketrans({"：": " : ", "，": ", ", "；": "; ", "（": " (", "）": ") "})
+_SPACED = str.maketrans({"：": " : ", "，": ", ", "；": "; ", "（": " (", "）": ") ", "×": "x"})
 _FULL_WIDTH = str.maketrans({"：": ":", "，": ",", "；": ";", "（": "(", "）": ")", "×": "x"})
 
 
@@ -159,26 +161,63 @@ def _read_run(gray: np.ndarray, run: list[OcrWord], model: LineModel) -> list[Oc
     box = run[0].box
     for word in run[1:]:
         box = box.union(word.box)
-    crop = _crop(gray, box)
-    if crop is None:
+    margin = max(2, int((box.y1 - box.y0) * _MARGIN))
+    outer = _clipped(gray, Box(box.x0 - margin, box.y0 - margin, box.x1 + margin, box.y1 + margin))
+    if outer is None:
         return run
-    reading = model.read(crop)
+    # A cell's rule inside the run (Tesseract read two cells as one word): each side is read
+    # alone, as the model would join the two cells' text.
+    parts: list[tuple[Box, str, float]] = []
+    for part in _between_rules(gray, outer):
+        reading = model.read(gray[int(part.y0) : int(part.y1), int(part.x0) : int(part.x1)])
+        if reading.text:
+            parts.append((part, reading.text, reading.conf))
+    if not parts:
+        return run
     text = " ".join(w.text for w in run)
     conf = sum(w.conf for w in run) / len(run)
-    taken = taken_reading(text, conf, reading.text, reading.conf)
+    read = " | ".join(t for _, t, _ in parts)
+    taken = taken_reading(text, conf, read, min(c for _, _, c in parts))
     if taken is None:
         return run
-    # Full-width punctuation as Tesseract writes it ("审核 : 孙磊"), which the title-block and
-    # note readers split on.
-    spaced = taken.translate(_SPACED)
-    return list(words_in_box(joined_han(spaced.split()), box, reading.conf * 100))
+    if len(parts) > 1:
+        taken_parts = [(b, _with_diameters(t), c) for b, t, c in parts]
+    else:
+        taken_parts = [(box, taken, parts[0][2])]
+    words: list[OcrWord] = []
+    for part_box, part_text, part_conf in taken_parts:
+        # Full-width punctuation as Tesseract writes it ("审核 : 孙磊"), which the title-block
+        # and note readers split on.
+        spaced = part_text.translate(_SPACED)
+        inner = part_box if len(parts) > 1 else box
+        words.extend(words_in_box(joined_han(spaced.split()), inner, part_conf * 100))
+    return words
+
+
+def _between_rules(gray: np.ndarray, box: Box) -> list[Box]:
+    """``box`` cut at the vertical ruling lines inside it (columns dark from top to bottom)."""
+    x0, y0, x1, y1 = int(box.x0), int(box.y0), int(box.x1), int(box.y1)
+    # Dark over the whole height, the margin above and below the words included: a character's
+    # stroke stops at the words' box, a rule runs on.
+    full = np.flatnonzero((gray[y0:y1, x0:x1] < 128).mean(axis=0) >= 0.95)
+    parts: list[Box] = []
+    left = 0
+    for column in [*full.tolist(), x1 - x0]:
+        if column - left >= 4:
+            parts.append(Box(float(x0 + left), float(y0), float(x0 + column), float(y1)))
+        left = column + 1
+    return parts
 
 
 def taken_reading(line_text: str, line_conf: float, read: str, read_conf: float) -> str | None:
     """The model's reading when it replaces Tesseract's line (see the module), else None."""
     if not read or read_conf < SURE:
         return None
-    read = _LEADING_ZERO.sub("⌀", read.replace("Φ", "⌀"))
+    if _RULE_INSIDE.search(line_text):
+        return None  # "序号 | 代号": two cells, which the model, blind to rules, would join
+    if _han_count(read) < _han_count(line_text):
+        return None  # Chinese the model lost at the crop's edge ("改文件号" for "更改文件号")
+    read = _with_diameters(read)
     if _compact(read) == _compact(line_text):
         return None
     if _bare(read) == _bare(line_text) and len(_compact(read)) < len(_compact(line_text)):
@@ -199,6 +238,15 @@ def _compact(text: str) -> str:
     return re.sub(r"\s+", "", text.translate(_FULL_WIDTH)).casefold()
 
 
+def _with_diameters(read: str) -> str:
+    """The model's reading with its stand-ins for the diameter sign (a leading 0, Φ) as "⌀"."""
+    return _LEADING_ZERO.sub("⌀", read.replace("Φ", "⌀"))
+
+
+def _han_count(text: str) -> int:
+    return sum(1 for ch in text if has_han(ch))
+
+
 def _bare(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
@@ -209,8 +257,16 @@ def _digits(text: str) -> str:
 
 def _crop(gray: np.ndarray, box: Box) -> np.ndarray | None:
     margin = max(2, int((box.y1 - box.y0) * _MARGIN))
-    y0, y1 = max(0, int(box.y0) - margin), min(gray.shape[0], int(box.y1) + margin)
-    x0, x1 = max(0, int(box.x0) - margin), min(gray.shape[1], int(box.x1) + margin)
+    outer = _clipped(gray, Box(box.x0 - margin, box.y0 - margin, box.x1 + margin, box.y1 + margin))
+    if outer is None:
+        return None
+    return gray[int(outer.y0) : int(outer.y1), int(outer.x0) : int(outer.x1)]
+
+
+def _clipped(gray: np.ndarray, box: Box) -> Box | None:
+    """``box`` cut to the page, in whole pixels; None when less than 4 px remain either way."""
+    x0, y0 = max(0, int(box.x0)), max(0, int(box.y0))
+    x1, y1 = min(gray.shape[1], int(box.x1)), min(gray.shape[0], int(box.y1))
     if y1 - y0 < 4 or x1 - x0 < 4:
         return None
-    return gray[y0:y1, x0:x1]
+    return Box(float(x0), float(y0), float(x1), float(y1))

@@ -87,6 +87,9 @@ def test_a_readings_place_in_the_rules() -> None:
     assert taken_reading("O15iR9", 60, "015深9", 0.99) == "⌀15深9"
     assert taken_reading("⌀10H7", 87, "010H7", 1.0) is None
     assert taken_reading("#a 2026.02.10", 48, "王磊 2026.02.10", 0.99) == "王磊 2026.02.10"
+    # A rule between two cells Tesseract saw is kept; so is Chinese the model read fewer of.
+    assert taken_reading("序号|代号", 60, "序号代号", 1.0) is None
+    assert taken_reading("更改文件号", 70, "改文件号", 0.99) is None
 
 
 def test_a_line_is_read_in_runs_parted_at_rules_and_wide_gaps() -> None:
@@ -181,3 +184,15 @@ def test_a_chinese_title_block_value_is_read_again_in_its_cell(model: LineModel)
     assert block.fields["material"] == "见明细栏"
     assert block.fields["title"] == "45 钢"  # the same reading
     assert block.fields["date"] == "2026.01.16"  # no Chinese: the block reader's digits stand
+
+
+def test_a_word_tesseract_read_across_a_cells_rule_is_read_as_two(model: LineModel) -> None:
+    gray, boxes = _ruled_table([["序号", "代号"]])
+    left, right = boxes[0]
+    across = Box(
+        left.x0 + 12, left.y0 + 12, right.x0 + 70, left.y1 - 12
+    )  # both texts, the rule between
+    line = _line([_word("FS 4S", 40, across)])
+    result = with_model_readings(gray, [line], model)
+    assert [w.text for w in result[0].words] == ["序号", "代号"]
+    assert result[0].words[0].box.x1 <= left.x1 <= result[0].words[1].box.x0
