@@ -74,7 +74,8 @@ def with_model_readings(gray: np.ndarray, lines: list[OcrLine], model: LineModel
 def with_fields_read_by_model(gray: np.ndarray, block: TitleBlock, model: LineModel) -> None:
     """A Chinese title block's Chinese values read again where their cell is known: the block's
     own reading gives "克明 nM 细栏" for "见明细栏" (see the parts list). A value without Chinese
-    is the block reader's, and so are its digits."""
+    is the block reader's, and so are its digits; a reading with fewer Chinese characters read
+    a box that holds part of the value only ("法" of "法兰盘")."""
     for name, value in list(block.fields.items()):
         box = block.boxes.get(name)
         if box is None or not has_han(value):
@@ -87,6 +88,7 @@ def with_fields_read_by_model(gray: np.ndarray, block: TitleBlock, model: LineMo
         if (
             reading.conf >= SURE
             and has_han(read)
+            and _han_count(read) >= _han_count(value)
             and _digits(read) == _digits(value)
             and _compact(read) != _compact(value)
         ):

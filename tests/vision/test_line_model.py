@@ -184,6 +184,11 @@ def test_a_chinese_title_block_value_is_read_again_in_its_cell(model: LineModel)
     assert block.fields["material"] == "见明细栏"
     assert block.fields["title"] == "45 钢"  # the same reading
     assert block.fields["date"] == "2026.01.16"  # no Chinese: the block reader's digits stand
+    # A box over part of the value reads fewer characters: the block reader's value stands.
+    first = Box(boxes[0].x0, boxes[0].y0, boxes[0].x0 + 30, boxes[0].y1)
+    part = TitleBlock(box=block.box, fields={"title": "见明细栏"}, boxes={"title": first})
+    with_fields_read_by_model(gray, part, model)
+    assert part.fields["title"] == "见明细栏"
 
 
 def test_a_word_tesseract_read_across_a_cells_rule_is_read_as_two(model: LineModel) -> None:
