@@ -5,15 +5,20 @@ drawing unreadable: notes come out as Latin junk ("2. RHC, WEEE 8~12pm" for
 "2.表面镀锌钝化，镀层厚度8~12um"), "淬火" as "淳火", sign-offs as "BK: HN" (审核：孙磊), and the
 CJK font's "±" as a 4 ("9040.05" for "90±0.05"). The line recogniser of
 :mod:`appliance.vision.linemodel` reads the same line boxes right. Each upright line of the page
-is read by it once, and its reading replaces Tesseract's when it is sure and one of these holds:
+is read by it in runs of words (a cell's rule or a wide gap ends a run, so a table row keeps a word
+per cell), and its reading replaces Tesseract's when it is sure and one of these holds:
 
-- it has Chinese characters (and, on a line Tesseract read confidently, the same digits);
+- it has Chinese characters, no fewer than Tesseract's reading (fewer: the crop cut one off), and,
+  on a line Tesseract read confidently, the same digits;
 - it has a "±" where Tesseract's reading has a 4 and is otherwise the same;
 - Tesseract was unsure of the line and the model is very sure.
 
 A confident Tesseract line with other digits keeps its own: the model is not trusted to change a
 number that Tesseract read surely. The recogniser's alphabet has no diameter sign: it reads "⌀" as a
 leading 0 ("010H7"), which no number on a drawing has, so such a 0 is the sign again.
+
+Two more readings: the ruled cells in which Tesseract found no text at all (whole columns of a
+parts list), and the title block's Chinese values in their cells.
 """
 
 from __future__ import annotations
@@ -52,7 +57,10 @@ _RULE_INSIDE = re.compile(r"\S\s*[|\[\]「」]\s*\S")
 _RULES = frozenset({"|", "[", "]", "「", "」"})
 #: Gap between two words, in line heights, that parts them into runs read separately.
 _GAP = 3.0
+#: The model's full-width punctuation as Tesseract writes it ("审核 : 孙磊"), which the title-block
+#: and note readers split on; its "×" as the "x" of "4xM8".
 _SPACED = str.maketrans({"：": " : ", "，": ", ", "；": "; ", "（": " (", "）": ") ", "×": "x"})
+#: Full-width punctuation as ASCII, to compare two readings.
 _FULL_WIDTH = str.maketrans({"：": ":", "，": ",", "；": ";", "（": "(", "）": ")", "×": "x"})
 
 
