@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import resource
 import sys
 import time
 import zlib
@@ -35,13 +34,7 @@ from appliance.vision.linemodel import line_model
 from appliance.vision.settings import VisionSettings
 from bench.answer_drawings import DRAWINGS, write_drawings
 from bench.vision_common import load_rgb
-from bench.vision_degrade import camera_like
-
-
-def _cpu() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+from bench.vision_degrade import camera_like, cpu_seconds
 
 
 def _rss_mb() -> float:
@@ -54,9 +47,9 @@ def _rss_mb() -> float:
 
 def _analyse(image: np.ndarray, settings: VisionSettings) -> tuple[Analysis, float, float]:
     """The analysis, its CPU seconds and its wall seconds."""
-    cpu, wall = _cpu(), time.perf_counter()
+    cpu, wall = cpu_seconds(), time.perf_counter()
     analysis = analyse_image(image, settings, strict=False)
-    return analysis, _cpu() - cpu, time.perf_counter() - wall
+    return analysis, cpu_seconds() - cpu, time.perf_counter() - wall
 
 
 def main() -> None:

@@ -149,7 +149,7 @@ def bench_textlayer(config: Config) -> None:
         )
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
     """User + system CPU time of this process and its waited-for children (Tesseract runs).
 
     Wall time on a shared machine depends on the load; CPU time is the work itself.
@@ -202,7 +202,7 @@ def bench_timing(
             pdf.save(pdf_path)
         with IndexStore.open(config) as store:
             store.embedder.embed_passages(["warm up"])
-            cpu_start = _cpu_seconds()
+            cpu_start = cpu_seconds()
             start = time.perf_counter()
             camera = FolderCamera(camera_dir, max_pixels=config.vision.max_image_pixels)
             capture = capture_page(camera, config.vision)
@@ -221,7 +221,7 @@ def bench_timing(
             packaged = time.perf_counter()
             written = store.replace_source(doc)
             done = time.perf_counter()
-            cpu = _cpu_seconds() - cpu_start
+            cpu = cpu_seconds() - cpu_start
             stages = {k: round(v, 2) for k, v in capture.analysis.timings.items()}
             print(
                 f"  12 MP photo ({sample.name}): {done - start:.2f} s = read+burst+gate+OCR"
@@ -230,11 +230,11 @@ def bench_timing(
                 f" embedding {written.embed_seconds:.2f} in one batch);"
                 f" CPU {cpu:.2f} s (this process + Tesseract children)"
             )
-            cpu_start = _cpu_seconds()
+            cpu_start = cpu_seconds()
             start = time.perf_counter()
             report = ingest_path(store, pdf_path, "shop", config=config)
             pdf_s = time.perf_counter() - start
-            pdf_cpu = _cpu_seconds() - cpu_start
+            pdf_cpu = cpu_seconds() - cpu_start
             print(
                 f"  300-dpi A4 scanned-PDF page: {pdf_s:.2f} s  (indexed={report.indexed}, failures={len(report.failures)}); CPU {pdf_cpu:.2f} s"
             )

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import resource
 import sys
 import time
 import zlib
@@ -39,13 +38,7 @@ from appliance.vision.settings import VisionSettings
 from bench.answer_drawings import DRAWINGS, write_drawings
 from bench.answer_readable import drawn_items
 from bench.vision_common import SAMPLES, load_rgb
-from bench.vision_degrade import camera_like
-
-
-def _cpu() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+from bench.vision_degrade import camera_like, cpu_seconds
 
 
 def _exact(text: str) -> str:
@@ -54,12 +47,12 @@ def _exact(text: str) -> str:
 
 def _read(image: np.ndarray, settings: VisionSettings) -> tuple[str, float, bool]:
     """(slices' text, CPU seconds, whether the page was found German)."""
-    start = _cpu()
+    start = cpu_seconds()
     try:
         analysis = analyse_image(image, settings, strict=False)
     except PageQualityError:
-        return "", _cpu() - start, False
-    seconds = _cpu() - start
+        return "", cpu_seconds() - start, False
+    seconds = cpu_seconds() - start
     text = "\n".join(s.text for s in analysis.slices)
     return text, seconds, is_german(analysis.ocr.lines)
 

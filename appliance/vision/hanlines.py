@@ -134,7 +134,7 @@ def with_han_lines_reread(
         if best is None:
             continue
         text, conf = best
-        if lines[index].conf >= UNSURE_CONF and _digits(text) != _digits(lines[index].text):
+        if lines[index].conf >= UNSURE_CONF and digits(text) != digits(lines[index].text):
             continue  # a confident line's numbers are its own: only its words may turn Chinese
         tokens = joined_han(text.split())
         lines[index] = dataclasses.replace(lines[index], words=words_in_box(tokens, box, conf))
@@ -157,7 +157,8 @@ def _worded(line: OcrLine) -> bool:
     return any(_LATIN_WORD.search(w.text) for w in line.words)
 
 
-def _digits(text: str) -> str:
+def digits(text: str) -> str:
+    """The digits of ``text``, in order: what a re-reading must keep."""
     return "".join(ch for ch in text if ch.isdigit())
 
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from appliance.document import Box
-from appliance.vision.hanlines import UNSURE_CONF, has_han, joined_han, words_in_box
+from appliance.vision.hanlines import UNSURE_CONF, digits, has_han, joined_han, words_in_box
 from appliance.vision.imageops import binarise
 from appliance.vision.linemodel import LineModel
 from appliance.vision.ocrlines import OcrLine, OcrWord
@@ -97,7 +97,7 @@ def with_fields_read_by_model(gray: np.ndarray, block: TitleBlock, model: LineMo
             reading.conf >= SURE
             and has_han(read)
             and _han_count(read) >= _han_count(value)
-            and _digits(read) == _digits(value)
+            and digits(read) == digits(value)
             and _compact(read) != _compact(value)
         ):
             block.fields[name] = " ".join(joined_han(read.split()))
@@ -199,8 +199,7 @@ def _read_run(gray: np.ndarray, run: list[OcrWord], model: LineModel) -> list[Oc
         # Full-width punctuation as Tesseract writes it ("审核 : 孙磊"), which the title-block
         # and note readers split on.
         spaced = part_text.translate(_SPACED)
-        inner = part_box if len(parts) > 1 else box
-        words.extend(words_in_box(joined_han(spaced.split()), inner, part_conf * 100))
+        words.extend(words_in_box(joined_han(spaced.split()), part_box, part_conf * 100))
     return words
 
 
@@ -235,7 +234,7 @@ def taken_reading(line_text: str, line_conf: float, read: str, read_conf: float)
     plus_minus = "±" in read and _compact(read.replace("±", "4")) == _compact(line_text)
     if plus_minus:
         return read
-    if line_conf >= UNSURE_CONF and _digits(read) != _digits(line_text):
+    if line_conf >= UNSURE_CONF and digits(read) != digits(line_text):
         return None
     if has_han(read):
         return read
@@ -259,10 +258,6 @@ def _han_count(text: str) -> int:
 
 def _bare(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
-
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
 
 
 def _crop(gray: np.ndarray, box: Box) -> np.ndarray | None:
