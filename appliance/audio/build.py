@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from appliance.audio.base import AudioSink, AudioSource, Recogniser, WakeDetector
 from appliance.audio.frontend import VoiceFrontEnd
+from appliance.audio.sayable import sayable
 from appliance.audio.sinks import SoundDeviceSink, WavFileSink
 from appliance.audio.sources import SoundDeviceSource, WavReplaySource
 from appliance.audio.tts import EspeakTts, Speaker, Synthesizer
@@ -206,8 +207,11 @@ def build_tts(config: Config) -> Synthesizer:
 
 
 def build_speaker(config: Config, sink: AudioSink | None = None) -> Speaker:
-    """The configured voice into the configured sink."""
-    return Speaker(build_tts(config), sink or build_sink(config))
+    """The configured voice into the configured sink; an English voice says Chinese text and
+    drawing marks in words it can say (:func:`~appliance.audio.sayable.sayable`)."""
+    tts = build_tts(config)
+    wording = sayable if tts.language.lower().startswith("en") else None
+    return Speaker(tts, sink or build_sink(config), wording=wording)
 
 
 def _state_publisher(bus: EventBus) -> Callable[[str, str], None]:

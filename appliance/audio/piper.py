@@ -273,6 +273,11 @@ class PiperTts:
         """Yes: the graph takes a few hundred milliseconds per sentence here, more on a Pi."""
         return True
 
+    @property
+    def language(self) -> str:
+        """The espeak-ng voice the voice was trained to be phonemised with."""
+        return self.voice.config.espeak_voice
+
     async def synthesize(self, text: str) -> tuple[Samples, int]:
         """Speak ``text`` in a worker thread (the graph holds the GIL only briefly)."""
         audio = await asyncio.to_thread(self.voice.synthesize, text)

@@ -17,7 +17,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -73,6 +73,11 @@ class Synthesizer(Protocol):
         listener hears the first clause while the rest of the sentence is synthesised)."""
         ...
 
+    @property
+    def language(self) -> str:
+        """The voice's espeak-ng language (``en-us``): which text it can say as written."""
+        ...
+
     async def synthesize(self, text: str) -> tuple[Samples, int]:
         """Speak ``text``; TtsError (or a ModelError) when the voice cannot."""
         ...
@@ -105,6 +110,11 @@ class EspeakTts:
     def quick_start(self) -> bool:
         """No: a sentence takes espeak-ng a few tens of milliseconds."""
         return False
+
+    @property
+    def language(self) -> str:
+        """The espeak-ng voice's language."""
+        return self.voice
 
     def argv(self) -> list[str]:
         """The exact command line (text comes on stdin)."""
@@ -270,9 +280,18 @@ class Speaker:
     #: How many such phrases are kept.
     PHRASES_KEPT = 16
 
-    def __init__(self, tts: Synthesizer, sink: AudioSink) -> None:
+    def __init__(
+        self,
+        tts: Synthesizer,
+        sink: AudioSink,
+        *,
+        wording: Callable[[str], str] | None = None,
+    ) -> None:
         self.tts = tts
         self.sink = sink
+        #: What a sentence becomes before it is synthesised (:func:`sayable` for an English
+        #: voice); None says the text as written.
+        self.wording = wording
         self._stop = asyncio.Event()
         self._phrases: dict[str, tuple[Samples, int]] = {}
 
@@ -282,6 +301,8 @@ class Speaker:
 
     async def _synthesize(self, text: str) -> tuple[Samples, int]:
         """Synthesis, with the appliance's few fixed phrases kept so they sound at once."""
+        if self.wording is not None:
+            text = self.wording(text)
         if len(text) > self.PHRASE_MAX_CHARS:
             return await self.tts.synthesize(text)
         kept = self._phrases.get(text)

@@ -1,0 +1,204 @@
+"""Answers heard: is the value of a right answer in what the appliance's voice says?
+
+The evaluation set scores the answer's text. A bench user hears it instead, through an English
+voice that reads a Chinese character as "Chinese letter" and says nothing for a diameter sign.
+This bench takes every answer of a split that is right in text (``bench/answer_eval.py``'s score,
+extractive mode, on an index that bench built) and compares two ways of saying its spoken form, in
+the same process on the same answers:
+
+  as written  the spoken form handed to the voice unchanged (the appliance before
+              ``appliance/audio/sayable.py``)
+  sayable     the spoken form through ``sayable`` (Chinese in English or pinyin, marks in words)
+
+Per answer it prints whether the spoken text holds characters the voice cannot say (Chinese, a
+diameter sign). Every answer whose two forms differ is then spoken by the Piper voice and
+transcribed by whisper base without a prompt; the value counts as heard when every word and
+number of one expected form (itself made sayable, so "镀锌" is looked for as "galvanised") is in
+the transcript, a word of four or more letters allowed one letter's slip ("to", "of", "or", "and"
+are not looked for: the transcriber writes "1 to 2" as "1-2"). Answers whose forms
+are the same are heard the same either way and are counted, not spoken. Printed by the drawing's
+style: answers, answers changed, cannot-say before/after, heard before/after, seconds of speech,
+and transcripts with "Chinese letter" in them (what the voice says for a Chinese character).
+
+    nice -n 5 .venv/bin/python bench/answer_heard.py --split tuning|dev|heldout \
+        --condition clean|photo --index-dir /work/main/bench/out/answer_eval-s54 [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from appliance.audio.sayable import sayable  # noqa: E402
+from appliance.index.store import IndexStore  # noqa: E402
+from appliance.spelling import edit_distance  # noqa: E402
+from bench.answer_eval import ask, open_config, score  # noqa: E402
+from bench.answer_eval_set import load_set, normalise  # noqa: E402
+
+#: What an English voice cannot say: Chinese characters and the diameter signs.
+_CANNOT_SAY = re.compile(r"[\u3400-\u9fff⌀Øø∅Φφϕ]")
+#: What the voice says for a Chinese character, as the transcriber writes it.
+_CHINESE_LETTER = re.compile(r"chinese[\s-]*l[ei]t+[eo]?r", re.IGNORECASE)
+
+
+@dataclass
+class Heard:
+    """One right answer said both ways."""
+
+    #: Question id.
+    qid: str
+    #: The drawing's style.
+    style: str
+    #: The answer's spoken form, as written.
+    written: str
+    #: The same through ``sayable``.
+    said: str
+    #: Whether the value was heard as written / as said (None: not spoken, the forms are equal).
+    heard_written: bool | None = None
+    heard_said: bool | None = None
+    #: Seconds of speech as written / as said.
+    seconds_written: float = 0.0
+    seconds_said: float = 0.0
+    #: The transcripts.
+    transcript_written: str = ""
+    transcript_said: str = ""
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words and numbers: letters and digits apart ("40h7" -> 40 h 7), thousands'
+    commas out ("3,306" -> 3306), a decimal point kept."""
+    text = normalise(text).lower().replace("ø", " diameter ")
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    text = re.sub(r"(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)", " ", text)
+    return [w for w in re.findall(r"\d+(?:\.\d+)?|[a-z]+", text) if w not in _LINKS]
+
+
+#: Words that join a value's parts and that the transcriber writes as a sign ("1 to 2" -> "1-2").
+_LINKS = frozenset({"to", "of", "or", "and"})
+
+
+def value_heard(expected: tuple[str, ...], transcript: str) -> bool:
+    """Whether every word and number of one expected form, made sayable, is in the transcript."""
+    heard = tokens(transcript)
+    for form in expected:
+        wanted = tokens(sayable(form))
+        if wanted and all(_found(word, heard) for word in wanted):
+            return True
+    return False
+
+
+def _found(word: str, heard: list[str]) -> bool:
+    if word in heard:
+        return True
+    if word.isalpha() and len(word) >= 4:
+        return any(edit_distance(word, h, 1) <= 1 for h in heard)
+    return False
+
+
+def speak_and_hear(voice: object, recogniser: object, text: str) -> tuple[str, float]:
+    """The Piper voice says ``text``; whisper base transcribes it. (transcript, seconds)."""
+    import numpy as np
+
+    from appliance.audio.wavio import to_16k
+
+    audio = voice.synthesize(text)  # type: ignore[attr-defined]
+    rate = voice.sample_rate  # type: ignore[attr-defined]
+    pad = np.zeros(int(0.4 * 16000), dtype=np.int16)
+    clip = np.concatenate([pad, to_16k(audio, rate), pad])
+    transcript = recogniser.transcribe(clip)  # type: ignore[attr-defined]
+    return transcript.text.strip(), len(audio) / rate
+
+
+async def collect(split: str, root: Path) -> tuple[list[Heard], dict[str, tuple[str, ...]]]:
+    """Every answer of the split that is right in text, with both spoken forms."""
+    config = open_config(root, None)
+    questions = [q for q in load_set() if q.answerable and (split == "all" or q.split == split)]
+    out: list[Heard] = []
+    expected: dict[str, tuple[str, ...]] = {}
+    with IndexStore.open(config) as store:
+        for q in questions:
+            answer, *_ = await ask(q.text, store, config, None, "extractive")
+            if not score(q, answer):
+                continue
+            out.append(Heard(q.qid, q.style, answer.spoken, sayable(answer.spoken)))
+            expected[q.qid] = q.expect
+    return out, expected
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--split", default="dev", choices=["tuning", "dev", "heldout", "all"])
+    parser.add_argument("--condition", default="clean", choices=["clean", "photo"])
+    parser.add_argument("--index-dir", type=Path, required=True, help="bench/answer_eval.py's")
+    parser.add_argument("-v", action="store_true", help="print each spoken answer")
+    args = parser.parse_args()
+    if args.split == "heldout" and args.v:
+        parser.error("-v is refused on the held-out part: its answers are not to be read")
+    root = args.index_dir.resolve() / args.condition
+    if not (root / "data").exists():
+        parser.error(f"no index in {root}: run bench/answer_eval.py with --index-dir first")
+    rows, expected = asyncio.run(collect(args.split, root))
+
+    from appliance.audio.engines.whisper import WhisperRecogniser
+    from appliance.audio.piper import PiperVoice
+
+    models = REPO / "var" / "models"
+    voice = PiperVoice.from_manifest(models, threads=1)
+    recogniser = WhisperRecogniser.from_manifest("whisper-base", models)
+    for row in rows:
+        if row.written == row.said:
+            continue
+        row.transcript_written, row.seconds_written = speak_and_hear(voice, recogniser, row.written)
+        row.transcript_said, row.seconds_said = speak_and_hear(voice, recogniser, row.said)
+        row.heard_written = value_heard(expected[row.qid], row.transcript_written)
+        row.heard_said = value_heard(expected[row.qid], row.transcript_said)
+        if args.v:
+            print(f"{row.qid}  expect {expected[row.qid]}")
+            print(
+                f"  written {row.seconds_written:4.1f}s heard={row.heard_written} {row.written!r}"
+            )
+            print(f"          -> {row.transcript_written!r}")
+            print(f"  said    {row.seconds_said:4.1f}s heard={row.heard_said} {row.said!r}")
+            print(f"          -> {row.transcript_said!r}", flush=True)
+    report(rows, f"{args.split}, {args.condition}")
+
+
+def report(rows: list[Heard], label: str) -> None:
+    """One line per style and the total."""
+    by_style: dict[str, list[Heard]] = defaultdict(list)
+    for row in rows:
+        by_style[row.style].append(row)
+    by_style["ALL"] = rows
+    print(f"\n== answers right in text, heard through the Piper voice ({label})")
+    print(
+        f"  {'style':16} {'right':>5} {'changed':>7} {'cannot say: written':>19} {'sayable':>7}"
+        f" {'heard (changed): written':>24} {'sayable':>7} {'speech s: written':>17} {'sayable':>7}"
+        f" {'Chinese letter: written':>23} {'sayable':>7}"
+    )
+    for style, group in sorted(by_style.items(), key=lambda kv: (kv[0] == "ALL", kv[0])):
+        changed = [r for r in group if r.heard_said is not None]
+        cannot_before = sum(bool(_CANNOT_SAY.search(r.written)) for r in group)
+        cannot_after = sum(bool(_CANNOT_SAY.search(r.said)) for r in group)
+        heard_before = sum(bool(r.heard_written) for r in changed)
+        heard_after = sum(bool(r.heard_said) for r in changed)
+        junk_before = sum(bool(_CHINESE_LETTER.search(r.transcript_written)) for r in changed)
+        junk_after = sum(bool(_CHINESE_LETTER.search(r.transcript_said)) for r in changed)
+        s_before = sum(r.seconds_written for r in changed)
+        s_after = sum(r.seconds_said for r in changed)
+        print(
+            f"  {style:16} {len(group):>5} {len(changed):>7} {cannot_before:>19} {cannot_after:>7}"
+            f" {f'{heard_before}/{len(changed)}':>24} {f'{heard_after}/{len(changed)}':>7}"
+            f" {s_before:>17.0f} {s_after:>7.0f} {junk_before:>23} {junk_after:>7}"
+        )
+
+
+if __name__ == "__main__":
+    main()
