@@ -20,8 +20,11 @@ are the same are heard the same either way and are counted, not spoken. Printed 
 style: answers, answers changed, cannot-say before/after, heard before/after, seconds of speech,
 and transcripts with "Chinese letter" in them (what the voice says for a Chinese character).
 
+--to-value prints instead, for every right answer, the seconds of speech before its value (the
+sayable form synthesised up to where an expected form begins): what a listener waits through.
+
     nice -n 5 .venv/bin/python bench/answer_heard.py --split tuning|dev|heldout \
-        --condition clean|photo --index-dir /work/main/bench/out/answer_eval-s54 [-v]
+        --condition clean|photo --index-dir /work/main/bench/out/answer_eval-s54 [-v] [--to-value]
 """
 
 from __future__ import annotations
@@ -139,6 +142,11 @@ def main() -> None:
     parser.add_argument("--condition", default="clean", choices=["clean", "photo"])
     parser.add_argument("--index-dir", type=Path, required=True, help="bench/answer_eval.py's")
     parser.add_argument("-v", action="store_true", help="print each spoken answer")
+    parser.add_argument(
+        "--to-value",
+        action="store_true",
+        help="only the seconds of speech before the value, for every right answer (sayable form)",
+    )
     args = parser.parse_args()
     if args.split == "heldout" and args.v:
         parser.error("-v is refused on the held-out part: its answers are not to be read")
@@ -152,6 +160,9 @@ def main() -> None:
 
     models = REPO / "var" / "models"
     voice = PiperVoice.from_manifest(models, threads=1)
+    if args.to_value:
+        report_to_value(rows, expected, voice, f"{args.split}, {args.condition}")
+        return
     recogniser = WhisperRecogniser.from_manifest("whisper-base", models)
     for row in rows:
         if row.written == row.said:
@@ -169,6 +180,42 @@ def main() -> None:
             print(f"  said    {row.seconds_said:4.1f}s heard={row.heard_said} {row.said!r}")
             print(f"          -> {row.transcript_said!r}", flush=True)
     report(rows, f"{args.split}, {args.condition}")
+
+
+def value_offset(said: str, expected: tuple[str, ...]) -> int | None:
+    """Where in the said text the value begins (the earliest expected form), or None."""
+    low = said.lower()
+    found = [low.find(form.lower()) for e in expected for form in (sayable(e), e) if form]
+    found = [i for i in found if i >= 0]
+    return min(found) if found else None
+
+
+def report_to_value(
+    rows: list[Heard], expected: dict[str, tuple[str, ...]], voice: object, label: str
+) -> None:
+    """Seconds the voice speaks before the value of each right answer, p50 / p95 by style."""
+    from bench.common import percentile
+
+    by_style: dict[str, list[float]] = defaultdict(list)
+    missing = 0
+    rate = voice.sample_rate  # type: ignore[attr-defined]
+    for row in rows:
+        at = value_offset(row.said, expected[row.qid])
+        if at is None:
+            missing += 1
+            continue
+        prefix = row.said[:at].strip()
+        seconds = len(voice.synthesize(prefix)) / rate if prefix else 0.0  # type: ignore[attr-defined]
+        by_style[row.style].append(seconds)
+        by_style["ALL"].append(seconds)
+    print(f"\n== seconds of speech before the value, right answers ({label})")
+    print(f"  {'style':16} {'n':>4} {'p50':>6} {'p95':>6} {'max':>6}")
+    for style, values in sorted(by_style.items(), key=lambda kv: (kv[0] == "ALL", kv[0])):
+        print(
+            f"  {style:16} {len(values):>4} {percentile(values, 50):>6.2f}"
+            f" {percentile(values, 95):>6.2f} {max(values):>6.2f}"
+        )
+    print(f"  value not found in the said text: {missing} of {len(rows)}")
 
 
 def report(rows: list[Heard], label: str) -> None:
