@@ -283,12 +283,18 @@ def extractive_answer(
     # An extractive answer quotes one source: it is [1] whatever its rank among the candidates.
     if found.field:
         text = f"{found.sentence()} [1]."
-        spoken = f"{found.sentence()}. Source: {src.label()}."
+        said = found.sentence()
     else:
         text = f"{src.label()} says: “{found.quote}” [1]"
-        spoken = f"{src.label()} says: {found.quote}"
-    if len(spoken) > spoken_max_chars:
-        spoken = spoken[: spoken_max_chars - 1].rsplit(" ", 1)[0] + "…"
+        said = found.quote
+    # The value first, its source after: a listener waits through no citation to hear the answer,
+    # and a long line is shortened before its source, which is always said.
+    source = f" Source: {src.label()}."
+    said = said.rstrip(". ")
+    room = max(spoken_max_chars - len(source) - 1, spoken_max_chars // 2)
+    if len(said) > room:
+        said = said[: room - 1].rsplit(" ", 1)[0] + "…"
+    spoken = f"{said}{'' if said.endswith('…') else '.'}{source}"
     return Answer(
         question=question,
         text=text,

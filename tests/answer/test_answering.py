@@ -649,3 +649,42 @@ def test_the_model_is_shown_the_best_sources_within_its_budget(store: IndexStore
     assert sum(len(s.text) + 40 for s in shown) <= 100 * 2.5 + 40
     assert shown[0].text == sources[0].text[: len(shown[0].text)]
     assert within_budget(sources, 100_000) == sources
+
+
+def test_a_quoted_line_is_spoken_before_its_source_and_a_long_one_keeps_its_source() -> None:
+    """The listener hears the answer first: a line's spoken form is the line, then its source.
+    The text form names the source first, as a citation does."""
+    from appliance.answer.answering import extractive_answer
+    from appliance.answer.extractive import Extract
+    from tests.answer.sources import drawing_source
+
+    src = drawing_source(1, "ALL EDGES BROKEN 0.5 x 45°", drawing="A-1024", revision="C")
+    found = Extract(source_number=1, quote="ALL EDGES BROKEN 0.5 x 45°.", field="", score=0.9)
+    answer = extractive_answer(
+        "How are the edges finished?",
+        [src],
+        searched=["shop"],
+        others=[],
+        truncated=False,
+        timings={},
+        spoken_max_chars=240,
+        found=found,
+    )
+    assert (
+        answer.spoken == "ALL EDGES BROKEN 0.5 x 45°. Source: drawing A-1024, revision C, page 1."
+    )
+    assert answer.text.startswith("drawing A-1024, revision C, page 1 says:")
+    long_line = "NOTE " + " ".join(f"word{i}" for i in range(60))
+    answer = extractive_answer(
+        "What does the note say?",
+        [src],
+        searched=["shop"],
+        others=[],
+        truncated=False,
+        timings={},
+        spoken_max_chars=120,
+        found=Extract(source_number=1, quote=long_line, field="", score=0.9),
+    )
+    assert answer.spoken.startswith("NOTE word0 word1")
+    assert answer.spoken.endswith("… Source: drawing A-1024, revision C, page 1.")
+    assert len(answer.spoken) <= 120
