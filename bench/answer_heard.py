@@ -25,6 +25,7 @@ sayable form synthesised up to where an expected form begins): what a listener w
 
     nice -n 5 .venv/bin/python bench/answer_heard.py --split tuning|dev|heldout \
         --condition clean|photo --index-dir /work/main/bench/out/answer_eval-s54 [-v] [--to-value]
+        [--styles rendered-zh,shared-raster]
 """
 
 from __future__ import annotations
@@ -143,6 +144,9 @@ def main() -> None:
     parser.add_argument("--index-dir", type=Path, required=True, help="bench/answer_eval.py's")
     parser.add_argument("-v", action="store_true", help="print each spoken answer")
     parser.add_argument(
+        "--styles", default="", help="only these drawing styles (comma-separated, e.g. rendered-zh)"
+    )
+    parser.add_argument(
         "--to-value",
         action="store_true",
         help="only the seconds of speech before the value, for every right answer (sayable form)",
@@ -154,6 +158,8 @@ def main() -> None:
     if not (root / "data").exists():
         parser.error(f"no index in {root}: run bench/answer_eval.py with --index-dir first")
     rows, expected = asyncio.run(collect(args.split, root))
+    if args.styles:
+        rows = [r for r in rows if r.style in args.styles.split(",")]
 
     from appliance.audio.engines.whisper import WhisperRecogniser
     from appliance.audio.piper import PiperVoice
