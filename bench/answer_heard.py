@@ -21,7 +21,10 @@ style: answers, answers changed, cannot-say before/after, heard before/after, se
 and transcripts with "Chinese letter" in them (what the voice says for a Chinese character).
 
 --to-value prints instead, for every right answer, the seconds of speech before its value (the
-sayable form synthesised up to where an expected form begins): what a listener waits through.
+sayable form synthesised up to where an expected form begins: what a listener waits through) and
+the seconds the voice takes to synthesise the first clause (what the first audio waits for), for
+the answer as spoken and for the same answer with a quoted line's source said first (the order
+the appliance used before the value was put first), timed in turn in the same process.
 
     nice -n 5 .venv/bin/python bench/answer_heard.py --split tuning|dev|heldout \
         --condition clean|photo --index-dir /work/main/bench/out/answer_eval-s54 [-v] [--to-value]
@@ -74,6 +77,9 @@ class Heard:
     #: The transcripts.
     transcript_written: str = ""
     transcript_said: str = ""
+    #: The sayable form with a quoted line's source said first ("<source> says: <line>", the
+    #: order before the value was put first); the same as ``said`` for a field's sentence.
+    source_first: str = ""
 
 
 def tokens(text: str) -> list[str]:
@@ -132,7 +138,11 @@ async def collect(split: str, root: Path) -> tuple[list[Heard], dict[str, tuple[
             answer, *_ = await ask(q.text, store, config, None, "extractive")
             if not score(q, answer):
                 continue
-            out.append(Heard(q.qid, q.style, answer.spoken, sayable(answer.spoken)))
+            row = Heard(q.qid, q.style, answer.spoken, sayable(answer.spoken))
+            cited = answer.citations[0]
+            quoted = answer.text.startswith(f"{cited.label} says:")
+            row.source_first = sayable(f"{cited.label} says: {cited.quote}") if quoted else row.said
+            out.append(row)
             expected[q.qid] = q.expect
     return out, expected
 
@@ -199,28 +209,43 @@ def value_offset(said: str, expected: tuple[str, ...]) -> int | None:
 def report_to_value(
     rows: list[Heard], expected: dict[str, tuple[str, ...]], voice: object, label: str
 ) -> None:
-    """Seconds the voice speaks before the value of each right answer, p50 / p95 by style."""
+    """For the value first (as spoken now) and the source first: seconds of speech before the
+    value, and seconds the voice takes to synthesise what is played first (the first clause, as
+    the speaker cuts it), p50 / p95 by style. Both orders are timed answer by answer, in turn."""
+    import time
+
+    from appliance.audio.tts import first_clause
     from bench.common import percentile
 
-    by_style: dict[str, list[float]] = defaultdict(list)
+    waits: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     missing = 0
     rate = voice.sample_rate  # type: ignore[attr-defined]
     for row in rows:
-        at = value_offset(row.said, expected[row.qid])
-        if at is None:
-            missing += 1
-            continue
-        prefix = row.said[:at].strip()
-        seconds = len(voice.synthesize(prefix)) / rate if prefix else 0.0  # type: ignore[attr-defined]
-        by_style[row.style].append(seconds)
-        by_style["ALL"].append(seconds)
-    print(f"\n== seconds of speech before the value, right answers ({label})")
-    print(f"  {'style':16} {'n':>4} {'p50':>6} {'p95':>6} {'max':>6}")
-    for style, values in sorted(by_style.items(), key=lambda kv: (kv[0] == "ALL", kv[0])):
-        print(
-            f"  {style:16} {len(values):>4} {percentile(values, 50):>6.2f}"
-            f" {percentile(values, 95):>6.2f} {max(values):>6.2f}"
-        )
+        for order, said in (("value first", row.said), ("source first", row.source_first)):
+            at = value_offset(said, expected[row.qid])
+            if at is None:
+                missing += order == "value first"
+                continue
+            prefix = said[:at].strip()
+            before = len(voice.synthesize(prefix)) / rate if prefix else 0.0  # type: ignore[attr-defined]
+            t0 = time.perf_counter()
+            voice.synthesize(first_clause(said)[0])  # type: ignore[attr-defined]
+            synth = time.perf_counter() - t0
+            for style in (row.style, "ALL"):
+                waits[style][f"{order} before"].append(before)
+                waits[style][f"{order} synth"].append(synth)
+    print(
+        f"\n== right answers: seconds of speech before the value; seconds to synthesise the first clause ({label})"
+    )
+    columns = [f"{o} {k}" for k in ("before", "synth") for o in ("source first", "value first")]
+    print(f"  {'style':16} {'n':>4} " + " ".join(f"{c + ' p50/p95':>28}" for c in columns))
+    for style, series in sorted(waits.items(), key=lambda kv: (kv[0] == "ALL", kv[0])):
+        cells = []
+        for c in columns:
+            values = series[c]
+            cells.append(f"{percentile(values, 50):.2f} / {percentile(values, 95):.2f}")
+        n = len(series["value first before"])
+        print(f"  {style:16} {n:>4} " + " ".join(f"{cell:>28}" for cell in cells))
     print(f"  value not found in the said text: {missing} of {len(rows)}")
 
 
