@@ -11,8 +11,9 @@ the same process on the same answers:
   sayable     the spoken form through ``sayable`` (Chinese in English or pinyin, marks in words)
 
 Per answer it prints whether the spoken text holds characters the voice cannot say (Chinese, a
-diameter sign). Every answer whose two forms differ is then spoken by the Piper voice and
-transcribed by whisper base without a prompt; the value counts as heard when every word and
+diameter sign). Every answer whose two forms differ is then spoken by the Piper voice (without
+its two noises, so that the same text is heard the same way) and transcribed by whisper base
+without a prompt; the value counts as heard when every word and
 number of one expected form (itself made sayable, so "镀锌" is looked for as "galvanised") is in
 the transcript, a word of four or more letters allowed one letter's slip ("to", "of", "or", "and"
 are not looked for: the transcriber writes "1 to 2" as "1-2"). Answers whose forms
@@ -52,6 +53,33 @@ from bench.answer_eval_set import load_set, normalise  # noqa: E402
 
 #: What an English voice cannot say: Chinese characters and the diameter signs.
 _CANNOT_SAY = re.compile(r"[\u3400-\u9fff⌀Øø∅Φφϕ]")
+#: The voice without its two noises: the same text gives the same audio and the same transcript,
+#: so a difference between the two forms is the text's, not the draw's (with the noises, the
+#: same "ISO 2768-fH" was heard right once and "27608" the next time).
+STILL = {"noise_scale": 0.0, "noise_w": 0.0}
+
+#: Number words the transcriber writes for digits ("sheet one of one").
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+
 #: What the voice says for a Chinese character, as the transcriber writes it.
 _CHINESE_LETTER = re.compile(r"chinese[\s-]*l[ei]t+[eo]?r", re.IGNORECASE)
 
@@ -88,7 +116,8 @@ def tokens(text: str) -> list[str]:
     text = normalise(text).lower().replace("ø", " diameter ")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     text = re.sub(r"(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)", " ", text)
-    return [w for w in re.findall(r"\d+(?:\.\d+)?|[a-z]+", text) if w not in _LINKS]
+    words = re.findall(r"\d+(?:\.\d+)?|[a-z]+", text)
+    return [_NUMBER_WORDS.get(w, w) for w in words if w not in _LINKS]
 
 
 #: Words that join a value's parts and that the transcriber writes as a sign ("1 to 2" -> "1-2").
@@ -119,7 +148,7 @@ def speak_and_hear(voice: object, recogniser: object, text: str) -> tuple[str, f
 
     from appliance.audio.wavio import to_16k
 
-    audio = voice.synthesize(text)  # type: ignore[attr-defined]
+    audio = voice.synthesize(text, **STILL)  # type: ignore[attr-defined]
     rate = voice.sample_rate  # type: ignore[attr-defined]
     pad = np.zeros(int(0.4 * 16000), dtype=np.int16)
     clip = np.concatenate([pad, to_16k(audio, rate), pad])
@@ -227,7 +256,8 @@ def report_to_value(
                 missing += order == "value first"
                 continue
             prefix = said[:at].strip()
-            before = len(voice.synthesize(prefix)) / rate if prefix else 0.0  # type: ignore[attr-defined]
+            said_before = voice.synthesize(prefix, **STILL) if prefix else []  # type: ignore[attr-defined]
+            before = len(said_before) / rate
             t0 = time.perf_counter()
             voice.synthesize(first_clause(said)[0])  # type: ignore[attr-defined]
             synth = time.perf_counter() - t0
