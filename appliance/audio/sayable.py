@@ -14,9 +14,11 @@ before it is synthesised:
   an answer after a value ("镀锌, galvanised"), is not said twice;
 - Chinese punctuation becomes its Latin counterpart, so the voice pauses where the text does, and
   a Chinese block's sheet cell ("共 2 张 第 1 张") is said as "sheet 1 of 2";
+- a date written year first is said as a date ("2024-11-04" -> "November 4, 2024"), and a
+  decimal comma as a point ("0,12 kg");
 - a drawing number is said as people read one out, letter by letter and digit by digit
   ("FL-3306" -> "F L, 3 3 0 6");
-- drawing marks become words: the diameter signs, plus-or-minus, a signed tolerance, micrometres,
+- drawing marks become words: the diameter signs, plus-or-minus, a tolerance's two deviations, micrometres,
   a scale's ratio ("1 to 2"), the roughness parameters letter by letter ("R.A. 3.2"), at most /
   at least, and the geometric tolerance symbols.
 
@@ -84,10 +86,18 @@ _MARKS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
         re.compile(r"(?<![\w.])\+\s*(\d[\d.,]*)\s*/\s*-\s*(\d[\d.,]*)"),
         r" plus \1, minus \2",
     ),
+    # "0/-0.1": an upper deviation of nought written without its sign.
+    (
+        re.compile(r"(?<![\w.])0\s*/\s*-\s*(\d[\d.,]*)"),
+        r" plus 0, minus \1",
+    ),
     (re.compile(r"(?<![\w.])\+(?=\d)"), " plus "),
     (re.compile(r"(?<![\w.])-(?=\d)"), " minus "),
     (re.compile(r"(?<=\d)\s*[µμ]m\b"), " micrometres"),
     (re.compile(r"(?<=\d)\s*[µμ]in\b"), " microinches"),
+    # A decimal comma ("0,12 kg", "Ra 3,2") was said as a pause between two numbers; a comma
+    # before three digits is a thousands separator and stays.
+    (re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))"), "."),
     # "Ra 3.2" was heard as "raw 3.2": the roughness parameters are said letter by letter.
     (re.compile(r"\bR([az])(?=\s*\d)"), lambda m: f"R.{m.group(1).upper()}."),
     # A scale "1:2" is "1 to 2", not "1 colon 2".
@@ -157,7 +167,8 @@ def _said_han(run: str) -> str:
 
 
 def _drop_index_gloss(match: re.Match[str]) -> str:
-    """ "镀锌 (galvanised)" -> "镀锌" when the brackets hold the run's own English sense."""
+    """A Chinese run without the brackets after it when they hold its own English sense:
+    "镀锌 (galvanised)" -> "镀锌"."""
     run, inside = match.group(1), match.group(2)
     sense = english(run)
     if sense is not None and " ".join(inside.split()) == " ".join(sense.split()):
@@ -165,8 +176,36 @@ def _drop_index_gloss(match: re.Match[str]) -> str:
     return match.group(0)
 
 
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+#: A date written year first: "2024-11-04", "2026.05.20", "2026/01/08".
+_DATE = re.compile(r"\b((?:19|20)\d\d)([-./])(\d{1,2})\2(\d{1,2})\b")
+
+
+def _said_date(match: re.Match[str]) -> str:
+    """A date as a date, "2024-11-04" -> "November 4, 2024": read as digits it was heard as
+    "2020 4-11-04"."""
+    year, month, day = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return match.group(0)
+    return f"{_MONTHS[month - 1]} {day}, {year}"
+
+
 def _spelled_number(match: re.Match[str]) -> str:
-    """ "FL-3306" -> "F L, 3 3 0 6": the voice said "fell 3306" and was heard "a fell 3,306"; said
+    """A drawing number read out, "FL-3306" -> "F L, 3 3 0 6": the voice said "fell 3306" and was heard "a fell 3,306"; said
     as people read a drawing number out, it was heard "FL 3306"."""
     letters = " ".join(match.group(1))
     groups = [" ".join(group) for group in match.group(2).split("-") if group]
@@ -183,6 +222,7 @@ def sayable(text: str) -> str:
         text = _HAN.sub(lambda m: f" {_said_han(m.group(0))} ", text)
     for mark, words in _MARKS:
         text = mark.sub(words, text)
+    text = _DATE.sub(_said_date, text)
     text = _DRAWING_NUMBER.sub(_spelled_number, text)
     # The rewrites leave doubled spaces and spaces before punctuation.
     text = re.sub(r"\s+([,.;:!?)])", r"\1", text)

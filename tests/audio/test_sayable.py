@@ -60,12 +60,22 @@ def test_drawing_marks_become_words() -> None:
     assert sayable("The scale is 1:2.") == "The scale is 1 to 2."
     assert sayable("Sheet 2 OF 3") == "Sheet 2 of 3"
     assert sayable("⏥ 0.05 and ⊥ 0.1") == "flatness 0.05 and perpendicularity 0.1"
+    assert sayable("2 x ⌀19.9 0/-0.1") == "2 x diameter 19.9 plus 0, minus 0.1"
+    assert sayable("The weight is 0,12 kg, Ra 3,2") == "The weight is 0.12 kg, R.A. 3.2"
+
+
+def test_dates_are_said_as_dates() -> None:
+    assert sayable("The date of revision A is 2024-11-04.") == (
+        "The date of revision A is November 4, 2024."
+    )
+    assert sayable("2026.05.20") == "May 20, 2026"
+    assert sayable("2026-13-40") == "2026-13-40"  # no such date: left as written
 
 
 def test_drawing_numbers_are_read_out_and_other_codes_are_left_alone() -> None:
     assert sayable("Source: drawing FL-3306, page 1.") == "Source: drawing F L, 3 3 0 6, page 1."
     assert sayable("KMM-2024-017") == "K M M, 2 0 2 4, 0 1 7"
-    unchanged = "M8-6H, HB220-250, 2026-01-08, GB/T 1804-f, ISO 2768-mK, 12:30:45"
+    unchanged = "M8-6H, HB220-250, GB/T 1804-f, ISO 2768-mK, 12:30:45, 1,000 pcs"
     assert sayable(unchanged) == unchanged
 
 
