@@ -74,7 +74,11 @@ def test_dates_are_said_as_dates() -> None:
 
 def test_drawing_numbers_are_read_out_and_other_codes_are_left_alone() -> None:
     assert sayable("Source: drawing FL-3306, page 1.") == "Source: drawing F L, 3 3 0 6, page 1."
-    assert sayable("KMM-2024-017") == "K M M, 2 0 2 4, 0 1 7"
+    assert sayable("The drawing number is KMM-2024-017.") == (
+        "The drawing number is K M M, 2 0 2 4, 0 1 7."
+    )
+    # A designation of the same shape that is not named as a drawing is said as written.
+    assert sayable("The material is EN AW-6061-T6.") == "The material is EN AW-6061-T6."
     unchanged = "M8-6H, HB220-250, GB/T 1804-f, ISO 2768-mK, 12:30:45, 1,000 pcs"
     assert sayable(unchanged) == unchanged
 
