@@ -84,7 +84,10 @@ _PUNCTUATION = str.maketrans(
 #: Drawing marks -> words, in order (a signed tolerance pair before a lone sign).
 _MARKS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
     # "⌀40", "Ø 12", "Φ20", "∅6": the diameter signs of ISO, ANSI and Chinese drawings.
-    (re.compile(r"[⌀Øø∅Φφϕ]\s*(?=\d)"), "diameter "),
+    (re.compile(r"[⌀∅]\s*"), " diameter "),
+    (re.compile(r"[ØøΦφϕ]\s*(?=\d)"), " diameter "),
+    # Standing alone ("Ø H7"); inside a word it is a letter.
+    (re.compile(r"(?<![^\W\d_])[ØøΦφϕ](?![^\W\d_])"), " diameter "),
     (re.compile(r"±\s*"), " plus or minus "),
     # "+0.02/-0.01": a tolerance's upper and lower deviation.
     (

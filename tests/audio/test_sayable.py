@@ -3,10 +3,13 @@ heard back through the real Piper voice and whisper."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from appliance.audio import sayable as sayable_module
 from appliance.audio.build import build_speaker
@@ -164,3 +167,19 @@ async def test_a_chinese_answer_is_heard_in_words_not_as_chinese_letters(
     assert "chinese" not in said
     assert any(w.startswith("galvani") for w in said)
     assert "diameter" in said and "40" in said
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+            st.sampled_from(list("⌀Ø±µ°:/-+.,，。：（） ()0123456789RaxAZ")),
+        ),
+        max_size=60,
+    )
+)
+def test_whatever_is_given_nothing_unsayable_comes_out(text: str) -> None:
+    said = sayable(text)
+    # A diameter sign inside a word is a letter there ("Øster"); anywhere else it is said.
+    assert not re.search(r"[\u3400-\u9fff⌀∅±]|(?<![^\W\d_])[ØøΦφϕ](?![^\W\d_])", said)
