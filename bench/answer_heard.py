@@ -228,7 +228,10 @@ def main() -> None:
 def value_offset(said: str, expected: tuple[str, ...]) -> int | None:
     """Where in the said text the value begins (the earliest expected form), or None."""
     low = said.lower()
-    found = [low.find(form.lower()) for e in expected for form in (sayable(e), e) if form]
+    # A drawing number is read out where it is named as one ("the drawing number is F L, …").
+    named = "the drawing number is "
+    forms = [f for e in expected for f in (sayable(e), e, sayable(named + e)[len(named) :]) if f]
+    found = [low.find(form.lower()) for form in forms]
     found = [i for i in found if i >= 0]
     return min(found) if found else None
 
