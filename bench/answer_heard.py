@@ -44,11 +44,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))  # audio_wer imports its neighbours by their bare names
 
 from appliance.audio.sayable import sayable  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
 from bench.answer_eval import ask, open_config, score  # noqa: E402
 from bench.answer_eval_set import load_set, normalise  # noqa: E402
+from bench.audio_wer import number_words  # noqa: E402
 
 #: What an English voice cannot say: Chinese characters and the diameter signs.
 _CANNOT_SAY = re.compile(r"[\u3400-\u9fff⌀Øø∅Φφϕ]")
@@ -57,27 +59,9 @@ _CANNOT_SAY = re.compile(r"[\u3400-\u9fff⌀Øø∅Φφϕ]")
 #: same "ISO 2768-fH" was heard right once and "27608" the next time).
 STILL = {"noise_scale": 0.0, "noise_w": 0.0}
 
-#: Number words the transcriber writes for digits ("sheet one of one").
-_NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
+#: Number words the transcriber writes for digits ("sheet one of one"), as bench/audio_wer.py
+#: spells them.
+_NUMBER_WORDS = {number_words(i)[0]: str(i) for i in range(20)}
 
 #: What the voice says for a Chinese character, as the transcriber writes it.
 _CHINESE_LETTER = re.compile(r"chinese[\s-]*l[ei]t+[eo]?r", re.IGNORECASE)

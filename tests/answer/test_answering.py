@@ -659,32 +659,26 @@ def test_a_quoted_line_is_spoken_before_its_source_and_a_long_one_keeps_its_sour
     from tests.answer.sources import drawing_source
 
     src = drawing_source(1, "ALL EDGES BROKEN 0.5 x 45°", drawing="A-1024", revision="C")
-    found = Extract(source_number=1, quote="ALL EDGES BROKEN 0.5 x 45°.", field="", score=0.9)
-    answer = extractive_answer(
-        "How are the edges finished?",
-        [src],
-        searched=["shop"],
-        others=[],
-        truncated=False,
-        timings={},
-        spoken_max_chars=240,
-        found=found,
-    )
+
+    def quoting(line: str, max_chars: int):  # type: ignore[no-untyped-def]
+        found = Extract(source_number=1, quote=line, field="", score=0.9)
+        return extractive_answer(
+            "What does the drawing say?",
+            [src],
+            searched=["shop"],
+            others=[],
+            truncated=False,
+            timings={},
+            spoken_max_chars=max_chars,
+            found=found,
+        )
+
+    answer = quoting("ALL EDGES BROKEN 0.5 x 45°.", 240)
     assert (
         answer.spoken == "ALL EDGES BROKEN 0.5 x 45°. Source: drawing A-1024, revision C, page 1."
     )
     assert answer.text.startswith("drawing A-1024, revision C, page 1 says:")
-    long_line = "NOTE " + " ".join(f"word{i}" for i in range(60))
-    answer = extractive_answer(
-        "What does the note say?",
-        [src],
-        searched=["shop"],
-        others=[],
-        truncated=False,
-        timings={},
-        spoken_max_chars=120,
-        found=Extract(source_number=1, quote=long_line, field="", score=0.9),
-    )
+    answer = quoting("NOTE " + " ".join(f"word{i}" for i in range(60)), 120)
     assert answer.spoken.startswith("NOTE word0 word1")
     assert answer.spoken.endswith("… Source: drawing A-1024, revision C, page 1.")
     assert len(answer.spoken) <= 120
