@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 import time
 import zlib
@@ -33,16 +34,14 @@ from appliance.vision.hanmodel import CELL_BLOCK
 from appliance.vision.linemodel import line_model
 from appliance.vision.settings import VisionSettings
 from bench.answer_drawings import DRAWINGS, write_drawings
+from bench.appliance_memory import status_mb
 from bench.vision_common import load_rgb
 from bench.vision_degrade import camera_like, cpu_seconds
 
 
 def _rss_mb() -> float:
-    """This process's resident memory now, in MB (Linux)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """This process's resident memory now, in MB."""
+    return status_mb(os.getpid())["VmRSS"]
 
 
 def _analyse(image: np.ndarray, settings: VisionSettings) -> tuple[Analysis, float, float]:

@@ -61,8 +61,7 @@ _SHEETS = (
 #: one ("drawing FL-3306", "the drawing number is FL-3306"): a material's designation of the same
 #: shape ("EN AW-6061") is said as people say it, "sixty sixty-one".
 _DRAWING_NUMBER = re.compile(
-    r"(?<=\b[Dd]rawing )([A-Z]{2,4})((?:-\d{2,}){1,3})\b"
-    r"|(?<=\bnumber is )([A-Z]{2,4})((?:-\d{2,}){1,3})\b"
+    r"(?:(?<=\b[Dd]rawing )|(?<=\bnumber is ))([A-Z]{2,4})((?:-\d{2,}){1,3})\b"
 )
 
 #: Chinese punctuation -> what an English voice pauses at.
@@ -114,14 +113,20 @@ _MARKS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (re.compile(r"(?<=\d )OF(?= \d)"), "of"),
     (re.compile(r"≤\s*"), " at most "),
     (re.compile(r"≥\s*"), " at least "),
-    (re.compile(r"⏥"), " flatness "),
-    (re.compile(r"⏤"), " straightness "),
-    (re.compile(r"∥"), " parallelism "),
-    (re.compile(r"⊥"), " perpendicularity "),
-    (re.compile(r"⌭"), " cylindricity "),
-    (re.compile(r"◎"), " concentricity "),
-    (re.compile(r"↗"), " runout "),
-    (re.compile(r"⌖"), " position "),
+)
+
+#: The geometric tolerance symbols -> their names.
+_GEOMETRIC = str.maketrans(
+    {
+        "⏥": " flatness ",
+        "⏤": " straightness ",
+        "∥": " parallelism ",
+        "⊥": " perpendicularity ",
+        "⌭": " cylindricity ",
+        "◎": " concentricity ",
+        "↗": " runout ",
+        "⌖": " position ",
+    }
 )
 
 
@@ -213,12 +218,10 @@ def _said_date(match: re.Match[str]) -> str:
 
 
 def _spelled_number(match: re.Match[str]) -> str:
-    """A drawing number read out, "FL-3306" -> "F L, 3 3 0 6": the voice said "fell 3306" and was heard "a fell 3,306"; said
-    as people read a drawing number out, it was heard "FL 3306"."""
-    letters, digits = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
-    groups = [" ".join(group) for group in digits.split("-") if group]
-    letters = " ".join(letters.upper())
-    return ", ".join([letters, *groups])
+    """A drawing number read out, "FL-3306" -> "F L, 3 3 0 6": the voice said "fell 3306" and was
+    heard "a fell 3,306"; said as people read a drawing number out, it was heard "FL 3306"."""
+    groups = [" ".join(group) for group in match.group(2).split("-") if group]
+    return ", ".join([" ".join(match.group(1)), *groups])
 
 
 def sayable(text: str) -> str:
@@ -231,6 +234,7 @@ def sayable(text: str) -> str:
         text = _HAN.sub(lambda m: f" {_said_han(m.group(0))} ", text)
     for mark, words in _MARKS:
         text = mark.sub(words, text)
+    text = text.translate(_GEOMETRIC)
     text = _DATE.sub(_said_date, text)
     text = _DRAWING_NUMBER.sub(_spelled_number, text)
     # The rewrites leave doubled spaces and spaces before punctuation.

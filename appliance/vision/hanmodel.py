@@ -171,8 +171,7 @@ def _read_run(gray: np.ndarray, run: list[OcrWord], model: LineModel) -> list[Oc
     box = run[0].box
     for word in run[1:]:
         box = box.union(word.box)
-    margin = max(2, int((box.y1 - box.y0) * _MARGIN))
-    outer = _clipped(gray, Box(box.x0 - margin, box.y0 - margin, box.x1 + margin, box.y1 + margin))
+    outer = _margined(gray, box)
     if outer is None:
         return run
     # A cell's rule inside the run (Tesseract read two cells as one word): each side is read
@@ -261,17 +260,19 @@ def _bare(text: str) -> str:
 
 
 def _crop(gray: np.ndarray, box: Box) -> np.ndarray | None:
-    margin = max(2, int((box.y1 - box.y0) * _MARGIN))
-    outer = _clipped(gray, Box(box.x0 - margin, box.y0 - margin, box.x1 + margin, box.y1 + margin))
+    outer = _margined(gray, box)
     if outer is None:
         return None
     return gray[int(outer.y0) : int(outer.y1), int(outer.x0) : int(outer.x1)]
 
 
-def _clipped(gray: np.ndarray, box: Box) -> Box | None:
-    """``box`` cut to the page, in whole pixels; None when less than 4 px remain either way."""
-    x0, y0 = max(0, int(box.x0)), max(0, int(box.y0))
-    x1, y1 = min(gray.shape[1], int(box.x1)), min(gray.shape[0], int(box.y1))
+def _margined(gray: np.ndarray, box: Box) -> Box | None:
+    """``box`` with its margin around it, cut to the page in whole pixels; None when less than
+    4 px remain either way."""
+    margin = max(2, int((box.y1 - box.y0) * _MARGIN))
+    x0, y0 = max(0, int(box.x0) - margin), max(0, int(box.y0) - margin)
+    x1 = min(gray.shape[1], int(box.x1) + margin)
+    y1 = min(gray.shape[0], int(box.y1) + margin)
     if y1 - y0 < 4 or x1 - x0 < 4:
         return None
     return Box(float(x0), float(y0), float(x1), float(y1))
