@@ -364,7 +364,7 @@ def _prepare(
     if config.index.focus_named:
         names = store.names.names(searched)
         text = names.split_compounds(text)
-        named = names.match(text)
+        named = names.match(text, heard=heard)
     options = SearchOptions.from_settings(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),

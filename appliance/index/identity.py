@@ -21,6 +21,7 @@ namespace generations), so matching costs a tokenisation and a few dictionary lo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -49,6 +50,8 @@ MIN_COMPOUND_PART = 3
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CAMEL = re.compile(r"(?<=[a-zäöüåéß])(?=[A-ZÄÖÜÅ])")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{2,5}$")
+#: A drawing number written in a name: letters, then digits in groups ("MM-2207-3", "SP-4471").
+_CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}[-_ ]?\d{2,}(?:[-_.]\d+)*(?![A-Za-z0-9])")
 #: Words that never name a particular drawing on their own.
 _GENERIC = frozenset(
     [
@@ -289,6 +292,9 @@ def names_of(row: _SourceRow) -> list[_Name]:
     for text in dict.fromkeys(t.strip() for t in spelled if t and t.strip()):
         words = terms(text)
         identifiers.update(compact(w) for w in _raw_words(text) if is_identifier(fold(w)))
+        # A number written in groups is one identifier too, however its groups are heard
+        # ("MM-22073" for MM-2207-3), not only its longest group.
+        identifiers.update(compact(m.group()) for m in _CODE.finditer(text))
         # A file named "yaban_YB-2312-05" is named "yaban" alone: the number's pieces are no words.
         pieces = _identifier_pieces(words, identifiers)
         plain = [w for w in words if not is_identifier(w) and w not in pieces]
@@ -440,24 +446,38 @@ class SourceNames:
         self._word_terms = frozenset(
             t for n in names if not n.identifier for t in n.terms if t.isalpha()
         )
+        #: Each name of several words run together ("kolvcykelpump"), with its terms: an
+        #: English voice says it as one, and a recogniser writes it by ear ("call of cycle pump").
+        self._spoken_names: dict[str, frozenset[str]] = {}
+        for name in names:
+            said = [t for t in terms(name.text) if t in name.terms and t.isalpha()]
+            if not name.identifier and not name.head and 2 <= len(said) == len(name.terms):
+                self._spoken_names["".join(said)] = name.terms
 
     def __len__(self) -> int:
         return len(self._rows)
 
     def match(
-        self, question: str, *, min_score: float = MIN_SCORE, soundalike_names: bool = True
+        self,
+        question: str,
+        *,
+        min_score: float = MIN_SCORE,
+        soundalike_names: bool = True,
+        heard: bool = False,
     ) -> list[NamedSource]:
         """The sources the question names, best first (empty when it names none).
 
         With ``soundalike_names``, a question that names no source exactly may name one by words
-        or an identifier nearly as written (a recogniser's mishearing; :mod:`soundalike`); such a
-        match scores below an exact one.
+        or an identifier nearly as written (a typing slip or a recogniser's mishearing;
+        :mod:`soundalike`); such a match scores below an exact one. A ``heard`` question (a
+        recogniser's transcript) may also name the one source whose name its words sound like,
+        and the words heard for a name count among those that said it.
         """
         words = question_words(question)
         found = self._match(words, min_score)
         if found or not soundalike_names:
             return found
-        return self._match_soundalike(words, min_score)
+        return self._match_soundalike(words, min_score, heard)
 
     def _match(
         self,
@@ -536,9 +556,12 @@ class SourceNames:
 
         return _WORD.sub(split, question)
 
-    def _match_soundalike(self, words: list[_Word], min_score: float) -> list[NamedSource]:
+    def _match_soundalike(
+        self, words: list[_Word], min_score: float, heard: bool
+    ) -> list[NamedSource]:
         """Names the question comes close to: name words a few letters off, identifiers one or
-        two edits off or said by their tail."""
+        two edits off or said by their tail; failing those, the one source whose name words a
+        run of question words sounds like."""
         folded = [w.folded for w in words]
         close: dict[str, float] = {}
         heard_as: dict[int, set[str]] = defaultdict(set)
@@ -550,12 +573,62 @@ class SourceNames:
                     heard_as[i].add(term)
         pieces = {compact(p) for p in soundalike.heard_pieces(folded)}
         identifiers = frozenset(soundalike.close_identifiers(self._identifiers, pieces))
-        if not close and not identifiers:
+        found = (
+            self._match(self._heard(words, heard_as), min_score, close, identifiers)
+            if close or identifiers
+            else []
+        )
+        if not heard:
+            return found  # typed: a slip of the keys, not of the ear
+        if found:
+            return [_with_heard(n, folded, heard_as) for n in found]
+        close, heard_as = self._sounded(folded)
+        if not close:
             return []
+        found = self._match(self._heard(words, heard_as), min_score, close)
+        # A sound is a weaker sign than letters: two drawings sounding alike name neither. A
+        # name matched by its words alone ("bracket") is no rival to one the sounds said.
+        sounded = [n for n in found if n.said & close.keys()]
+        return [_with_heard(sounded[0], folded, heard_as)] if len(sounded) == 1 else []
+
+    def _sounded(self, folded: list[str]) -> tuple[dict[str, float], dict[int, set[str]]]:
+        """Name words that a run of the question's words sounds like, by nearness, and the
+        positions of the words that said them."""
+        spans = soundalike.sound_spans(folded, _LEAD_WORDS)
+        close: dict[str, float] = {}
+        heard_as: dict[int, set[str]] = defaultdict(set)
+
+        def near(terms_said: Iterable[str], nearness: float, positions: tuple[int, ...]) -> None:
+            for term in terms_said:
+                close[term] = max(close.get(term, 0.0), nearness)
+                for i in positions:
+                    heard_as[i].add(term)
+
+        for term in self._word_terms:
+            nearness, positions = soundalike.sound_closeness(term, spans)
+            if nearness:
+                near([term], nearness, positions)
+        for said, name_terms in self._spoken_names.items():
+            nearness, positions = soundalike.sound_closeness(said, spans)
+            if nearness:
+                near(name_terms, nearness, positions)
+        return close, heard_as
+
+    @staticmethod
+    def _heard(words: list[_Word], heard_as: dict[int, set[str]]) -> list[_Word]:
         # Each word also says the name words it nearly is, so a nearly heard word is part of the
         # name and not a word qualifying it ("the mountain bracket").
-        heard = [_Word(w.folded, w.forms | heard_as.get(i, set())) for i, w in enumerate(words)]
-        return self._match(heard, min_score, close, identifiers)
+        return [_Word(w.folded, w.forms | heard_as.get(i, set())) for i, w in enumerate(words)]
+
+
+def _with_heard(
+    named: NamedSource, folded: list[str], heard_as: dict[int, set[str]]
+) -> NamedSource:
+    """The match with the question words heard for its name words among what said it, so that
+    the question is read with the name in their place (:func:`by_title`), not with "eyedler"
+    for "idler"."""
+    heard = {folded[i] for i, terms_heard in heard_as.items() if terms_heard & named.said}
+    return dataclasses.replace(named, said=named.said | heard) if heard else named
 
 
 #: The first line of a title-block slice (appliance.vision.slicing), not a label.

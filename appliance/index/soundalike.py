@@ -8,11 +8,20 @@ to: a name word within a few letter edits of a question word (or of two question
 together), an identifier within one edit (two for long ones), or the tail of exactly one
 identifier said with its digits. Close is judged by edit distance against the word's length, so
 short words, where one letter makes another word ("hole", "role"), never count.
+
+A foreign name said by an English voice comes back as English words that *sound* like it, not
+words spelled like it: "Kedjespännare" as "catcher spinner", "Spannpratze" as "span pratsy",
+"Kolv Cykelpump" as "call of cycle pump". Those are compared by their sound keys
+(:func:`sound_key`): the consonants as English spelling says them, voiced and unvoiced alike,
+vowels left out. A name word is close when the key of one to four neighbouring question words
+is within an edit of its key (two for long keys).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from appliance.spelling import edit_distance
 
@@ -24,6 +33,29 @@ MIN_IDENTIFIER_CHARS = 5
 MIN_TAIL_DIGITS = 4
 #: Words of a question run together when looking for an identifier said in pieces.
 MAX_PIECES = 8
+#: Shortest sound key compared: shorter keys ("klf" of "kolv") are said by too many phrases.
+MIN_KEY_CHARS = 5
+#: Neighbouring question words whose sounds may say one name word ("call of cycle pump").
+MAX_SOUND_WORDS = 4
+
+#: Spellings of one sound, in the order they are read (the longer spelling first).
+_SPELLINGS = [
+    (re.compile(p), r)
+    for p, r in (
+        (r"tch|dg(?=[eiy])|dj", "j"),
+        (r"sch|sh", "s"),
+        (r"ph", "f"),
+        (r"ck|ch|qu?", "k"),
+        (r"c(?=[eiy])", "s"),
+        (r"c", "k"),
+        (r"x", "ks"),
+        (r"th", "t"),
+    )
+]
+#: Each consonant as the class of sounds it stands for: voiced and unvoiced alike, the nasals
+#: alike; vowels, "h", "w" and "y" have no key.
+_SOUND_CLASS = str.maketrans("bdgvzmjfkstplnr", "ptkfsnjfkstplnr", "aeiouyhw")
+_REPEATED = re.compile(r"(.)\1+")
 
 
 def word_edits_allowed(word: str) -> int:
@@ -58,6 +90,90 @@ def closeness(term: str, heard: Sequence[str]) -> tuple[float, tuple[int, ...]]:
     if best > allowed:
         return 0.0, ()
     return 1.0 - best / max(len(term), 1), where
+
+
+def sound_key(word: str) -> str:
+    """The consonants of a folded word as English spelling says them, alike sounds alike:
+    "kedjespannare" and "catcher spinner" -> "kjspnr" and "kjrspnr"."""
+    text = "".join(ch for ch in word.lower() if "a" <= ch <= "z")
+    for pattern, sound in _SPELLINGS:
+        text = pattern.sub(sound, text)
+    return _REPEATED.sub(r"\1", text.translate(_SOUND_CLASS))
+
+
+@dataclass(frozen=True)
+class SoundSpan:
+    """A run of neighbouring question words, as compared with a name by sound."""
+
+    #: Positions of the words in the question.
+    positions: tuple[int, ...]
+    #: The words, folded.
+    words: tuple[str, ...]
+    #: The sound key of the words run together.
+    key: str
+
+
+def sound_spans(heard: Sequence[str], edge_words: frozenset[str] = frozenset()) -> list[SoundSpan]:
+    """Every run of one to MAX_SOUND_WORDS neighbouring alphabetic words that neither begins nor
+    ends with one of ``edge_words`` ("the", "of": a run ending in them says a name only by
+    chance)."""
+    out = []
+    for i in range(len(heard)):
+        if heard[i] in edge_words:
+            continue
+        for n in range(1, MAX_SOUND_WORDS + 1):
+            if i + n > len(heard) or not heard[i + n - 1].isalpha():
+                break
+            words = tuple(heard[i : i + n])
+            if words[-1] not in edge_words:
+                out.append(SoundSpan(tuple(range(i, i + n)), words, sound_key("".join(words))))
+    return out
+
+
+def key_edits_allowed(key: str) -> int:
+    """Edits a heard sound key may differ by from a name word's key (0: not compared)."""
+    if len(key) < MIN_KEY_CHARS:
+        return 0
+    return 1 if len(key) < 8 else 2
+
+
+def _unspelled(name: str, span: SoundSpan) -> tuple[str, str] | None:
+    """The sound keys of the name and of the run without a word at either end of the run that
+    the name spells out ("shaft" of "neither shaft" against "countershaft": only "neither" and
+    "counter" are compared), or None when the run is only words the name spells."""
+    words = list(span.words)
+    for end in (0, -1):
+        if words and len(words[end]) >= 3 and words[end] in name:
+            name = name.replace(words[end], "", 1)
+            words.pop(end)
+    if len(words) == len(span.words):
+        return sound_key(name), span.key
+    return (sound_key(name), sound_key("".join(words))) if words else None
+
+
+def sound_closeness(name: str, spans: Sequence[SoundSpan]) -> tuple[float, tuple[int, ...]]:
+    """How nearly a run of question words sounds like a name (its words run together), 0..1
+    (1 - edits / key length, 0 when no run is within the allowed edits), and the run's
+    positions. Only what the run does not spell out is compared by sound: a word written as
+    the name writes it is no evidence that the rest sounds like it."""
+    best, nearness = 0, 0.0
+    where: tuple[int, ...] = ()
+    for span in spans:
+        keys = _unspelled(name, span)
+        if keys is None:
+            continue
+        key, heard = keys
+        allowed = key_edits_allowed(key)
+        if not allowed:
+            continue
+        edits = edit_distance(key, heard, allowed)
+        if edits > allowed:
+            continue
+        score = 1.0 - edits / len(key)
+        # The nearest, then the fewest words: "span pratsy", not "the span pratsy".
+        if score > nearness or (score == nearness and len(span.positions) < best):
+            best, nearness, where = len(span.positions), score, span.positions
+    return nearness, where
 
 
 def heard_pieces(folded: Sequence[str]) -> set[str]:
