@@ -41,6 +41,8 @@ from appliance.spelling import fold
 MIN_SCORE = 0.75
 #: Score of an identifier heard one or two edits off (an exact one scores 1).
 SOUNDALIKE_SCORE = 0.8
+#: Highest nearness of a name word said by sound alone (below a spelled one, above MIN_SCORE).
+SOUNDED_SCORE = 0.95
 #: Share of the score a name said by its head noun alone keeps ("the pulley" for a belt pulley):
 #: above :data:`MIN_SCORE`, below any name said in full.
 HEAD_SCORE = 0.8
@@ -600,7 +602,8 @@ class SourceNames:
 
         def near(terms_said: Iterable[str], nearness: float, positions: tuple[int, ...]) -> None:
             for term in terms_said:
-                close[term] = max(close.get(term, 0.0), nearness)
+                # A sound, however exact, is a weaker sign than the name spelled out.
+                close[term] = max(close.get(term, 0.0), min(nearness, SOUNDED_SCORE))
                 for i in positions:
                     heard_as[i].add(term)
 

@@ -35,6 +35,9 @@ MIN_TAIL_DIGITS = 4
 MAX_PIECES = 8
 #: Shortest sound key compared: shorter keys ("klf" of "kolv") are said by too many phrases.
 MIN_KEY_CHARS = 5
+#: Shortest sound key of what is left of a name once the words a run spells out are taken off
+#: ("tlr" of "idler" in "eyedler shaft"); it must then sound exactly alike.
+MIN_REST_KEY_CHARS = 3
 #: Neighbouring question words whose sounds may say one name word ("call of cycle pump").
 MAX_SOUND_WORDS = 4
 
@@ -137,34 +140,40 @@ def key_edits_allowed(key: str) -> int:
     return 1 if len(key) < 8 else 2
 
 
-def _unspelled(name: str, span: SoundSpan) -> tuple[str, str] | None:
+def _unspelled(name: str, span: SoundSpan) -> tuple[str, str, bool] | None:
     """The sound keys of the name and of the run without a word at either end of the run that
     the name spells out ("shaft" of "neither shaft" against "countershaft": only "neither" and
-    "counter" are compared), or None when the run is only words the name spells."""
+    "counter" are compared), whether such a word was taken off, and None when the run is only
+    words the name spells."""
     words = list(span.words)
     for end in (0, -1):
         if words and len(words[end]) >= 3 and words[end] in name:
             name = name.replace(words[end], "", 1)
             words.pop(end)
+    if not words:
+        return None
     if len(words) == len(span.words):
-        return sound_key(name), span.key
-    return (sound_key(name), sound_key("".join(words))) if words else None
+        return sound_key(name), span.key, False
+    return sound_key(name), sound_key("".join(words)), True
 
 
 def sound_closeness(name: str, spans: Sequence[SoundSpan]) -> tuple[float, tuple[int, ...]]:
     """How nearly a run of question words sounds like a name (its words run together), 0..1
     (1 - edits / key length, 0 when no run is within the allowed edits), and the run's
     positions. Only what the run does not spell out is compared by sound: a word written as
-    the name writes it is no evidence that the rest sounds like it."""
+    the name writes it is no evidence that the rest sounds like it, and the rest, when its key
+    is short ("idler" of "eyedler shaft"), must sound exactly alike."""
     best, nearness = 0, 0.0
     where: tuple[int, ...] = ()
     for span in spans:
         keys = _unspelled(name, span)
         if keys is None:
             continue
-        key, heard = keys
+        key, heard, spelled_part = keys
         allowed = key_edits_allowed(key)
-        if not allowed:
+        if not allowed and spelled_part and len(key) >= MIN_REST_KEY_CHARS:
+            allowed = 0
+        elif not allowed:
             continue
         edits = edit_distance(key, heard, allowed)
         if edits > allowed:
