@@ -8,7 +8,8 @@ Two kinds of difference, both met in transcripts of spoken drawing questions:
 - **Words a recogniser hears for drawing words** (transcripts only): "whole", "hold" or "hall"
   before a hole's designation or "table" is "hole" ("the whole table", "Hold D1"), and the
   designation after it is written as a table writes it ("hole B-1" is hole B1); "exposition" is
-  "X position"; "intolerance(d)" or "intolerant" before dimensions or sizes is "untoleranced". A
+  "X position"; "way" ending a "how much does … weigh" question is "weigh"; "Hoodrew" is
+  "Who drew"; "intolerance(d)" or "intolerant" before dimensions or sizes is "untoleranced". A
   typed question means what it says, so these are read only in what the recogniser wrote.
 """
 
@@ -26,6 +27,12 @@ _HOLE = re.compile(
 )
 #: "X position" heard as one word.
 _X_POSITION = re.compile(r"\bexposition\b", re.I)
+#: "weigh" heard as "way" at the end of a "how much does … weigh" question.
+_WEIGH = re.compile(
+    r"^(\s*how\s+much\s+(?:does|do|did|would|will)\b.*\s)(?<!\bby the )way(?=\W*$)", re.I
+)
+#: "Who drew" heard run together.
+_WHO_DREW = re.compile(r"\bhoo[\s-]?drew\b", re.I)
 #: "untoleranced" heard as a commoner word, before what it qualifies.
 _UNTOLERANCED = re.compile(
     r"\bintoleran(?:ce|ced|t)(?=\s+(?:dimensions?|sizes?|lengths?|features?)\b)", re.I
@@ -47,4 +54,6 @@ def as_asked(transcript: str) -> str:
     """A recogniser's transcript with the drawing words it hears as others put back."""
     text = _HOLE.sub(_hole, transcript)
     text = _X_POSITION.sub("X position", text)
+    text = _WEIGH.sub(r"\1weigh", text)
+    text = _WHO_DREW.sub("Who drew", text)
     return _UNTOLERANCED.sub("untoleranced", text)

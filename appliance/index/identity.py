@@ -434,8 +434,11 @@ class SourceNames:
         self._rows = {r.id: r for r in rows}
         self._by_term: dict[str, list[_Name]] = defaultdict(list)
         sources_of: dict[str, set[int]] = defaultdict(set)
+        #: Every term of each source's names.
+        self._terms_of: dict[int, set[str]] = defaultdict(set)
         for row in self._rows.values():
             for name in names_of(row):
+                self._terms_of[row.id].update(name.terms)
                 for term in name.terms:
                     self._by_term[term].append(name)
                     sources_of[term].add(row.id)
@@ -477,6 +480,12 @@ class SourceNames:
         """
         words = question_words(question)
         found = self._match(words, min_score)
+        if found and heard:
+            # "Felon pan FL-3306": the number named it, and the words heard for its title are
+            # its name too, not words the drawing must contain.
+            folded = [w.folded for w in words]
+            heard_as = self._sounded(folded)[1]
+            return [self._with_heard(n, folded, heard_as) for n in found]
         if found or not soundalike_names:
             return found
         return self._match_soundalike(words, min_score, heard)
@@ -583,7 +592,7 @@ class SourceNames:
         if not heard:
             return found  # typed: a slip of the keys, not of the ear
         if found:
-            return [_with_heard(n, folded, heard_as) for n in found]
+            return [self._with_heard(n, folded, heard_as) for n in found]
         close, heard_as = self._sounded(folded)
         if not close:
             return []
@@ -591,7 +600,7 @@ class SourceNames:
         # A sound is a weaker sign than letters: two drawings sounding alike name neither. A
         # name matched by its words alone ("bracket") is no rival to one the sounds said.
         sounded = [n for n in found if n.said & close.keys()]
-        return [_with_heard(sounded[0], folded, heard_as)] if len(sounded) == 1 else []
+        return [self._with_heard(sounded[0], folded, heard_as)] if len(sounded) == 1 else []
 
     def _sounded(self, folded: list[str]) -> tuple[dict[str, float], dict[int, set[str]]]:
         """Name words that a run of the question's words sounds like, by nearness, and the
@@ -617,21 +626,21 @@ class SourceNames:
                 near(name_terms, nearness, positions)
         return close, heard_as
 
+    def _with_heard(
+        self, named: NamedSource, folded: list[str], heard_as: dict[int, set[str]]
+    ) -> NamedSource:
+        """The match with the question words heard for any of its source's name words among
+        what said it, so that the question is read with the name in their place
+        (:func:`by_title`), not with "eyedler" for "idler"."""
+        own = self._terms_of[named.id]
+        heard = {folded[i] for i, terms_heard in heard_as.items() if terms_heard & own}
+        return dataclasses.replace(named, said=named.said | heard) if heard else named
+
     @staticmethod
     def _heard(words: list[_Word], heard_as: dict[int, set[str]]) -> list[_Word]:
         # Each word also says the name words it nearly is, so a nearly heard word is part of the
         # name and not a word qualifying it ("the mountain bracket").
         return [_Word(w.folded, w.forms | heard_as.get(i, set())) for i, w in enumerate(words)]
-
-
-def _with_heard(
-    named: NamedSource, folded: list[str], heard_as: dict[int, set[str]]
-) -> NamedSource:
-    """The match with the question words heard for its name words among what said it, so that
-    the question is read with the name in their place (:func:`by_title`), not with "eyedler"
-    for "idler"."""
-    heard = {folded[i] for i, terms_heard in heard_as.items() if terms_heard & named.said}
-    return dataclasses.replace(named, said=named.said | heard) if heard else named
 
 
 #: The first line of a title-block slice (appliance.vision.slicing), not a label.

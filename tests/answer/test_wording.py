@@ -36,7 +36,14 @@ def test_sizes_and_revisions_are_spaced(written: str, spaced_form: str | None) -
         ("What is the exposition of hole H1?", "What is the X position of hole H1?"),
         ("which standard covers, intolerant sizes", "which standard covers, untoleranced sizes"),
         ("What governs the intolerance dimensions?", "What governs the untoleranced dimensions?"),
+        (
+            "How much does the part on drawing SP-447-1 way?",
+            "How much does the part on drawing SP-447-1 weigh?",
+        ),
+        ("Hoodrew drawing SP-4471", "Who drew drawing SP-4471"),
         # Ordinary uses of the same words are left alone.
+        ("Which way does the arrow point?", None),
+        ("How much does it cost, by the way?", None),
         ("Read me the whole drawing", None),
         ("Hold on, what is the material?", None),
         ("Is there an intolerance to heat?", None),
