@@ -200,7 +200,7 @@ def by_title(
     several, or names it by its number, its file name or words its title or text has."""
     if len(named) != 1 or fold(file_stem(named[0].source)) in fold(question):
         return question  # a file name says which drawing to the finder as it is
-    title = titles.get(named[0].source, "")
+    title = titles.get(named[0].source, "").replace("_", " ")  # a file-name title, as words
     said = frozenset(t for t in named[0].said if not is_identifier(t))
     written = set(terms(title)) | set(terms(texts.get(named[0].source, "")))
     if not _WORD_TITLE.fullmatch(title) or not said or said <= written:
