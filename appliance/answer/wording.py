@@ -9,8 +9,11 @@ Two kinds of difference, both met in transcripts of spoken drawing questions:
   before a hole's designation or "table" is "hole" ("the whole table", "Hold D1"), and the
   designation after it is written as a table writes it ("hole B-1" is hole B1); "exposition" is
   "X position"; "way" ending a "how much does … weigh" question is "weigh"; "Hoodrew" is
-  "Who drew"; "intolerance(d)" or "intolerant" before dimensions or sizes is "untoleranced". A
-  typed question means what it says, so these are read only in what the recogniser wrote.
+  "Who drew"; a hole said in words is its designation ("whole see one" is hole C1); "revision of
+  drawing" with nothing before "revision" lost its letter A as if it were the article; "rep B" is
+  rev B; "counterboard" is counterbore; "intolerance(d)" or "intolerant" before dimensions or
+  sizes is "untoleranced". A typed question means what it says, so these are read only in what
+  the recogniser wrote.
 """
 
 from __future__ import annotations
@@ -25,6 +28,51 @@ _GLUED_REVISION = re.compile(r"\b([Rr]ev)\.?(?=[A-Z0-9]\b)")
 _HOLE = re.compile(
     r"\b(?i:whole|hold|hall|hole)[\s-]+(?:([A-Z]{1,2})-?(\d{1,2})\b|(?=(?i:tables?)\b))"
 )
+#: Letters whose spoken names a recogniser writes as words ("hole see one" for hole C1).
+_LETTER_NAMES = {
+    "see": "C",
+    "sea": "C",
+    "bee": "B",
+    "dee": "D",
+    "gee": "G",
+    "jay": "J",
+    "kay": "K",
+    "pee": "P",
+    "tee": "T",
+    "tea": "T",
+    "vee": "V",
+    "ex": "X",
+}
+#: Numbers a hole's designation may be said with, as a recogniser writes them.
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+#: A hole's designation said in words: "whole see one", "hole C one", "hole one".
+_SPOKEN_HOLE = re.compile(
+    r"\b(?i:whole|hold|hall|hole)[\s-]+"
+    rf"(?:((?i:{'|'.join(_LETTER_NAMES)})|[A-Z])[\s-]+)?"
+    rf"((?i:{'|'.join(_NUMBER_WORDS)}))\b"
+)
+#: A revision's letter lost as if it were the article: "when was revision of drawing …" (no
+#: article or other word before "revision") is revision A.
+_REVISION_A = re.compile(
+    r"(?i:^(when|who|what)\s+(?:was|is|made|approved|drew)\s+)revision(?=\s+of\b)"
+)
+#: "rev" heard as "rep" before a revision's letter.
+_REP = re.compile(r"\b[Rr]ep\.?(?=\s+[A-Z]\b)")
+#: "counterbore" written as the commoner word it sounds like.
+_COUNTERBORE = re.compile(r"\bcounter[\s-]?boards?\b", re.I)
 #: "X position" heard as one word.
 _X_POSITION = re.compile(r"\bexposition\b", re.I)
 #: "weigh" heard as "way" at the end of a "how much does … weigh" question.
@@ -50,9 +98,19 @@ def _hole(m: re.Match[str]) -> str:
     return f"hole {m.group(1)}{m.group(2)}" if m.group(1) else "hole "
 
 
+def _spoken_hole(m: re.Match[str]) -> str:
+    letter = m.group(1) or ""
+    letter = _LETTER_NAMES.get(letter.lower(), letter)
+    return f"hole {letter}{_NUMBER_WORDS[m.group(2).lower()]}"
+
+
 def as_asked(transcript: str) -> str:
     """A recogniser's transcript with the drawing words it hears as others put back."""
-    text = _HOLE.sub(_hole, transcript)
+    text = _SPOKEN_HOLE.sub(_spoken_hole, transcript)
+    text = _HOLE.sub(_hole, text)
+    text = _REVISION_A.sub(lambda m: m.group(0) + " A", text)
+    text = _REP.sub("rev", text)
+    text = _COUNTERBORE.sub("counterbore", text)
     text = _X_POSITION.sub("X position", text)
     text = _WEIGH.sub(r"\1weigh", text)
     text = _WHO_DREW.sub("Who drew", text)

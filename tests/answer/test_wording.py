@@ -41,7 +41,16 @@ def test_sizes_and_revisions_are_spaced(written: str, spaced_form: str | None) -
             "How much does the part on drawing SP-447-1 weigh?",
         ),
         ("Hoodrew drawing SP-4471", "Who drew drawing SP-4471"),
+        ("What counterboard does whole see one get?", "What counterbore does hole C1 get?"),
+        ("What is the X position of hole one?", "What is the X position of hole 1?"),
+        (
+            "When was revision of drawing HN-5520 made?",
+            "When was revision A of drawing HN-5520 made?",
+        ),
+        ("Who approved rep B of JP55187?", "Who approved rev B of JP55187?"),
         # Ordinary uses of the same words are left alone.
+        ("When was the last revision of drawing HN-5520 made?", None),
+        ("Which hole is one inch deep?", None),
         ("Which way does the arrow point?", None),
         ("How much does it cost, by the way?", None),
         ("Read me the whole drawing", None),
