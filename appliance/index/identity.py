@@ -484,7 +484,8 @@ class SourceNames:
             # "Felon pan FL-3306": the number named it, and the words heard for its title are
             # its name too, not words the drawing must contain.
             folded = [w.folded for w in words]
-            heard_as = self._sounded(folded)[1]
+            own = set().union(*(self._terms_of[n.id] for n in found))
+            heard_as = self._sounded(folded, own)[1]
             return [self._with_heard(n, folded, heard_as) for n in found]
         if found or not soundalike_names:
             return found
@@ -602,9 +603,12 @@ class SourceNames:
         sounded = [n for n in found if n.said & close.keys()]
         return [self._with_heard(sounded[0], folded, heard_as)] if len(sounded) == 1 else []
 
-    def _sounded(self, folded: list[str]) -> tuple[dict[str, float], dict[int, set[str]]]:
-        """Name words that a run of the question's words sounds like, by nearness, and the
-        positions of the words that said them."""
+    def _sounded(
+        self, folded: list[str], among: set[str] | None = None
+    ) -> tuple[dict[str, float], dict[int, set[str]]]:
+        """Name words (of all names, or only those ``among`` these terms) that a run of the
+        question's words sounds like, by nearness, and the positions of the words that said
+        them."""
         spans = soundalike.sound_spans(folded, _LEAD_WORDS)
         close: dict[str, float] = {}
         heard_as: dict[int, set[str]] = defaultdict(set)
@@ -616,11 +620,13 @@ class SourceNames:
                 for i in positions:
                     heard_as[i].add(term)
 
-        for term in self._word_terms:
+        for term in self._word_terms if among is None else self._word_terms & among:
             nearness, positions = soundalike.sound_closeness(term, spans)
             if nearness:
                 near([term], nearness, positions)
         for said, name_terms in self._spoken_names.items():
+            if among is not None and not name_terms <= among:
+                continue
             nearness, positions = soundalike.sound_closeness(said, spans)
             if nearness:
                 near(name_terms, nearness, positions)

@@ -19,6 +19,7 @@ is within an edit of its key (two for long keys).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -95,6 +96,7 @@ def closeness(term: str, heard: Sequence[str]) -> tuple[float, tuple[int, ...]]:
     return 1.0 - best / max(len(term), 1), where
 
 
+@functools.lru_cache(maxsize=8192)
 def sound_key(word: str) -> str:
     """The consonants of a folded word as English spelling says them, alike sounds alike:
     "kedjespannare" and "catcher spinner" -> "kjspnr" and "kjrspnr"."""
