@@ -70,7 +70,9 @@ def main() -> None:
             if args.verbose and found[False] != found[True]:
                 print(f"  {q.qid:34} {found[False][:2]} -> {found[True][:2]} | {heard[q.qid]!r}")
     about = sum(1 for q in questions if q.drawing)
-    print(f"{args.split}: {len(questions)} transcripts ({about} about one drawing) from {args.heard}")
+    print(
+        f"{args.split}: {len(questions)} transcripts ({about} about one drawing) from {args.heard}"
+    )
     for as_heard, label in ((False, "read as typed"), (True, "read as heard")):
         c = counts[as_heard]
         ms = [1000 * s for s in seconds[as_heard]]
