@@ -2,7 +2,7 @@
 
 Reads the transcripts a spoken run of bench/answer_eval.py wrote (``--spoken``: question id ->
 what the recogniser heard) and, on the index that run used, names drawings in each transcript
-twice in the same process: as a typed question (spelled names, and names a few letters off) and
+twice in the same process (and the question as written, for comparison): as a typed question (spelled names, and names a few letters off) and
 as a heard one (the same, then names the words *sound* like; appliance.index.soundalike). For
 each it prints how many questions that are about one drawing named it first, named another, or
 named none; how many named some drawing although they are about none; and the time a naming took.
@@ -56,10 +56,13 @@ def main() -> None:
     config = load_config(args.index_dir / "openclaw.toml")
     counts: dict[bool, Counter[str]] = {False: Counter(), True: Counter()}
     seconds: dict[bool, list[float]] = {False: [], True: []}
+    written: Counter[str] = Counter()
     with IndexStore.open(config) as store:
         names = store.names.names(scope(None))
         for q in questions:
             drawing = q.drawing
+            as_written = [public_name(n.source) for n in names.match(q.text)]
+            written[verdict(as_written, drawing)] += 1
             found: dict[bool, list[str]] = {}
             for as_heard in (False, True):
                 t0 = time.perf_counter()
@@ -73,7 +76,12 @@ def main() -> None:
     print(
         f"{args.split}: {len(questions)} transcripts ({about} about one drawing) from {args.heard}"
     )
-    for as_heard, label in ((False, "read as typed"), (True, "read as heard")):
+    w = written
+    print(
+        f"  the questions as written: named first {w['right']}/{about}, another {w['another']}, "
+        f"none {w['none']}"
+    )
+    for as_heard, label in ((False, "heard, read as typed"), (True, "heard, read as heard")):
         c = counts[as_heard]
         ms = [1000 * s for s in seconds[as_heard]]
         p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) >= 20 else max(ms)
