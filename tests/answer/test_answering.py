@@ -14,6 +14,7 @@ import pytest
 
 from appliance.answer import verify
 from appliance.answer.answering import (
+    Answer,
     _prepare,
     _split_sentences,
     answer_question,
@@ -198,6 +199,27 @@ async def test_a_transcript_is_read_in_the_drawings_words(
     )
     assert answer.mode == "extractive" and "1:2" in answer.text
     assert answer.citations[0].source == "capture:bracket-0001"
+
+
+async def test_a_transcript_names_a_drawing_by_how_its_name_sounds(
+    store: IndexStore, config: Config
+) -> None:
+    """ "Aufspannung Ecken" said by an English voice and written by ear as "off-spin-un, echo":
+    heard, it names the drawing and is answered from it; typed, the same words name nothing."""
+    asked = "What scale is the off-spin-un, echo drawing?"
+
+    async def final(heard: bool) -> Answer:
+        async for event in stream_answer(
+            asked, store=store, config=config, extractive_only=True, heard=heard
+        ):
+            if event.answer is not None:
+                return event.answer
+        raise AssertionError("no answer")
+
+    heard = await final(True)
+    assert heard.mode == "extractive" and "1:5" in heard.text
+    assert heard.citations[0].source == "Aufspannung_Ecke.PDF"
+    assert (await final(False)).mode == "abstained"
 
 
 def test_a_long_question_is_said_back_cut_to_a_dozen_words() -> None:
