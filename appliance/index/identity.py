@@ -302,6 +302,10 @@ def names_of(row: _SourceRow) -> list[_Name]:
         plain = [w for w in words if not is_identifier(w) and w not in pieces]
         english = [w for w in _english_terms(text) if not is_identifier(w)]
         groups = [words, plain, english, plain + english, *_english_variants(text)]
+        if len(plain) >= 2 and all(w.isalpha() for w in plain):
+            # The name's words run together, as a recogniser writes a file name it heard
+            # ("motormountplate.png").
+            groups.append(["".join(plain)])
         for group in groups:
             # Two-letter words alone ("MM" of "MM-2207-3", "BM") are prefixes, not names.
             if any(len(t) > 2 for t in group):

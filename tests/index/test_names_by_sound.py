@@ -93,3 +93,9 @@ def test_a_number_in_groups_is_named_however_its_groups_are_heard() -> None:
     names = _names()
     for asked in ("Which revision is drawing MM-22073?", "Which revision is drawing MM-2207-3?"):
         assert [n.source for n in names.match(asked)] == ["motor_mount_plate.png"]
+
+
+def test_a_name_heard_run_together_names_its_drawing() -> None:
+    # A recogniser writes a file name it heard as one word.
+    asked = "What tolerance is on the plate thickness of drawing motormountplate.png?"
+    assert [n.source for n in _names().match(asked)] == ["motor_mount_plate.png"]
