@@ -54,6 +54,8 @@ _CAMEL = re.compile(r"(?<=[a-zäöüåéß])(?=[A-ZÄÖÜÅ])")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{2,5}$")
 #: A drawing number written in a name: letters, then digits in groups ("MM-2207-3", "SP-4471").
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,4}[-_ ]?\d{2,}(?:[-_.]\d+)*(?![A-Za-z0-9])")
+#: Digit groups said as one number ("118-03", "5012-00", "2024.11").
+_DIGIT_RUN = re.compile(r"\d+(?:[-_./]\d+)*")
 #: Words that never name a particular drawing on their own.
 _GENERIC = frozenset(
     [
@@ -438,11 +440,14 @@ class SourceNames:
         self._rows = {r.id: r for r in rows}
         self._by_term: dict[str, list[_Name]] = defaultdict(list)
         sources_of: dict[str, set[int]] = defaultdict(set)
-        #: Every term of each source's names.
+        #: Every term of each source's names, and its identifiers.
         self._terms_of: dict[int, set[str]] = defaultdict(set)
+        self._identifiers_of: dict[int, set[str]] = defaultdict(set)
         for row in self._rows.values():
             for name in names_of(row):
                 self._terms_of[row.id].update(name.terms)
+                if name.identifier:
+                    self._identifiers_of[row.id].update(name.terms)
                 for term in name.terms:
                     self._by_term[term].append(name)
                     sources_of[term].add(row.id)
@@ -483,7 +488,7 @@ class SourceNames:
         and the words heard for a name count among those that said it.
         """
         words = question_words(question)
-        found = self._match(words, min_score)
+        found = [n for n in self._match(words, min_score) if not self._other_number(n, question)]
         if found and heard:
             # "Felon pan FL-3306": the number named it, and the words heard for its title are
             # its name too, not words the drawing must contain.
@@ -635,6 +640,22 @@ class SourceNames:
             if nearness:
                 near(name_terms, nearness, positions)
         return close, heard_as
+
+    def _other_number(self, named: NamedSource, question: str) -> bool:
+        """Whether the source was named only by a group of its drawing number ("118" of
+        PB-118-4) that the question says as part of another number ("118-03", "KS-118-03")."""
+        groups = {t for t in named.said if t.isdigit()}
+        if not groups or named.said - groups - _GENERIC:
+            return False
+        numbers = [i for i in self._identifiers_of[named.id] if i not in groups]
+        digits = ["".join(ch for ch in n if ch.isdigit()) for n in numbers]
+        for m in _DIGIT_RUN.finditer(question):
+            said = "".join(ch for ch in m.group() if ch.isdigit())
+            if said in groups or not any(g in said for g in groups):
+                continue
+            if not any(said in d or d in said for d in digits):
+                return True
+        return False
 
     def _with_heard(
         self, named: NamedSource, folded: list[str], heard_as: dict[int, set[str]]

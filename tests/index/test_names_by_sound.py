@@ -99,3 +99,17 @@ def test_a_name_heard_run_together_names_its_drawing() -> None:
     # A recogniser writes a file name it heard as one word.
     asked = "What tolerance is on the plate thickness of drawing motormountplate.png?"
     assert [n.source for n in _names().match(asked)] == ["motor_mount_plate.png"]
+
+
+def test_a_group_of_a_number_said_inside_another_number_names_not_its_drawing() -> None:
+    rows = [
+        _SourceRow(1, "global", "PB-118-4_base.png", "PILLOW BLOCK BASE", "PB-118-4", ()),
+        _SourceRow(2, "global", "kedjespannare_KS-118-03.png", "Kedjespannare", "KS-118-03", ()),
+    ]
+    names = SourceNames(rows)
+    # "KS-118-03" heard as "case 118-03": its group 118 is PB-118-4's too, but 118-03 is not.
+    heard = "How much does the part on drawing case 118-03 weigh?"
+    assert [n.source for n in names.match(heard)] == ["kedjespannare_KS-118-03.png"]
+    assert [n.source for n in names.match("What scale is the 118-4?")] == ["PB-118-4_base.png"]
+    # A group said alone still names every drawing whose number has it.
+    assert len(names.match("What is on drawing 118?")) == 2
