@@ -261,6 +261,8 @@ class _Name:
     identifier: bool
     #: True for the head noun of a name of several words, alone ("pulley" of "belt pulley").
     head: bool = False
+    #: True for the words of a name run together ("motormountplate").
+    glued: bool = False
 
 
 @dataclass(frozen=True)
@@ -304,14 +306,15 @@ def names_of(row: _SourceRow) -> list[_Name]:
         plain = [w for w in words if not is_identifier(w) and w not in pieces]
         english = [w for w in _english_terms(text) if not is_identifier(w)]
         groups = [words, plain, english, plain + english, *_english_variants(text)]
-        if len(plain) >= 2 and all(w.isalpha() for w in plain):
-            # The name's words run together, as a recogniser writes a file name it heard
-            # ("motormountplate.png").
-            groups.append(["".join(plain)])
         for group in groups:
             # Two-letter words alone ("MM" of "MM-2207-3", "BM") are prefixes, not names.
             if any(len(t) > 2 for t in group):
                 out.append(_Name(row.id, text, frozenset(group), identifier=False))
+        if len(plain) >= 2 and all(w.isalpha() for w in plain):
+            # The name's words run together, as a recogniser writes a file name it heard
+            # ("motormountplate.png").
+            glued = frozenset(["".join(plain)])
+            out.append(_Name(row.id, text, glued, identifier=False, glued=True))
         # A part is named by its head noun alone ("the pulley" of a 皮带轮, belt pulley): the
         # last word of its English sense, or of its title when that is English.
         sense = [w for w in english or plain if w.isalpha()]
@@ -460,6 +463,8 @@ class SourceNames:
         self._word_terms = frozenset(
             t for n in names if not n.identifier for t in n.terms if t.isalpha()
         )
+        #: Name words that are a name's words run together: split where a question runs them.
+        self._glued_terms = frozenset(t for n in names if n.glued for t in n.terms)
         #: Each name of several words run together ("kolvcykelpump"), with its terms: an
         #: English voice says it as one, and a recogniser writes it by ear ("call of cycle pump").
         self._spoken_names: dict[str, frozenset[str]] = {}
@@ -568,7 +573,8 @@ class SourceNames:
         def split(m: re.Match[str]) -> str:
             word = m.group(0)
             text = fold(word)
-            if len(text) != len(word) or not text.isalpha() or text in self._word_terms:
+            known = text in self._word_terms and text not in self._glued_terms
+            if len(text) != len(word) or not text.isalpha() or known:
                 return word
             for k in range(MIN_COMPOUND_PART, len(text) - MIN_COMPOUND_PART + 1):
                 if text[:k] in self._word_terms and text[k:] in self._word_terms:
