@@ -26,10 +26,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from appliance.config import load_config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
 from appliance.index.search import scope  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
+from bench.answer_eval import open_config  # noqa: E402
 from bench.answer_eval_set import load_set  # noqa: E402
 
 
@@ -53,7 +53,7 @@ def main() -> None:
         parser.error("held-out questions are not read one by one")
     heard = json.loads(args.heard.read_text())
     questions = [q for q in load_set() if q.split == args.split and q.qid in heard]
-    config = load_config(args.index_dir / "openclaw.toml")
+    config = open_config(args.index_dir, None)
     counts: dict[bool, Counter[str]] = {False: Counter(), True: Counter()}
     seconds: dict[bool, list[float]] = {False: [], True: []}
     written: Counter[str] = Counter()

@@ -224,6 +224,10 @@ def by_title(
     return " ".join(out)
 
 
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
 def compact(text: str) -> str:
     """An identifier without case or punctuation ("LiU-0010" -> "liu0010")."""
     return "".join(ch for ch in fold(text) if ch.isalnum())
@@ -653,10 +657,9 @@ class SourceNames:
         groups = {t for t in named.said if t.isdigit()}
         if not groups or named.said - groups - _GENERIC:
             return False
-        numbers = [i for i in self._identifiers_of[named.id] if i not in groups]
-        digits = ["".join(ch for ch in n if ch.isdigit()) for n in numbers]
+        digits = [_digits(i) for i in self._identifiers_of[named.id] if i not in groups]
         for m in _DIGIT_RUN.finditer(question):
-            said = "".join(ch for ch in m.group() if ch.isdigit())
+            said = _digits(m.group())
             if said in groups or not any(g in said for g in groups):
                 continue
             if not any(said in d or d in said for d in digits):

@@ -135,11 +135,12 @@ def sound_spans(heard: Sequence[str], edge_words: frozenset[str] = frozenset()) 
     return out
 
 
-def key_edits_allowed(key: str) -> int:
-    """Edits a heard sound key may differ by from a name word's key (0: not compared)."""
-    if len(key) < MIN_KEY_CHARS:
-        return 0
-    return 1 if len(key) < 8 else 2
+def key_edits_allowed(key: str, rest: bool = False) -> int | None:
+    """Edits a heard sound key may differ by from a name's key (None: too short to compare);
+    the ``rest`` of a name once a run's spelled-out words are off must sound exactly alike."""
+    if len(key) >= MIN_KEY_CHARS:
+        return 1 if len(key) < 8 else 2
+    return 0 if rest and len(key) >= MIN_REST_KEY_CHARS else None
 
 
 def _unspelled(name: str, span: SoundSpan) -> tuple[str, str, bool] | None:
@@ -172,10 +173,8 @@ def sound_closeness(name: str, spans: Sequence[SoundSpan]) -> tuple[float, tuple
         if keys is None:
             continue
         key, heard, spelled_part = keys
-        allowed = key_edits_allowed(key)
-        if not allowed and spelled_part and len(key) >= MIN_REST_KEY_CHARS:
-            allowed = 0
-        elif not allowed:
+        allowed = key_edits_allowed(key, rest=spelled_part)
+        if allowed is None:
             continue
         edits = edit_distance(key, heard, allowed)
         if edits > allowed:
