@@ -55,6 +55,9 @@ sys.path.insert(0, str(REPO))
 
 from appliance.answer.answering import Answer, stream_answer  # noqa: E402
 from appliance.answer.verify import strip_citations  # noqa: E402
+from appliance.audio.bias import index_names  # noqa: E402
+from appliance.audio.commands import CommandKind, parse_command  # noqa: E402
+from appliance.audio.heard_names import choose_name  # noqa: E402
 from appliance.config import Config, load_config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
@@ -320,6 +323,12 @@ async def run(
     try:
         with IndexStore.open(config) as store:
             vocabulary = bias_words(config, store) if spoken and bias else []
+            # The names the front end hears again: the index's, as its vocabulary gives them.
+            names = (
+                index_names(store.list_sources())
+                if spoken and bias and config.audio.heard_names
+                else []
+            )
             indexed, files_of = IndexedText(store), drawing_files(load_set())
             for i, q in enumerate(questions):
                 heard, transcribe_s, voice = "", 0.0, ""
@@ -329,7 +338,7 @@ async def run(
                     heard = text = heard_before.get(q.qid, "")
                 elif recogniser is not None:
                     voice = voice_name(voices, i)
-                    heard, transcribe_s = hear(recogniser, q.text, i, vocabulary, voices)
+                    heard, transcribe_s = hear(recogniser, q.text, i, vocabulary, voices, names)
                     text = heard
                 if worker is not None:
                     # Questions at a bench come one at a time, seconds apart: a model still
@@ -378,7 +387,7 @@ async def first_audio_s(voice: object, sentence: str) -> float:
 def bias_words(config: Config, store: IndexStore) -> list[str]:
     """The recogniser's bias as the service builds it for a question after the wake phrase
     (appliance.audio.bias.question_prompt over the index's drawing numbers and titles)."""
-    from appliance.audio.bias import index_names, question_prompt
+    from appliance.audio.bias import question_prompt
     from appliance.audio.frontend import COMMAND_HINTS
 
     names = index_names(store.list_sources())
@@ -394,9 +403,16 @@ def voice_name(voices: str, i: int) -> str:
 
 
 def hear(
-    recogniser: object, text: str, i: int, vocabulary: list[str], voices: str = "espeak"
+    recogniser: object,
+    text: str,
+    i: int,
+    vocabulary: list[str],
+    voices: str = "espeak",
+    names: list[str] | None = None,
 ) -> tuple[str, float]:
-    """Speak ``text`` with the i-th test voice and transcribe it; (transcript, seconds)."""
+    """Speak ``text`` with the i-th test voice and transcribe it, then hear the index's ``names``
+    again in its audio as the front end does (appliance/audio/heard_names.py); (transcript,
+    seconds)."""
     import zlib
 
     import numpy as np
@@ -417,7 +433,12 @@ def hear(
     audio = np.concatenate([silence(0.4), speech, silence(0.4)])
     t0 = time.perf_counter()
     transcript = recogniser.transcribe(audio, vocabulary=vocabulary)  # type: ignore[attr-defined]
-    return transcript.text.strip(), time.perf_counter() - t0
+    heard = transcript.text.strip()
+    if names and parse_command(heard).kind == CommandKind.QUESTION:
+        choice = choose_name(recogniser, audio, heard, heard, names)  # type: ignore[arg-type]
+        if choice is not None:
+            heard = choice.text
+    return heard, time.perf_counter() - t0
 
 
 # ------------------------------------------------------------------------------------ report

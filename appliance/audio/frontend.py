@@ -37,10 +37,11 @@ from appliance.audio.base import (
     Word,
 )
 from appliance.audio.bias import QUESTION_WORDS, question_prompt
-from appliance.audio.commands import parse_command
+from appliance.audio.commands import CommandKind, parse_command
 from appliance.audio.early import EarlyTranscriber
 from appliance.audio.engines.vosk import BiasedVoskStream, VoskRecogniser, VoskStream
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
+from appliance.audio.heard_names import NameChoice, choose_name
 from appliance.audio.phrases import phrase_glued, split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
@@ -85,6 +86,8 @@ class Heard:
     transcribed_at: float
     #: The transcript shows the wake phrase inside other words: the utterance is dropped.
     glued: bool = False
+    #: What the audio said of the index's names put forward (None: none put forward).
+    names: NameChoice | None = None
 
 
 @dataclass
@@ -387,6 +390,7 @@ class VoiceFrontEnd:
             self._hear,
             vocabulary=vocabulary,
             rooms=list(self._rooms()) if self._rooms else [],
+            names=index_terms if s.heard_names else [],
             trailing_text=wake.trailing_text,
             # A button press is not a wake word, and a capture without the phrase cannot show it.
             check_glued=s.wake_glued_check and with_phrase and wake.detector != "push-to-talk",
@@ -497,6 +501,11 @@ class VoiceFrontEnd:
             transcribe_s=round(latency["transcribe_s"], 4),
             heard=transcript.text,
             grammar=None if grammar is None else round(grammar.lead, 2),
+            # The name the audio was asked about, and how well it did against the free text.
+            name=None
+            if hearing.names is None or hearing.names.best is None
+            else hearing.names.best.name,
+            name_lead=None if hearing.names is None else round(hearing.names.lead, 2),
         )
         if command.kind.value == "empty":
             self._publish(EventType.IDLE)
@@ -521,11 +530,13 @@ class VoiceFrontEnd:
         vocabulary: Sequence[str],
         rooms: Sequence[str],
         trailing_text: str,
+        names: Sequence[str] = (),
         check_glued: bool = False,
     ) -> Heard:
-        """Whisper's transcript of one capture, the words after the wake phrase, and, for a short
-        utterance, the command grammar's choice (run in a worker thread); ``check_glued``: a
-        transcript with the phrase inside other words is marked and heard no further."""
+        """Whisper's transcript of one capture, the words after the wake phrase, for a short
+        utterance the command grammar's choice, and for a question the index's ``names`` heard
+        again (run in a worker thread); ``check_glued``: a transcript with the phrase inside
+        other words is marked and heard no further."""
         transcript = self.recogniser.transcribe(audio, vocabulary=vocabulary)
         transcribed_at = time.monotonic()
         if check_glued and phrase_glued(transcript.text, self.settings.wake_phrase):
@@ -536,7 +547,12 @@ class VoiceFrontEnd:
             grammar = self._hear_as_command(audio, transcript.text, text, rooms)
             if grammar is not None:
                 text = grammar.text
-        return Heard(transcript, text, grammar, transcribed_at)
+        heard_names = None
+        if names and parse_command(text).kind == CommandKind.QUESTION:
+            heard_names = self._hear_names(audio, transcript.text, text, names)
+            if heard_names is not None:
+                text = heard_names.text
+        return Heard(transcript, text, grammar, transcribed_at, names=heard_names)
 
     def _after_phrase(self, heard: str, trailing_text: str) -> str:
         """The words after the wake phrase. The phrase is cut whatever started the capture:
@@ -562,6 +578,21 @@ class VoiceFrontEnd:
             )
         except Exception:
             log.exception("command grammar failed; the transcript stands")
+            return None
+
+    def _hear_names(
+        self, audio: Samples, heard: str, question: str, names: Sequence[str]
+    ) -> NameChoice | None:
+        """The index's names heard again in a question (None when none was put forward).
+
+        A failure of the scoring call is logged and the free text stands, as for the grammar.
+        """
+        if not isinstance(self.recogniser, SentenceScorer):
+            return None
+        try:
+            return choose_name(self.recogniser, audio, heard, question, names)
+        except Exception:
+            log.exception("hearing the names again failed; the transcript stands")
             return None
 
     # -- speaking -------------------------------------------------------------------------------

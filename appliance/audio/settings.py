@@ -117,6 +117,12 @@ class AudioSettings:
     #: sentence whisper finds nearly as probable as its free text ("switch room" -> "which room";
     #: appliance/audio/grammar.py, decision 0033). Costs one batched decoder call per short utterance.
     command_grammar: bool = True
+    #: Hear the index's names again in the question's audio (whisper only): the spans of the
+    #: question nearest to a drawing's title or number are scored with the name in their place,
+    #: and a sentence the audio supports nearly as well as the free text is taken
+    #: ("call of cycle pump" -> "Kolv Cykelpump"; appliance/audio/heard_names.py). Costs two
+    #: batched decoder calls for a question that does not already say a name.
+    heard_names: bool = True
     #: Seconds of trailing silence that end a question.
     trailing_silence_s: float = 0.8
     #: Start transcribing (whisper) at the speaker's first pause instead of when the trailing

@@ -39,12 +39,19 @@ def make_frontend(
     realtime_sink: bool = False,
     command_grammar: bool = True,
     rooms: list[str] | None = None,
+    drawings: list[str] | None = None,
+    heard_names: bool = True,
 ) -> tuple[VoiceFrontEnd, WavFileSink]:
-    # Room names come from the rooms file in the service; here they are given as the index would.
+    # Room names come from the rooms file in the service; here they are given as the index would,
+    # with the index's drawing names (``drawings``) after them.
     settings = AudioSettings(
-        max_question_s=8.0, no_speech_timeout_s=2.0, command_grammar=command_grammar
+        max_question_s=8.0,
+        no_speech_timeout_s=2.0,
+        command_grammar=command_grammar,
+        heard_names=heard_names,
     )
-    names = rooms if rooms is not None else ["machine shop", "electronics lab"]
+    room_names = rooms if rooms is not None else ["machine shop", "electronics lab"]
+    names = [*room_names, *(drawings or [])]
     sink = WavFileSink(tmp_path / "spoken", realtime=realtime_sink)
     frontend = VoiceFrontEnd(
         WavReplaySource(files, realtime=False),
@@ -54,7 +61,7 @@ def make_frontend(
         settings=settings,
         bus=bus,
         vocabulary=lambda: names,
-        rooms=lambda: names,
+        rooms=lambda: room_names,
     )
     return frontend, sink
 

@@ -1,0 +1,212 @@
+"""The index's names heard again in the question's audio: a misheard drawing name put right by ear.
+
+Whisper's prompt holds only the names its budget keeps (about fifteen, :mod:`appliance.audio.bias`),
+so a question about any other drawing is decoded without its name in view, and a name said in
+another language comes back as English words ("span pratsy" for Spannpratze, "felon pan" for
+falanpan). Reading the transcript alone, the index can only guess from its letters or sounds
+(:mod:`appliance.index.soundalike`); the audio can settle it.
+
+After the free decode, the words of the question are compared with every name of the index (titles
+as they are said, drawing numbers), and the few spans of one to four words that come nearest by
+letters or by sound are put forward, each with a name in its place. The recogniser then scores
+each whole sentence against the audio, as the command grammar does
+(:meth:`~appliance.audio.grammar.SentenceScorer.texts_logprobs`: no prompt, every text forced from
+the start), beside the free transcript. A sentence with a name in it that is nearly as probable as
+what was heard, or more, is what was said.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+import numpy as np
+
+from appliance.audio.base import Samples
+from appliance.audio.bias import spoken_term
+from appliance.audio.grammar import SentenceScorer
+from appliance.audio.phrases import word_spans
+from appliance.index.soundalike import sound_key
+
+#: Sentences with a name in them scored beside the free transcript: one batched decoder call.
+MAX_CANDIDATES = 8
+#: How alike (0-1, letters or sound keys) a span of the question must be to a name to be put
+#: forward at all; the audio decides among those.
+MIN_LIKENESS = 0.55
+#: Spans of the question put forward for one name.
+SPANS_PER_NAME = 2
+#: Most words of a question span that may stand for one name.
+MAX_SPAN_WORDS = 4
+#: Shortest name (letters and digits) put forward: shorter ones are other words too often.
+MIN_NAME_CHARS = 5
+#: Shortest sound key of a name compared by sound: shorter keys are said by too many words.
+MIN_KEY_CHARS = 4
+#: How much less probable (natural log) than the free transcript a sentence with a name may be and
+#: still be taken.
+MARGIN = 1.0
+
+#: The quiet each text is also scored against: faint noise (about -60 dBFS), fixed.
+QUIET_LEVEL = 30.0
+QUIET_SEED = 0
+
+_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@dataclass(frozen=True)
+class NameCandidate:
+    """A span of the question put forward as a name of the index."""
+
+    #: The name as it is said ("Aufspannung Ecke", "HM-30518").
+    name: str
+    #: Character span of the question's words it would replace.
+    start: int
+    end: int
+    #: How alike the span and the name are (0-1).
+    likeness: float
+
+
+@dataclass(frozen=True)
+class NameChoice:
+    """What the audio said of the names put forward for one question."""
+
+    #: The question with the chosen name in place (the question as heard when none was taken).
+    text: str
+    #: The most probable candidate (None when none was put forward).
+    best: NameCandidate | None
+    #: Its log-probability less the free transcript's (0 when none).
+    lead: float
+    #: Whether it replaced the free text.
+    taken: bool
+
+
+def _folded(text: str) -> str:
+    """Letters and digits only, without accents ("Druckstück" -> "druckstuck")."""
+    plain = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return _ALNUM.sub("", plain)
+
+
+def _sounds(words: Sequence[str]) -> str:
+    return "".join(sound_key(w) for w in words)
+
+
+def _likeness(a: str, b: str) -> float:
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() if a and b else 0.0
+
+
+def name_candidates(
+    question: str, names: Sequence[str], limit: int = MAX_CANDIDATES
+) -> list[NameCandidate]:
+    """The spans of ``question`` nearest to each name of ``names``, nearest first, at most
+    :data:`SPANS_PER_NAME` per name and ``limit`` in all. A name the question already says (its
+    letters and digits in a row) is not put forward, and neither is any other once one is: the
+    question names its drawing.
+    """
+    spans = word_spans(question)
+    said = _folded(question)
+    found: dict[str, list[NameCandidate]] = {}
+    for raw in names:
+        name = spoken_term(raw)
+        folded = _folded(name)
+        if len(folded) < MIN_NAME_CHARS or folded in found:
+            continue
+        if folded in said:
+            return []
+        name_words = _folded_words(name)
+        # A code is compared by its letters and digits only: its sound key is a letter or two.
+        name_sound = "" if any(c.isdigit() for c in folded) else _sounds(name_words)
+        longest = min(MAX_SPAN_WORDS, len(name_words) + 1)
+        for i in range(len(spans)):
+            for size in range(1, longest + 1):
+                if i + size > len(spans):
+                    break
+                words = [w for w, _, _ in spans[i : i + size]]
+                likeness = _likeness(_folded("".join(words)), folded)
+                span_sound = _sounds(words)
+                if len(name_sound) >= MIN_KEY_CHARS and len(span_sound) >= MIN_KEY_CHARS - 1:
+                    likeness = max(likeness, _likeness(span_sound, name_sound))
+                if likeness < MIN_LIKENESS:
+                    continue
+                found.setdefault(folded, []).append(
+                    NameCandidate(name, spans[i][1], spans[i + size - 1][2], likeness)
+                )
+    # The spans nearest each name: the nearest by letters is not always the one the name was
+    # said as ("cycle pump" against "cow and cycle pump" for Kolv Cykelpump); the audio decides.
+    nearest: list[NameCandidate] = []
+    for spans_of_name in found.values():
+        ranked = sorted(spans_of_name, key=lambda c: (-c.likeness, c.start))[:SPANS_PER_NAME]
+        nearest += ranked
+        # Two near spans that overlap may each hold part of the name ("pan-pressed" and "pressed
+        # seed" for Spannpratze): the two together are put forward as well.
+        if len(ranked) == 2 and _overlap(*ranked):
+            first, second = ranked
+            nearest.append(
+                NameCandidate(
+                    first.name,
+                    min(first.start, second.start),
+                    max(first.end, second.end),
+                    min(first.likeness, second.likeness),
+                )
+            )
+    return sorted(nearest, key=lambda c: (-c.likeness, c.start, c.name))[:limit]
+
+
+def _overlap(a: NameCandidate, b: NameCandidate) -> bool:
+    return a.start < b.end and b.start < a.end and (a.start, a.end) != (b.start, b.end)
+
+
+def _folded_words(name: str) -> list[str]:
+    return [w for w in (_folded(w) for w in re.split(r"[\s_-]+", name)) if w]
+
+
+def with_name(question: str, candidate: NameCandidate) -> str:
+    """``question`` with the candidate's name in place of its span."""
+    return question[: candidate.start] + candidate.name + question[candidate.end :]
+
+
+def choose_name(
+    scorer: SentenceScorer,
+    audio: Samples,
+    heard: str,
+    after: str,
+    names: Sequence[str],
+    *,
+    margin: float = MARGIN,
+) -> NameChoice | None:
+    """The question ``audio`` says with a name of the index in it, if one is nearly as probable as
+    what was heard; None when no name was put forward (nothing scored).
+
+    ``heard`` is the free transcript of the whole capture and ``after`` its words after the wake
+    phrase (the question). Every sentence is scored whole: the words before the question as heard,
+    then the question with one candidate name in place.
+    """
+    candidates = name_candidates(after, names)
+    if not candidates:
+        return None
+    cut = heard.rfind(after)
+    lead_in = heard[:cut].strip() if cut >= 0 else ""
+    texts = [heard.strip()]
+    texts += [f"{lead_in} {with_name(after, c)}".strip() for c in candidates]
+    evidence = [
+        said - prior
+        for said, prior in zip(
+            scorer.texts_logprobs(audio, texts),
+            scorer.texts_logprobs(quiet(len(audio)), texts),
+            strict=True,
+        )
+    ]
+    free, rest = evidence[0], evidence[1:]
+    k = max(range(len(candidates)), key=rest.__getitem__)
+    lead = rest[k] - free
+    taken = lead >= -margin
+    text = with_name(after, candidates[k]) if taken else after
+    return NameChoice(text, candidates[k], lead, taken)
+
+
+def quiet(samples: int) -> Samples:
+    """A room's quiet (faint noise, the same every time) as long as the question: what the
+    recogniser expects of each text when nothing is said."""
+    rng = np.random.default_rng(QUIET_SEED)
+    return (rng.standard_normal(samples) * QUIET_LEVEL).astype(np.int16)
