@@ -5,7 +5,7 @@ Questions of the answer evaluation set are spoken by the test voices (espeak-ng,
 its spoken form, by the voice and rate ``answer_eval.py --spoken`` gives it at its place in the
 split) and replayed at a microphone's pace through the real voice front end (push-to-talk, the
 endpointer's 0.8 s of trailing silence, the command grammar for short utterances, the index's
-names in the prompt when --answer gives an index). Each question is heard by every model in every
+names in the prompt and heard again (audio.heard_names) when --answer gives an index). Each question is heard by every model in every
 mode in turn (the order rotates per question), so load on the machine falls on all alike.
 
 Printed per model: the end of the question (the endpointer's decision) to the text the pipeline
@@ -18,6 +18,8 @@ question -> first audio, p50/p95, and the right-question and right-with-citation
     .venv/bin/python bench/audio_early.py [--questions 24] [--whisper-model whisper-base]
     .venv/bin/python bench/audio_early.py --split dev --questions 0 --modes early
         --whisper-model whisper-tiny-en,whisper-base --answer
+    .venv/bin/python bench/audio_early.py --split dev --questions 0 --modes early
+        --heard-names off,on --answer --index-dir ABSOLUTE_DIR
 """
 
 from __future__ import annotations
@@ -137,8 +139,15 @@ async def run(args: argparse.Namespace) -> None:
     n = args.questions or len(split)
     # Spread over the split (every drawing, every style), each question keeping its place's voice.
     chosen = sorted({int(k * len(split) / n) for k in range(min(n, len(split)))})
-    figures = {m: Figures() for m in models}
-    runs = [(m, mode) for m in models for mode in modes]
+    flags = [flag == "on" for flag in args.heard_names.split(",")]
+    # One variant per model and setting of audio.heard_names, named as the report prints it.
+    variants = {
+        (f"{m} + names heard again" if on and len(flags) > 1 else m): (m, on)
+        for m in models
+        for on in flags
+    }
+    figures = {label: Figures() for label in variants}
+    runs = [(label, mode) for label in variants for mode in modes]
     with tempfile.TemporaryDirectory() as tmp:
         for done, i in enumerate(chosen):
             question = split[i]
@@ -151,14 +160,15 @@ async def run(args: argparse.Namespace) -> None:
             texts: dict[tuple[str, str], str] = {}
             # Rotate the order, so that no model or mode always meets a warm cache or a quiet CPU.
             shift = done % len(runs)
-            for model, mode in runs[shift:] + runs[:shift]:
-                f = figures[model]
-                base = AudioSettings(whisper_model=model)
+            for label, mode in runs[shift:] + runs[:shift]:
+                model, names_on = variants[label]
+                f = figures[label]
+                base = AudioSettings(whisper_model=model, heard_names=names_on)
                 settings = dataclasses.replace(base, early_transcription=mode == "early")
                 utterance = await heard(recognisers[model], wav, Path(tmp) / "out", settings, names)
                 text_s = utterance.latency["transcribe_s"] + utterance.latency["grammar_s"]
                 f.text_s.setdefault(mode, []).append(text_s)
-                texts[model, mode] = utterance.text
+                texts[label, mode] = utterance.text
                 f.heard[mode] = f.heard.get(mode, 0) + question_heard(question.text, utterance.text)
                 if mode == "early":
                     f.early_runs += int(utterance.latency.get("early_runs", 0))
@@ -167,8 +177,8 @@ async def run(args: argparse.Namespace) -> None:
                     after_s, right = await answering.first_audio(question, utterance.text)
                     f.audio_s.setdefault(mode, []).append(text_s + after_s)
                     f.right[mode] = f.right.get(mode, 0) + right
-            for model in models:
-                figures[model].differ += len({texts[model, mode] for mode in modes}) > 1
+            for label in variants:
+                figures[label].differ += len({texts[label, mode] for mode in modes}) > 1
             if args.progress and (done + 1) % args.progress == 0:
                 print(f"  {done + 1}/{len(chosen)} questions", flush=True)
     if answering is not None:
@@ -219,6 +229,11 @@ def main() -> None:
         help="manifest names, comma-separated: each question is heard by each in turn",
     )
     parser.add_argument("--modes", default="late,early", help="late, early (comma-separated)")
+    parser.add_argument(
+        "--heard-names",
+        default="on",
+        help="audio.heard_names: on, off or off,on (each question heard both ways in turn)",
+    )
     parser.add_argument(
         "--answer", action="store_true", help="answer each text and time the first audio"
     )
