@@ -37,6 +37,13 @@ def _utterance_json(u: Utterance) -> dict[str, object]:
             "lead": round(u.grammar.lead, 2),
             "taken": u.grammar.taken,
         },
+        "names": None
+        if u.names is None or u.names.best is None
+        else {
+            "best": u.names.best.name,
+            "lead": round(u.names.lead, 2),
+            "taken": u.names.taken,
+        },
         "command": str(u.command.kind),
         "argument": u.command.argument,
         "engine": u.transcript.engine,

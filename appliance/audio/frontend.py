@@ -521,6 +521,7 @@ class VoiceFrontEnd:
             latency,
             heard,
             grammar,
+            hearing.names,
         )
 
     def _hear(

@@ -14,6 +14,7 @@ import numpy as np
 from appliance.audio.base import Samples, Transcript, WakeDetection
 from appliance.audio.commands import Command
 from appliance.audio.grammar import GrammarChoice
+from appliance.audio.heard_names import NameChoice
 from appliance.audio.vad import EndReason
 
 #: The detector name of a question started by the talk button instead of the wake phrase.
@@ -44,6 +45,9 @@ class Utterance:
     audio: Samples = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
     #: What the command grammar made of it (None: not scored; see appliance/audio/grammar.py).
     grammar: GrammarChoice | None = None
+    #: What the audio said of the index's names put forward (None: none; see
+    #: appliance/audio/heard_names.py).
+    names: NameChoice | None = None
 
     def _mark(self, name: str) -> float:
         # The front end sets every mark; one missing (an utterance made by hand) counts as the

@@ -165,6 +165,7 @@ async def test_the_front_end_hands_on_the_question_with_the_name_heard_again(
             finals.append(event)
     final = finals[-1]
     assert final.data["name"] == "Lagerdeckel" and final.data["name_lead"] >= -MARGIN
+    assert utterance.names is not None and utterance.names.taken
     # Off, the question goes on as whisper wrote it.
     frontend, _ = make_frontend(
         whisper, [wav], tmp_path / "off", drawings=drawings, heard_names=False
