@@ -56,8 +56,7 @@ sys.path.insert(0, str(REPO))
 from appliance.answer.answering import Answer, stream_answer  # noqa: E402
 from appliance.answer.verify import strip_citations  # noqa: E402
 from appliance.audio.bias import index_names  # noqa: E402
-from appliance.audio.commands import CommandKind, parse_command  # noqa: E402
-from appliance.audio.heard_names import choose_name  # noqa: E402
+from appliance.audio.heard_names import choose_name_in_question  # noqa: E402
 from appliance.config import Config, load_config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
@@ -434,10 +433,9 @@ def hear(
     t0 = time.perf_counter()
     transcript = recogniser.transcribe(audio, vocabulary=vocabulary)  # type: ignore[attr-defined]
     heard = transcript.text.strip()
-    if names and parse_command(heard).kind == CommandKind.QUESTION:
-        choice = choose_name(recogniser, audio, heard, heard, names)  # type: ignore[arg-type]
-        if choice is not None:
-            heard = choice.text
+    choice = choose_name_in_question(recogniser, audio, heard, heard, names or [])  # type: ignore[arg-type]
+    if choice is not None:
+        heard = choice.text
     return heard, time.perf_counter() - t0
 
 

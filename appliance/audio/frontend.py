@@ -37,11 +37,11 @@ from appliance.audio.base import (
     Word,
 )
 from appliance.audio.bias import QUESTION_WORDS, question_prompt
-from appliance.audio.commands import CommandKind, parse_command
+from appliance.audio.commands import parse_command
 from appliance.audio.early import EarlyTranscriber
 from appliance.audio.engines.vosk import BiasedVoskStream, VoskRecogniser, VoskStream
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
-from appliance.audio.heard_names import NameChoice, choose_name
+from appliance.audio.heard_names import NameChoice, choose_name_in_question
 from appliance.audio.phrases import phrase_glued, split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
@@ -548,11 +548,9 @@ class VoiceFrontEnd:
             grammar = self._hear_as_command(audio, transcript.text, text, rooms)
             if grammar is not None:
                 text = grammar.text
-        heard_names = None
-        if names and parse_command(text).kind == CommandKind.QUESTION:
-            heard_names = self._hear_names(audio, transcript.text, text, names)
-            if heard_names is not None:
-                text = heard_names.text
+        heard_names = self._hear_names(audio, transcript.text, text, names)
+        if heard_names is not None:
+            text = heard_names.text
         return Heard(transcript, text, grammar, transcribed_at, names=heard_names)
 
     def _after_phrase(self, heard: str, trailing_text: str) -> str:
@@ -588,10 +586,10 @@ class VoiceFrontEnd:
 
         A failure of the scoring call is logged and the free text stands, as for the grammar.
         """
-        if not isinstance(self.recogniser, SentenceScorer):
+        if not names or not isinstance(self.recogniser, SentenceScorer):
             return None
         try:
-            return choose_name(self.recogniser, audio, heard, question, names)
+            return choose_name_in_question(self.recogniser, audio, heard, question, names)
         except Exception:
             log.exception("hearing the names again failed; the transcript stands")
             return None

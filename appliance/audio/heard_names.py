@@ -17,8 +17,8 @@ what was heard, or more, is what was said.
 
 from __future__ import annotations
 
+import functools
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -27,9 +27,11 @@ import numpy as np
 
 from appliance.audio.base import Samples
 from appliance.audio.bias import spoken_term
+from appliance.audio.commands import CommandKind, parse_command
 from appliance.audio.grammar import SentenceScorer
 from appliance.audio.phrases import word_spans
 from appliance.index.soundalike import sound_key
+from appliance.spelling import fold
 
 #: Sentences with a name in them scored beside the free transcript: one batched decoder call.
 MAX_CANDIDATES = 8
@@ -84,8 +86,7 @@ class NameChoice:
 
 def _folded(text: str) -> str:
     """Letters and digits only, without accents ("Druckstück" -> "druckstuck")."""
-    plain = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
-    return _ALNUM.sub("", plain)
+    return _ALNUM.sub("", fold(text))
 
 
 def _sounds(words: Sequence[str]) -> str:
@@ -93,7 +94,27 @@ def _sounds(words: Sequence[str]) -> str:
 
 
 def _likeness(a: str, b: str) -> float:
-    return SequenceMatcher(None, a, b, autojunk=False).ratio() if a and b else 0.0
+    """How alike two strings are (difflib's ratio), 0 for a pair that cannot reach
+    :data:`MIN_LIKENESS`: the cheap upper bounds settle most of the index's names at once, and a
+    question is compared with every one of them."""
+    # The ratio is at most twice the shorter length over the two together (difflib's
+    # real_quick_ratio), checked before a matcher is made.
+    if not a or not b or 2 * min(len(a), len(b)) < MIN_LIKENESS * (len(a) + len(b)):
+        return 0.0
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.quick_ratio() < MIN_LIKENESS:
+        return 0.0
+    return matcher.ratio()
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_forms(raw: str) -> tuple[str, str, tuple[str, ...], str]:
+    """A name as it is said, folded, its folded words and its sound key ("" for a code, whose
+    sound key is a letter or two): the same for every question, so made once."""
+    name = spoken_term(raw)
+    folded = _folded(name)
+    words = tuple(w for w in (_folded(w) for w in re.split(r"[\s_-]+", name)) if w)
+    return name, folded, words, "" if any(c.isdigit() for c in folded) else _sounds(words)
 
 
 def name_candidates(
@@ -106,32 +127,31 @@ def name_candidates(
     """
     spans = word_spans(question)
     said = _folded(question)
+    # Each run of question words folded and as sounds, made once for all the names:
+    # (words, start, end, letters, sound key).
+    runs = [
+        (size, spans[i][1], spans[i + size - 1][2], _folded("".join(w)), _sounds(w))
+        for i in range(len(spans))
+        for size in range(1, min(MAX_SPAN_WORDS, len(spans) - i) + 1)
+        for w in [[word for word, _, _ in spans[i : i + size]]]
+    ]
     found: dict[str, list[NameCandidate]] = {}
     for raw in names:
-        name = spoken_term(raw)
-        folded = _folded(name)
+        name, folded, name_words, name_sound = _name_forms(raw)
         if len(folded) < MIN_NAME_CHARS or folded in found:
             continue
         if folded in said:
             return []
-        name_words = _folded_words(name)
-        # A code is compared by its letters and digits only: its sound key is a letter or two.
-        name_sound = "" if any(c.isdigit() for c in folded) else _sounds(name_words)
         longest = min(MAX_SPAN_WORDS, len(name_words) + 1)
-        for i in range(len(spans)):
-            for size in range(1, longest + 1):
-                if i + size > len(spans):
-                    break
-                words = [w for w, _, _ in spans[i : i + size]]
-                likeness = _likeness(_folded("".join(words)), folded)
-                span_sound = _sounds(words)
-                if len(name_sound) >= MIN_KEY_CHARS and len(span_sound) >= MIN_KEY_CHARS - 1:
-                    likeness = max(likeness, _likeness(span_sound, name_sound))
-                if likeness < MIN_LIKENESS:
-                    continue
-                found.setdefault(folded, []).append(
-                    NameCandidate(name, spans[i][1], spans[i + size - 1][2], likeness)
-                )
+        by_sound = len(name_sound) >= MIN_KEY_CHARS
+        for size, start, end, letters, span_sound in runs:
+            if size > longest:
+                continue
+            likeness = _likeness(letters, folded)
+            if by_sound and len(span_sound) >= MIN_KEY_CHARS - 1:
+                likeness = max(likeness, _likeness(span_sound, name_sound))
+            if likeness >= MIN_LIKENESS:
+                found.setdefault(folded, []).append(NameCandidate(name, start, end, likeness))
     # The spans nearest each name: the nearest by letters is not always the one the name was
     # said as ("cycle pump" against "cow and cycle pump" for Kolv Cykelpump); the audio decides.
     nearest: list[NameCandidate] = []
@@ -155,10 +175,6 @@ def name_candidates(
 
 def _overlap(a: NameCandidate, b: NameCandidate) -> bool:
     return a.start < b.end and b.start < a.end and (a.start, a.end) != (b.start, b.end)
-
-
-def _folded_words(name: str) -> list[str]:
-    return [w for w in (_folded(w) for w in re.split(r"[\s_-]+", name)) if w]
 
 
 def with_name(question: str, candidate: NameCandidate) -> str:
@@ -203,6 +219,16 @@ def choose_name(
     taken = lead >= -margin
     text = with_name(after, candidates[k]) if taken else after
     return NameChoice(text, candidates[k], lead, taken)
+
+
+def choose_name_in_question(
+    scorer: SentenceScorer, audio: Samples, heard: str, after: str, names: Sequence[str]
+) -> NameChoice | None:
+    """:func:`choose_name` for a question; None for a command ("switch to the machine shop"),
+    whose words are the command grammar's to correct."""
+    if not names or parse_command(after).kind != CommandKind.QUESTION:
+        return None
+    return choose_name(scorer, audio, heard, after, names)
 
 
 def quiet(samples: int) -> Samples:
