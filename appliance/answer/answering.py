@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -34,6 +35,7 @@ from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.fields import FIELD_WORDS
+from appliance.answer.in_hand import InHand
 from appliance.answer.prompts import format_messages
 from appliance.document import Box, Citation
 from appliance.drawing_terms import translate
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     from appliance.answer.worker import AnswerWorker
     from appliance.config import Config
     from appliance.index.identity import NamedSource
-    from appliance.index.store import IndexStore
+    from appliance.index.store import IndexStore, SourceInfo
 
 Mode = Literal["llm", "extractive", "abstained"]
 
@@ -80,6 +82,9 @@ class Answer:
     question_truncated: bool = False
     #: Seconds per stage: retrieve, generate, first_token.
     timings: dict[str, float] = field(default_factory=dict)
+    #: The drawing in hand the question was searched on first, as ``namespace/source`` ("" when
+    #: the question named a drawing or none was in hand; :mod:`appliance.answer.in_hand`).
+    in_hand: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of ``openclaw ask --json`` and the status page."""
@@ -95,6 +100,7 @@ class Answer:
             "rejected_text": self.rejected_text,
             "question_truncated": self.question_truncated,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "in_hand": self.in_hand,
         }
 
 
@@ -340,6 +346,8 @@ class _Prepared:
     sources: list[Source]
     weak: bool
     timings: dict[str, float]
+    #: The drawing in hand searched first (``namespace/source``), or "".
+    in_hand: str = ""
 
 
 def _prepare(
@@ -349,6 +357,7 @@ def _prepare(
     config: Config,
     namespaces: Iterable[str] | None,
     heard: bool = False,
+    in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
     from appliance.index.search import SearchOptions, scope, search
@@ -365,13 +374,22 @@ def _prepare(
         names = store.names.names(searched)
         text = names.split_compounds(text)
         named = names.match(text, heard=heard)
+    focus = tuple(n.id for n in named)
+    # A question that names no drawing is about the drawing in hand, if one is.
+    held = _held_source(store, in_hand, searched) if not named and in_hand else None
+    if held is not None:
+        focus = (held.id,)
     options = SearchOptions.from_settings(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),
-        focus_sources=tuple(n.id for n in named),
+        focus_sources=focus,
         whole_focus=True,
     )
     hits = search(store, text, searched, options=options)
+    if held is not None:
+        # The question is about the drawing in hand: an answer from another drawing would be
+        # about another part ("What revision is this drawing?" of one that has none).
+        hits = [h for h in hits if h.focused]
     sources = build_sources(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
     )
@@ -383,7 +401,12 @@ def _prepare(
         text = finding.as_named(text, sources)
     # The words that named a drawing were matched already: they count as found.
     said = " ".join(t for n in named for t in n.said)
-    weak = retrieval_is_weak(text, hits, sources, settings.min_retrieval_score, also=said)
+    asked = text
+    if held is not None:
+        # "How long is this part?" about the drawing in hand is read as if it had named it.
+        said = held.title or held.drawing_number
+        asked = f"{text} {said}"
+    weak = retrieval_is_weak(asked, hits, sources, settings.min_retrieval_score, also=said)
     try:
         others = [ns for ns in store.namespaces() if ns not in searched]
     except Exception:  # listing is a courtesy; the answer does not depend on it
@@ -392,7 +415,24 @@ def _prepare(
         text, named, {s.source: s.title for s in sources}, {s.source: s.text for s in sources}
     )
     return _Prepared(
-        text, find_text, truncated, searched, others, sources, weak, {"retrieve": retrieve_s}
+        text,
+        find_text,
+        truncated,
+        searched,
+        others,
+        sources,
+        weak,
+        {"retrieve": retrieve_s},
+        in_hand=f"{in_hand.namespace}/{in_hand.source}" if held is not None and in_hand else "",
+    )
+
+
+def _held_source(store: IndexStore, in_hand: InHand, searched: Sequence[str]) -> SourceInfo | None:
+    """The drawing in hand as indexed, if it is in a searched namespace."""
+    if in_hand.namespace not in searched:
+        return None
+    return next(
+        (s for s in store.list_sources(in_hand.namespace) if s.source == in_hand.source), None
     )
 
 
@@ -456,11 +496,13 @@ async def stream_answer(
     worker: AnswerWorker | None = None,
     extractive_only: bool = False,
     heard: bool = False,
+    in_hand: InHand | None = None,
 ) -> AsyncIterator[AnswerEvent]:
     """Answer sentence by sentence: each checked sentence is yielded as soon as it is complete.
 
     ``heard``: the question is a speech recogniser's transcript, whose codes may be heard a little
-    wrong (:func:`~appliance.answer.finding.find_extract`).
+    wrong (:func:`~appliance.answer.finding.find_extract`). ``in_hand``: the drawing a question
+    that names none is about (:mod:`appliance.answer.in_hand`).
 
     The fast path comes first: a field, a dimension or a line that answers the question surely
     (:func:`is_sure`) is spoken at once and the model is not asked. Otherwise a ready model is asked;
@@ -470,11 +512,13 @@ async def stream_answer(
     before the model was asked (or an abstention) replaces it; otherwise the answer ends with the
     sentences already checked. The last event is always the final :class:`Answer`.
     """
-    p = _prepare(question, store=store, config=config, namespaces=namespaces, heard=heard)
+    p = _prepare(
+        question, store=store, config=config, namespaces=namespaces, heard=heard, in_hand=in_hand
+    )
     settings = config.answer
     if p.weak:
         yield _final(
-            abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"])
+            abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"]), p
         )
         return
     t_extract = time.perf_counter()
@@ -485,7 +529,7 @@ async def stream_answer(
     if reason or worker is None or sure:
         answer = _fallback(p, config, reason, found=found)
         yield AnswerEvent("sentence", text=answer.spoken)
-        yield _final(answer)
+        yield _final(answer, p)
         return
     agree_with: str | None = None
     if settings.llm_must_agree:
@@ -494,7 +538,7 @@ async def stream_answer(
             # small model cites someone else's true number rather than say it does not know).
             answer = _fallback(p, config, "no_evidence", found=found)
             yield AnswerEvent("sentence", text=answer.spoken)
-            yield _final(answer)
+            yield _final(answer, p)
             return
         agree_with = found.quote
     if settings.acknowledgement:
@@ -575,9 +619,9 @@ async def stream_answer(
             p, config, reason, rejected=raw.strip(), unsupported=unsupported, found=found
         )
         yield AnswerEvent("sentence", text=answer.spoken)
-        yield _final(answer)
+        yield _final(answer, p)
         return
-    yield _final(_llm_answer(p, " ".join(released), config, failure, raw, unsupported))
+    yield _final(_llm_answer(p, " ".join(released), config, failure, raw, unsupported), p)
 
 
 def _grammar_for(fmt: str, sources: Sequence[Source]) -> str | None:
@@ -726,7 +770,9 @@ def _llm_answer(
     )
 
 
-def _final(answer: Answer) -> AnswerEvent:
+def _final(answer: Answer, p: _Prepared) -> AnswerEvent:
+    if p.in_hand:
+        answer = dataclasses.replace(answer, in_hand=p.in_hand)
     return AnswerEvent("answer", answer=answer)
 
 
@@ -739,6 +785,7 @@ async def answer_question(
     role: str | None = None,
     worker: AnswerWorker | None = None,
     extractive_only: bool = False,
+    in_hand: InHand | None = None,
 ) -> Answer:
     """The whole answer at once (the streamed answer, collected)."""
     final: Answer | None = None
@@ -750,6 +797,7 @@ async def answer_question(
         role=role,
         worker=worker,
         extractive_only=extractive_only,
+        in_hand=in_hand,
     ):
         if event.answer is not None:
             final = event.answer

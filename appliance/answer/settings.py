@@ -78,6 +78,10 @@ class AnswerSettings:
     #: Speak a sure extracted answer at once instead of asking the model (false: a ready model is
     #: always asked first, with the extract as its fallback; for measuring the model alone).
     fast_path: bool = True
+    #: Seconds a drawing stays "in hand" after it was scanned or an answer quoted it: a spoken
+    #: question that names no drawing ("what is it made of?") is about it
+    #: (appliance/answer/in_hand.py). 0: every question is searched on its own.
+    in_hand_s: float = 300.0
     #: How sure an extracted answer (a quoted line; fields and dimensions count as sure) must be to be
     #: spoken at once without asking the model (0..1, the extract's score). Below it, a ready model is
     #: asked and the extract is kept as the fallback.

@@ -21,6 +21,7 @@ from typing import Any
 
 from gpiozero import Factory
 
+from appliance.answer.in_hand import DrawingInHand, InHand
 from appliance.config import Config
 from appliance.errors import HardwareError, InputError
 from appliance.events import Event, EventBus, EventType
@@ -103,7 +104,11 @@ class _NoAnswers:
     """Used when no answer part is available: every question gets a clear error."""
 
     async def stream(
-        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+        self,
+        question: str,
+        namespaces: Sequence[str],
+        times: AnswerTimes,
+        in_hand: InHand | None = None,
     ) -> AsyncIterator[str | AnswerResult]:
         raise InputError(
             "answering is not available on this installation", code="answer_unavailable"
@@ -161,6 +166,7 @@ class Appliance:
             self.rooms,
             self.data_dir,
             parts.capture_enabled,
+            in_hand=DrawingInHand(config.answer.in_hand_s),
         )
         self.gpio = GpioComponent(config.gpio, self.bus, pin_factory=pin_factory)
         self.token = load_or_create_token(self.data_dir / config.web.token_file)

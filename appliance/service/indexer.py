@@ -36,7 +36,7 @@ class IndexJob:
     namespace: str
     #: File to index (index/capture) or None (forget).
     path: Path | None = None
-    #: Source identifier (forget) or "" to derive it from the path.
+    #: Source identifier (forget; a capture's once it is indexed) or "" to derive it from the path.
     source: str = ""
     #: Unique id shown on the status page.
     job: str = ""
@@ -112,7 +112,11 @@ class IndexQueue:
             removed = library.forget(job.namespace, job.source)
             return f"forgot {job.source}" if removed else f"{job.source} was not indexed"
         if job.action == "capture":
-            return library.index_capture(job.namespace, progress)
+            captured = library.index_capture(job.namespace, progress)
+            # The drawing just scanned is the one the next question is about (the pipeline
+            # puts it in hand).
+            job.source = captured.source
+            return captured.summary
         assert job.path is not None
         return library.index_file(job.path, job.namespace, progress)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from appliance.errors import InputError, public_name
 from appliance.ingest.names import display_name
-from appliance.service.ports import Progress, SourceRecord
+from appliance.service.ports import Captured, Progress, SourceRecord
 
 if TYPE_CHECKING:
     from appliance.config import Config
@@ -95,7 +95,7 @@ class IndexLibrary:
             return f"indexed drawing {info.drawing_number}{rev}"
         return f"indexed {display_name(public_name(path))} ({result.slices} slices)"
 
-    def index_capture(self, namespace: str, progress: Progress) -> str:
+    def index_capture(self, namespace: str, progress: Progress) -> Captured:
         """Capture from the configured camera, gate strictly, OCR, index; the sentence to speak.
 
         A rejected shot raises the vision part's PageQualityError, whose message says what to do
@@ -110,11 +110,11 @@ class IndexLibrary:
         result = self.store.replace_source(doc)
         fields = capture.analysis.fields
         if result.skipped:
-            return "That drawing is already indexed."
+            return Captured("That drawing is already indexed.", result.source)
         if fields.get("drawing_number"):
             rev = f" revision {fields['revision']}" if fields.get("revision") else ""
-            return f"Indexed drawing {fields['drawing_number']}{rev}."
-        return f"Indexed the page: {len(doc.slices)} pieces of text."
+            return Captured(f"Indexed drawing {fields['drawing_number']}{rev}.", result.source)
+        return Captured(f"Indexed the page: {len(doc.slices)} pieces of text.", result.source)
 
     def forget(self, namespace: str, source: str) -> bool:
         """Remove a source and every trace of it."""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from appliance.answer.in_hand import InHand
 from appliance.audio.bias import index_names
 from appliance.audio.utterance import Utterance
 from appliance.config import Config
@@ -108,10 +109,14 @@ class AnswerAdapter:
         self._artifacts: dict[tuple[str, str], tuple[str, list[float] | None]] = {}
 
     async def stream(
-        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+        self,
+        question: str,
+        namespaces: Sequence[str],
+        times: AnswerTimes,
+        in_hand: InHand | None = None,
     ) -> AsyncIterator[str | Acknowledgement | AnswerResult]:
         """An acknowledgement when the model is asked, sentences as they are checked, then the
-        final answer."""
+        final answer; a question that names no drawing is about the drawing ``in_hand``."""
         from appliance.answer.answering import stream_answer
 
         started = time.monotonic()
@@ -125,6 +130,7 @@ class AnswerAdapter:
             namespaces=namespaces,
             worker=self.worker,
             heard=True,
+            in_hand=in_hand,
         ):
             if event.answer is not None:
                 final = event.answer
@@ -180,7 +186,11 @@ class AnswerAdapter:
             citations=tuple(citations),
             mode=mode,
             namespaces=tuple(answer.namespaces),
-            extra={"fallback_reason": answer.fallback_reason, "timings": answer.timings},
+            extra={
+                "fallback_reason": answer.fallback_reason,
+                "timings": answer.timings,
+                "in_hand": answer.in_hand,
+            },
         )
 
 

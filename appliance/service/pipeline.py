@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from appliance.answer.in_hand import DrawingInHand
 from appliance.audio.commands import CommandKind
 from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
@@ -75,6 +76,7 @@ class QuestionPipeline:
         rooms: RoomControl,
         data_dir: Path,
         capture_enabled: bool = True,
+        in_hand: DrawingInHand | None = None,
     ) -> None:
         self.bus = bus
         self.latency = latency
@@ -85,6 +87,9 @@ class QuestionPipeline:
         self.rooms = rooms
         self.data_dir = data_dir
         self.capture_enabled = capture_enabled
+        #: The drawing a question that names none is about: the one just scanned, or the one the
+        #: last answer quoted.
+        self.in_hand = in_hand or DrawingInHand(0.0)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._last_spoken = ""
@@ -183,7 +188,9 @@ class QuestionPipeline:
         self.bus.publish(Event(EventType.THINKING, {"question": question}))
         final: AnswerResult | None = None
         first_sentence_at: float | None = None
-        stream = self.answerer.stream(question, self.rooms.namespaces, _Times(timer))
+        stream = self.answerer.stream(
+            question, self.rooms.namespaces, _Times(timer), self.in_hand.current()
+        )
         first = await anext(stream, None)
         if isinstance(first, Acknowledgement):
             # Spoken whole before the answer's own speech starts; the model keeps working meanwhile.
@@ -216,6 +223,7 @@ class QuestionPipeline:
             # Extractive answers have no tokens: their first sentence is the first output.
             timer.first_token_at = first_sentence_at
         self._last_spoken = final.spoken
+        self.in_hand.after_answer(final.citations)
         return final
 
     async def _command(self, kind: CommandKind, argument: str) -> AnswerResult:
@@ -276,12 +284,15 @@ class QuestionPipeline:
         job = self.queue.submit("capture", self.rooms.memory_namespace())
         assert job.done is not None
         try:
-            return await job.done
+            summary = await job.done
         except OpenClawError as err:
             self.bus.publish(
                 Event(EventType.CAPTURE_REJECTED, {"code": err.code, "reason": err.message})
             )
             return err.message
+        if job.source:
+            self.in_hand.take(job.namespace, job.source, "scanned")
+        return summary
 
     def false_wake(self) -> Path | None:
         """Keep the last wake's audio for tuning, stop speaking; returns the clip written."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from appliance.answer.in_hand import InHand
 from appliance.audio.utterance import Utterance
 from appliance.document import Citation
 
@@ -59,10 +60,15 @@ class Answerer(Protocol):
     """Search + answer for one question."""
 
     def stream(
-        self, question: str, namespaces: Sequence[str], times: AnswerTimes
+        self,
+        question: str,
+        namespaces: Sequence[str],
+        times: AnswerTimes,
+        in_hand: InHand | None = None,
     ) -> AsyncIterator[str | Acknowledgement | AnswerResult]:
         """Perhaps an :class:`Acknowledgement` first, then checked sentences to speak as they are
-        ready, then the final :class:`AnswerResult`."""
+        ready, then the final :class:`AnswerResult`. ``in_hand``: the drawing a question that names
+        none is about (:mod:`appliance.answer.in_hand`)."""
 
 
 class Speaker(Protocol):
@@ -111,6 +117,16 @@ class SourceRecord:
     revision: str = ""
 
 
+@dataclass(frozen=True)
+class Captured:
+    """A camera capture, indexed."""
+
+    #: The sentence to speak ("Indexed drawing A-1024 revision C.").
+    summary: str
+    #: Its source identifier in the index (``capture:<id>``).
+    source: str
+
+
 class Library(Protocol):
     """The index as the service writes it. Called from one writer thread only."""
 
@@ -120,7 +136,7 @@ class Library(Protocol):
     def index_file(self, path: Path, namespace: str, progress: Progress) -> str:
         """Index (or re-index) one file; return a short summary ("indexed drawing A-1024 rev C")."""
 
-    def index_capture(self, namespace: str, progress: Progress) -> str:
+    def index_capture(self, namespace: str, progress: Progress) -> Captured:
         """Capture from the camera, gate, OCR and index; raises with a reason a person can act on."""
 
     def forget(self, namespace: str, source: str) -> bool:

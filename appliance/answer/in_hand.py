@@ -1,0 +1,80 @@
+"""The drawing in hand: what a question that names no drawing is about.
+
+At a bench a person names a drawing once and then asks on ("and what is it made of?"), or holds a
+drawing under the camera, scans it and asks about it. A question that names no drawing therefore
+searches the drawing in hand first: the one just scanned, or the one the last answer quoted. It is
+held for a while (``answer.in_hand_s``) and only within the namespaces being searched, so a room
+change lets it go. A question that names a drawing goes to that one, and its answer puts it in hand.
+
+The spoken answer always begins with the drawing it quotes, so a listener hears which drawing was
+taken.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from appliance.document import Citation
+
+#: Why a drawing is in hand.
+Why = Literal["scanned", "quoted"]
+
+
+@dataclass(frozen=True)
+class InHand:
+    """The drawing a conversation is about."""
+
+    #: Its namespace.
+    namespace: str
+    #: Its source identifier, as indexed (a file under the inbox, or ``capture:<id>``).
+    source: str
+    #: ``scanned`` (just captured by the camera) or ``quoted`` (the last answer quoted it).
+    why: Why
+    #: When it was taken in hand (``time.monotonic()``).
+    since: float
+
+
+class DrawingInHand:
+    """The drawing in hand between questions (the service keeps one; thread-safe).
+
+    ``hold_s`` is how long it stays in hand after it was last scanned or quoted; 0 turns the
+    drawing in hand off (every question is searched on its own).
+    """
+
+    def __init__(self, hold_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.hold_s = hold_s
+        self._clock = clock
+        self._held: InHand | None = None
+        self._lock = threading.Lock()
+
+    def take(self, namespace: str, source: str, why: Why) -> None:
+        """Put a drawing in hand now."""
+        if self.hold_s <= 0:
+            return
+        with self._lock:
+            self._held = InHand(namespace, source, why, self._clock())
+
+    def after_answer(self, citations: Sequence[Citation]) -> None:
+        """After an answer: the one drawing it quoted is in hand. An answer that quoted none (the
+        documents do not say) or several leaves the hand as it was."""
+        quoted = {(c.namespace, c.source) for c in citations}
+        if len(quoted) == 1:
+            namespace, source = quoted.pop()
+            self.take(namespace, source, "quoted")
+
+    def current(self) -> InHand | None:
+        """The drawing in hand, if it is still held. (Whether it is in a namespace being searched
+        is the answer's to check: a room change lets it go without forgetting it.)"""
+        with self._lock:
+            if self._held is not None and self._clock() - self._held.since > self.hold_s:
+                self._held = None
+            return self._held
+
+    def drop(self) -> None:
+        """Let the drawing go (nothing is in hand)."""
+        with self._lock:
+            self._held = None

@@ -1,0 +1,282 @@
+"""Follow-up questions that name no drawing, answered with and without the drawing in hand.
+
+At a bench a person names a drawing once and asks on ("what is it made of?"), or scans a drawing
+and asks about "this drawing". This benchmark makes such follow-ups from the evaluation set
+(bench/data/answer_eval): every question that names its drawing plainly (the typed naming of
+appliance.index.identity names that drawing first) has the words that named it replaced by "this
+drawing" or "this part"; a follow-up that still names some drawing is left out (counted). Each
+follow-up is then answered three times in the same process (and the question as written once), on the same index:
+
+  named      (for comparison) the question as written, naming its drawing;
+  alone      nothing in hand: the question is searched on its own (what the appliance did before);
+  after      the previous question about the same drawing (the next one for the first) was asked
+             first, as written, and the drawing its answer quoted is in hand (none, or the wrong
+             one, when that answer was wrong or declined);
+  scanned    the drawing itself is in hand, as just after "open claw, scan this".
+
+and, as the cost, every question of the split that names no drawing (about none, or a trap) is
+answered alone and with the previous question's drawing in hand. Scores are those of
+bench/answer_eval.py (right with the right citation; traps declined), by split and class.
+
+    .venv/bin/python bench/answer_in_hand.py --split tuning|dev|heldout \\
+        --index-dir /work/main/bench/out/answer_eval-s55h [--condition clean|photo] [-v]
+
+With ``--heard T.json`` (transcripts a spoken run of bench/answer_eval.py wrote, qid -> text) it
+answers instead every spoken question about a drawing as heard, with nothing in hand, with the
+drawing of the question before it in hand, and with another drawing in hand: what the drawing in
+hand gives and costs when the recogniser loses or mistakes a drawing's name.
+
+The index is one bench/answer_eval.py built (its ``<index-dir>/<condition>``). ``-v`` prints each
+follow-up and its three verdicts (refused on heldout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from appliance.answer.answering import Answer, stream_answer  # noqa: E402
+from appliance.answer.in_hand import DrawingInHand, InHand  # noqa: E402
+from appliance.config import Config  # noqa: E402
+from appliance.errors import public_name  # noqa: E402
+from appliance.index.identity import SourceNames, compact  # noqa: E402
+from appliance.index.search import scope  # noqa: E402
+from appliance.index.store import IndexStore  # noqa: E402
+from appliance.spelling import fold  # noqa: E402
+from bench.answer_eval import open_config, score  # noqa: E402
+from bench.answer_eval_set import Question, load_set  # noqa: E402
+
+#: A word of a question: letters and digits, with the dashes, dots and slashes inside codes and
+#: file names ("HM-30518", "Gripper.jpg").
+_WORD = re.compile(r"\w(?:[\w.\-/]*\w)?")
+#: Words taken with the name: "the", "drawing", "part" and the drawing's language or style
+#: before it ("the German Druckstück drawing").
+_AROUND_BEFORE = frozenset(
+    {"the", "drawing", "part", "german", "swedish", "chinese", "english", "ansi", "iso"}
+)
+_AROUND_AFTER = frozenset({"drawing", "part", "drawings"})
+#: Small words a name's span may hold without ending it ("Aufspannung Ecke", "end of shaft").
+_INSIDE = frozenset({"of", "and", "the", "for"})
+CONDITIONS = ("named", "alone", "after", "scanned")
+
+
+def _names_word(word: str, said: frozenset[str]) -> bool:
+    folded = fold(word)
+    stem = folded.rsplit(".", 1)[0] if "." in folded else folded
+    return bool({folded, stem, compact(folded), compact(stem)} & said) or any(
+        t in said for t in re.split(r"[-_/.]", stem) if len(t) > 2 and t.isalpha()
+    )
+
+
+def follow_up(text: str, said: frozenset[str]) -> str | None:
+    """``text`` with the words that named its drawing replaced by "this drawing" or "this part";
+    None when they are not one run of words."""
+    words = list(_WORD.finditer(text))
+    hits = [i for i, m in enumerate(words) if _names_word(m.group(), said)]
+    if not hits:
+        return None
+    first, last = hits[0], hits[-1]
+    inside = {fold(words[i].group()) for i in range(first, last + 1) if i not in hits}
+    if inside - _INSIDE:
+        return None
+    while first > 0 and fold(words[first - 1].group()) in _AROUND_BEFORE:
+        first -= 1
+    while last + 1 < len(words) and fold(words[last + 1].group()) in _AROUND_AFTER:
+        last += 1
+    taken = {fold(words[i].group()) for i in range(first, last + 1)}
+    said_as = "this drawing" if "drawing" in taken or "drawings" in taken else "this part"
+    return text[: words[first].start()] + said_as + text[words[last].end() :]
+
+
+def _source_of(store: IndexStore) -> dict[str, tuple[str, str]]:
+    """Public file name -> (namespace, source) of every indexed drawing."""
+    return {public_name(s.source): (s.namespace, s.source) for s in store.list_sources()}
+
+
+async def _ask(
+    text: str,
+    store: IndexStore,
+    config: Config,
+    in_hand: InHand | None = None,
+    heard: bool = False,
+) -> Answer:
+    final: Answer | None = None
+    async for event in stream_answer(
+        text, store=store, config=config, extractive_only=True, in_hand=in_hand, heard=heard
+    ):
+        final = event.answer or final
+    assert final is not None
+    return final
+
+
+async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
+    """Spoken questions as heard, each about a drawing it names (perhaps misheard): answered with
+    nothing in hand, with the drawing of the question before it in hand (the same drawing: the
+    set asks about one drawing at a time), and with another drawing in hand (the last one asked
+    about before this drawing's questions: the person turned to this drawing and the recogniser
+    lost its name)."""
+    questions = [q for q in load_set() if q.split == split and q.drawing and q.qid in heard]
+    conditions = ("alone", "same drawing", "another drawing")
+    right: dict[str, Counter[str]] = {c: Counter() for c in conditions}
+    total: Counter[str] = Counter()
+    with IndexStore.open(config) as store:
+        names = store.names.names(scope(None))
+        sources = _source_of(store)
+        for k, q in enumerate(questions):
+            earlier = questions[:k][::-1]
+            same = next((e for e in earlier if e.drawing == q.drawing), None)
+            other = next((e for e in earlier if e.drawing != q.drawing), None)
+            named = names.match(heard[q.qid], heard=True)
+            naming = (
+                "named none"
+                if not named
+                else "named it"
+                if public_name(named[0].source) == q.drawing
+                else "named another"
+            )
+            hands: dict[str, InHand | None] = {"alone": None}
+            for label, before in (("same drawing", same), ("another drawing", other)):
+                hand = None
+                if before is not None and before.drawing in sources:
+                    hand = InHand(*sources[before.drawing], "quoted", 0.0)
+                hands[label] = hand
+            for label, hand in hands.items():
+                answer = await _ask(heard[q.qid], store, config, hand, heard=True)
+                ok = score(q, answer)
+                right[label]["all"] += ok
+                right[label][naming] += ok
+            total["all"] += 1
+            total[naming] += 1
+    print(f"{split}: {total['all']} spoken questions about a drawing, as heard")
+    print(f"  {'':24} " + " ".join(f"{c:>16}" for c in conditions))
+    for kind in ("all", "named it", "named another", "named none"):
+        cells = " ".join(f"{right[c][kind]:>8}/{total[kind]:<7}" for c in conditions)
+        print(f"  {kind:24} {cells}")
+
+
+async def run(split: str, config: Config, verbose: bool) -> None:
+    questions = [q for q in load_set() if q.split == split]
+    by_drawing: dict[str, list[Question]] = defaultdict(list)
+    for q in questions:
+        if q.drawing:
+            by_drawing[q.drawing].append(q)
+    right: dict[str, Counter[str]] = {
+        c: Counter() for c in (*CONDITIONS, "none alone", "none after")
+    }
+    total: Counter[str] = Counter()
+    skipped: Counter[str] = Counter()
+    with IndexStore.open(config) as store:
+        names: SourceNames = store.names.names(scope(None))
+        sources = _source_of(store)
+        answers: dict[str, Answer] = {}
+
+        async def answer_of(q: Question) -> Answer:
+            if q.qid not in answers:
+                answers[q.qid] = await _ask(q.text, store, config)
+            return answers[q.qid]
+
+        def hand_after(answer: Answer) -> InHand | None:
+            hand = DrawingInHand(hold_s=3600.0)
+            hand.after_answer(answer.citations)
+            return hand.current()
+
+        for q in questions:
+            peers = by_drawing.get(q.drawing, [])
+            if not q.drawing:
+                # The cost: a question about no drawing, asked after a question about one.
+                before = questions[max(0, questions.index(q) - 1)]
+                total["none"] += 1
+                alone = await _ask(q.text, store, config)
+                after = await _ask(q.text, store, config, hand_after(await answer_of(before)))
+                right["none alone"]["all"] += score(q, alone)
+                right["none after"]["all"] += score(q, after)
+                continue
+            named = names.match(q.text, soundalike_names=False)
+            if not named or public_name(named[0].source) != q.drawing:
+                skipped["not named plainly"] += 1
+                continue
+            text = follow_up(q.text, named[0].said)
+            if text is None:
+                skipped["name not one run of words"] += 1
+                continue
+            if names.match(text):
+                skipped["follow-up still names a drawing"] += 1
+                continue
+            if q.drawing not in sources or len(peers) < 2:
+                skipped["no other question about the drawing"] += 1
+                continue
+            k = peers.index(q)
+            before = peers[k - 1] if k else peers[1]
+            namespace, source = sources[q.drawing]
+            hands: dict[str, InHand | None] = {
+                "named": None,
+                "alone": None,
+                "after": hand_after(await answer_of(before)),
+                "scanned": InHand(namespace, source, "scanned", 0.0),
+            }
+            kinds = ("answerable" if q.answerable else "trap", *q.classes)
+            total["answerable" if q.answerable else "trap"] += 1
+            verdicts = []
+            for condition, hand in hands.items():
+                # "named": the question as written, naming its drawing (what the follow-up would
+                # score if the drawing were said again).
+                answer = await (
+                    answer_of(q) if condition == "named" else _ask(text, store, config, hand)
+                )
+                ok = score(q, answer)
+                verdicts.append("RIGHT" if ok else "wrong")
+                for kind in kinds:
+                    right[condition][kind] += ok
+            for kind in q.classes:
+                total[f"class {kind}"] += 1
+            if verbose:
+                print(f"  {q.qid:30} {' '.join(verdicts):20} | {text}")
+    print(
+        f"{split}: {len(questions)} questions; follow-ups made of "
+        f"{total['answerable'] + total['trap']}, left out {dict(skipped)}"
+    )
+    print(f"  {'':28} " + " ".join(f"{c:>9}" for c in CONDITIONS))
+    for kind in ("answerable", "trap"):
+        cells = " ".join(f"{right[c][kind]:>4}/{total[kind]:<4}" for c in CONDITIONS)
+        print(f"  follow-ups, {kind:16} {cells}")
+    for key in sorted(k for k in total if k.startswith("class ")):
+        kind = key.removeprefix("class ")
+        cells = " ".join(f"{right[c][kind]:>4}/{total[key]:<4}" for c in CONDITIONS)
+        print(f"    by class {kind:17} {cells}")
+    n = total["none"]
+    print(
+        f"  about no drawing, right or declined: alone {right['none alone']['all']}/{n}, "
+        f"with the previous question's drawing in hand {right['none after']['all']}/{n}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--split", choices=("tuning", "dev", "heldout"), required=True)
+    parser.add_argument("--index-dir", type=Path, required=True, help="bench/answer_eval.py's")
+    parser.add_argument("--condition", choices=("clean", "photo"), default="clean")
+    parser.add_argument("--heard", type=Path, help="transcripts (JSON qid -> text) to answer")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    if args.verbose and args.split == "heldout":
+        parser.error("held-out questions are not read one by one")
+    root = args.index_dir / args.condition
+    if not (root / "indexed.json").exists():
+        parser.error(f"no index in {root}: build it with bench/answer_eval.py --index-dir")
+    config = open_config(root, None)
+    if args.heard:
+        asyncio.run(run_heard(args.split, config, json.loads(args.heard.read_text())))
+    else:
+        asyncio.run(run(args.split, config, args.verbose))
+
+
+if __name__ == "__main__":
+    main()
