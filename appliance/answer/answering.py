@@ -35,7 +35,7 @@ from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.fields import FIELD_WORDS
-from appliance.answer.in_hand import InHand
+from appliance.answer.in_hand import IN_HAND_MIN_COVER, InHand, points_at_it
 from appliance.answer.prompts import format_messages
 from appliance.document import Box, Citation
 from appliance.drawing_terms import translate
@@ -389,7 +389,13 @@ def _prepare(
     if held is not None:
         # The question is about the drawing in hand: an answer from another drawing would be
         # about another part ("What revision is this drawing?" of one that has none).
-        hits = [h for h in hits if h.focused]
+        own = [h for h in hits if h.focused]
+        if _about_hand(text, own):
+            hits = own
+        else:
+            held = None
+            unfocused = dataclasses.replace(options, focus_sources=())
+            hits = search(store, text, searched, options=unfocused)
     sources = build_sources(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
     )
@@ -425,6 +431,19 @@ def _prepare(
         {"retrieve": retrieve_s},
         in_hand=f"{in_hand.namespace}/{in_hand.source}" if held is not None and in_hand else "",
     )
+
+
+def _about_hand(question: str, own: Sequence[HitLike]) -> bool:
+    """Whether a question that names no drawing is about the drawing in hand, whose slices the
+    search found are ``own``: it points at it ("what is it made of?"), or at least half its words
+    are the drawing's ("what's the scale?"). A name the recogniser lost ("what's the Gabe cop
+    made of?", with another drawing in hand) is neither, and is searched on its own."""
+    if points_at_it(question):
+        return True
+    read = "\n".join(
+        _read_as(s) for s in build_sources(own, budget_tokens=10**6, max_sources=10**6)
+    )
+    return extractive.coverage(question, read) >= IN_HAND_MIN_COVER
 
 
 def _held_source(store: IndexStore, in_hand: InHand, searched: Sequence[str]) -> SourceInfo | None:

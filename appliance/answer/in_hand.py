@@ -6,12 +6,15 @@ searches the drawing in hand first: the one just scanned, or the one the last an
 held for a while (``answer.in_hand_s``) and only within the namespaces being searched, so a room
 change lets it go. A question that names a drawing goes to that one, and its answer puts it in hand.
 
-The spoken answer always begins with the drawing it quotes, so a listener hears which drawing was
-taken.
+A question that names no drawing and does not point at one ("it", "this part") is about the drawing
+in hand only if at least half its words are that drawing's: "what's the scale?" is; "what's the
+Gabe cop made of?", a drawing name the recogniser lost, is searched on its own. The spoken answer
+always begins with the drawing it quotes, so a listener hears which drawing was taken.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +25,22 @@ from appliance.document import Citation
 
 #: Why a drawing is in hand.
 Why = Literal["scanned", "quoted"]
+
+
+#: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
+#: this part?", "its weight").
+_POINTING = re.compile(r"\b(?:this|it|its|itself)\b", re.IGNORECASE)
+
+
+#: Share of a question's words (appliance.answer.terms) the drawing in hand must hold for a
+#: question that does not point at it to be about it ("what's the scale?" is; "what's the Gabe cop
+#: made of?", a name the recogniser lost, is not).
+IN_HAND_MIN_COVER = 0.5
+
+
+def points_at_it(question: str) -> bool:
+    """Whether ``question`` points at a drawing in hand ("this part", "it")."""
+    return _POINTING.search(question) is not None
 
 
 @dataclass(frozen=True)
