@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter
 
+from appliance.answer.in_hand import DrawingInHand
 from appliance.answer.worker import AnswerWorker
 from appliance.audio.build import build_frontend
 from appliance.config import Config
@@ -106,6 +107,44 @@ async def test_scan_indexes_a_good_capture_and_refuses_a_blurry_one(
     assert said.startswith("Indexed drawing A-1024"), said
     sources = await queue.call(lambda lib: lib.sources())
     assert [s.source[:8] for s in sources] == ["capture:"]
+
+
+async def test_a_scanned_drawing_is_the_one_the_next_question_is_about(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # Two drawings in the index: the shaft coupling dropped in, the mounting bracket scanned by the
+    # folder camera. "What is it made of?" names neither: it is about the drawing in hand, first
+    # the one just scanned, then the one the last answer quoted.
+    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+    coupling = config.paths.data_dir / "inbox" / "coupling.png"
+    coupling.parent.mkdir(parents=True)
+    draw_sample(SAMPLES[1]).convert("RGB").save(coupling)
+    job = queue.submit("index", "global", path=coupling)
+    assert job.done is not None
+    await job.done
+    camera = config.paths.data_dir / "camera"
+    camera.mkdir()
+    draw_sample(SAMPLES[0]).convert("RGB").save(camera / "1.png")
+    reader = ReaderStore(config, SharedEmbedder(config))
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(300.0)
+    try:
+        unheld = await pipeline.handle(heard("what is it made of"))
+        scanned = await pipeline.scan()
+        assert scanned.startswith("Indexed drawing A-1024"), scanned
+        first = await pipeline.handle(heard("what is it made of"))
+        named = await pipeline.handle(heard("what is the shaft coupling made of"))
+        then = await pipeline.handle(heard("what is it made of"))
+    finally:
+        reader.close()
+    assert unheld["extra"].get("in_hand", "") == ""
+    assert first["extra"]["in_hand"].startswith("global/capture:"), first
+    assert "6061-T6" in first["spoken"], first["spoken"]
+    assert named["extra"]["in_hand"] == "" and "316" in named["spoken"], named["spoken"]
+    assert then["extra"]["in_hand"].endswith("/coupling.png"), then
+    assert "316" in then["spoken"], then["spoken"]
 
 
 async def test_false_wake_keeps_the_clip(config: Config, queue: IndexQueue) -> None:
