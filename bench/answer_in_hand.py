@@ -19,12 +19,18 @@ answered alone and with the previous question's drawing in hand. Scores are thos
 bench/answer_eval.py (right with the right citation; traps declined), by split and class.
 
     .venv/bin/python bench/answer_in_hand.py --split tuning|dev|heldout \\
-        --index-dir /work/main/bench/out/answer_eval-s55h [--condition clean|photo] [-v]
+        --index-dir /work/main/bench/out/answer_eval-s55h [--condition clean|photo]
+        [--spoken piper|espeak [--heard-named T.json]] [-v]
 
 With ``--heard T.json`` (transcripts a spoken run of bench/answer_eval.py wrote, qid -> text) it
 answers instead every spoken question about a drawing as heard, with nothing in hand, with the
 drawing of the question before it in hand, and with another drawing in hand: what the drawing in
 hand gives and costs when the recogniser loses or mistakes a drawing's name.
+
+With ``--spoken piper|espeak`` each follow-up is said by the test voices and answered as whisper
+heard it (bench/answer_eval.py's ``hear``: the index's bias, its names heard again); with
+``--heard-named T.json`` the "named" column answers the stored transcripts of the questions as
+written, so both columns are spoken.
 
 The index is one bench/answer_eval.py built (its ``<index-dir>/<condition>``). ``-v`` prints each
 follow-up and its three verdicts (refused on heldout).
@@ -117,6 +123,28 @@ async def _ask(
     return final
 
 
+class _Ear:
+    """Says each follow-up with the test voices and hears it as the front end does (whisper with
+    the index's bias, the index's names heard again): bench/answer_eval.py's ``hear``."""
+
+    def __init__(self, config: Config, store: IndexStore, voices: str) -> None:
+        from appliance.audio.bias import index_names
+        from appliance.audio.engines.whisper import WhisperRecogniser
+        from bench.answer_eval import bias_words
+
+        self.voices = voices
+        self.recogniser = WhisperRecogniser.from_manifest(
+            config.audio.whisper_model, config.paths.models_dir
+        )
+        self.vocabulary = bias_words(config, store)
+        self.names = index_names(store.list_sources())
+
+    def hear(self, text: str, i: int) -> str:
+        from bench.answer_eval import hear
+
+        return hear(self.recogniser, text, i, self.vocabulary, self.voices, self.names)[0]
+
+
 async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
     """Spoken questions as heard, each about a drawing it names (perhaps misheard): answered with
     nothing in hand, with the drawing of the question before it in hand (the same drawing: the
@@ -162,7 +190,13 @@ async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
         print(f"  {kind:24} {cells}")
 
 
-async def run(split: str, config: Config, verbose: bool) -> None:
+async def run(
+    split: str,
+    config: Config,
+    verbose: bool,
+    voices: str = "",
+    heard_named: dict[str, str] | None = None,
+) -> None:
     questions = [q for q in load_set() if q.split == split]
     by_drawing: dict[str, list[Question]] = defaultdict(list)
     for q in questions:
@@ -177,11 +211,17 @@ async def run(split: str, config: Config, verbose: bool) -> None:
         names: SourceNames = store.names.names(scope(None))
         sources = _source_of(store)
         answers: dict[str, Answer] = {}
+        ear = _Ear(config, store, voices) if voices else None
 
         async def answer_of(q: Question) -> Answer:
             if q.qid not in answers:
                 answers[q.qid] = await _ask(q.text, store, config)
             return answers[q.qid]
+
+        async def answer_named(q: Question) -> Answer:
+            if heard_named is None:
+                return await answer_of(q)
+            return await _ask(heard_named.get(q.qid, ""), store, config, heard=True)
 
         def hand_after(answer: Answer) -> InHand | None:
             hand = DrawingInHand(hold_s=3600.0)
@@ -225,11 +265,15 @@ async def run(split: str, config: Config, verbose: bool) -> None:
             kinds = ("answerable" if q.answerable else "trap", *q.classes)
             total["answerable" if q.answerable else "trap"] += 1
             verdicts = []
+            if ear is not None:
+                text = ear.hear(text, total["answerable"] + total["trap"])
             for condition, hand in hands.items():
-                # "named": the question as written, naming its drawing (what the follow-up would
-                # score if the drawing were said again).
+                # "named": the question as written (or as heard, with --heard-named), naming its
+                # drawing: what the follow-up would score if the drawing were said again.
                 answer = await (
-                    answer_of(q) if condition == "named" else _ask(text, store, config, hand)
+                    answer_named(q)
+                    if condition == "named"
+                    else _ask(text, store, config, hand, heard=ear is not None)
                 )
                 ok = score(q, answer)
                 verdicts.append("RIGHT" if ok else "wrong")
@@ -264,6 +308,16 @@ def main() -> None:
     parser.add_argument("--index-dir", type=Path, required=True, help="bench/answer_eval.py's")
     parser.add_argument("--condition", choices=("clean", "photo"), default="clean")
     parser.add_argument("--heard", type=Path, help="transcripts (JSON qid -> text) to answer")
+    parser.add_argument(
+        "--spoken",
+        choices=("piper", "espeak"),
+        help="say each follow-up with these voices and answer what whisper hears",
+    )
+    parser.add_argument(
+        "--heard-named",
+        type=Path,
+        help="with --spoken: the questions as written, as heard (JSON qid -> text), for 'named'",
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.verbose and args.split == "heldout":
@@ -275,7 +329,8 @@ def main() -> None:
     if args.heard:
         asyncio.run(run_heard(args.split, config, json.loads(args.heard.read_text())))
     else:
-        asyncio.run(run(args.split, config, args.verbose))
+        heard_named = json.loads(args.heard_named.read_text()) if args.heard_named else None
+        asyncio.run(run(args.split, config, args.verbose, args.spoken or "", heard_named))
 
 
 if __name__ == "__main__":

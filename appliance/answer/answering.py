@@ -374,6 +374,15 @@ def _prepare(
         names = store.names.names(searched)
         text = names.split_compounds(text)
         named = names.match(text, heard=heard)
+        if (
+            named
+            and in_hand
+            and points_at_it(text)
+            and not names.match(text, soundalike_names=False)
+        ):
+            # "this drawing", said plainly, beats a drawing named only by how some words sound
+            # ("hole table" heard as the belt pulley's name).
+            named = []
     focus = tuple(n.id for n in named)
     # A question that names no drawing is about the drawing in hand, if one is.
     held = _held_source(store, in_hand, searched) if not named and in_hand else None
