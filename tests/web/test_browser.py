@@ -109,6 +109,21 @@ def test_page_updates_live_and_highlights_the_cited_region(
     page.screenshot(path=str(artifacts_dir / "status-page-answer.png"), full_page=True)
 
 
+def test_a_follow_up_is_answered_from_the_drawing_in_hand(
+    page: Page, running: RunningAppliance
+) -> None:
+    # Named once, then asked on: "it" is the drawing the last answer quoted, and the page says so.
+    first = running.ask("what is the material of drawing A-1024?")
+    record = running.ask("what scale is it drawn at?")
+    shown = {k: (first.get(k), record.get(k)) for k in ("answer", "citations", "extra", "mode")}
+    assert record["extra"]["in_hand"].endswith("A-1024_revC.png"), shown
+    item = page.locator(f'.question[data-id="{record["id"]}"]')
+    expect(item).to_be_visible(timeout=30_000)
+    expect(item.locator(".lat")).to_contain_text("about the drawing in hand")
+    expect(item.locator(".citation").first).to_contain_text("A-1024")
+    expect(item.locator(".a")).to_contain_text("1:2")
+
+
 def test_admin_actions_are_refused_without_the_token(
     page: Page, running: RunningAppliance, artifacts_dir: Path
 ) -> None:

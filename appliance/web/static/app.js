@@ -53,7 +53,9 @@ function renderQuestions(questions) {
     else item.append(el("div", { class: "a", text: q.answer }));
     const stages = Object.entries(q.latency || {}).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ");
     const why = q.extra && q.extra.fallback_reason ? ` (${q.extra.fallback_reason})` : "";
-    item.append(el("div", { class: "lat", text: `${q.mode}${why} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
+    // A question that named no drawing was about the drawing in hand (just scanned or quoted).
+    const hand = q.extra && q.extra.in_hand ? ` · about the drawing in hand, ${q.extra.in_hand}` : "";
+    item.append(el("div", { class: "lat", text: `${q.mode}${why}${hand} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
     const cites = el("div", { class: "citations" });
     for (const c of q.citations || []) cites.append(renderCitation(c));
     item.append(cites);
