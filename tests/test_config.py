@@ -38,6 +38,7 @@ def test_file_and_environment_merge(tmp_path: Path) -> None:
         ("[nonsense]\nx = 1\n", {}, "config.nonsense: unknown key"),
         ("", {"OPENCLAW_INDEX__EMBED_THREADS": "zero"}, "index.embed_threads: expected an integer"),
         ("[ingest]\noverlap_tokens = 500\n", {}, "ingest.overlap_tokens"),
+        ("[answer]\nin_hand_s = -1\n", {}, "answer.in_hand_s: must be 0 (off) to 86400 seconds"),
         ("not = [valid toml", {}, "not valid TOML"),
     ],
 )

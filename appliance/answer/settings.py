@@ -111,6 +111,8 @@ class AnswerSettings:
             raise ConfigError("answer.role: must be a short lower-case name such as 'engineer'")
         if self.timeout_s <= 0 or self.start_timeout_s <= 0:
             raise ConfigError("answer.timeout_s/start_timeout_s: must be positive")
+        if not 0 <= self.in_hand_s <= 86400:
+            raise ConfigError("answer.in_hand_s: must be 0 (off) to 86400 seconds")
         if self.context_tokens < 0 or 0 < self.context_tokens < 256:
             raise ConfigError("answer.context_tokens: must be 0 (model default) or at least 256")
         if self.prompt_budget_tokens < 64:
