@@ -12,6 +12,9 @@ follow-up is then answered three times in the same process (and the question as 
   after      the previous question about the same drawing (the next one for the first) was asked
              first, as written, and the drawing its answer quoted is in hand (none, or the wrong
              one, when that answer was wrong or declined);
+  talk       one conversation through the split in the set's order: a question that turns to
+             another drawing is asked as written, the rest as follow-ups, and every answer
+             (right, wrong or declined) updates the drawing in hand, as the pipeline does;
   scanned    the drawing itself is in hand, as just after "open claw, scan this".
 
 and, as the cost, every question of the split that names no drawing (about none, or a trap) is
@@ -42,7 +45,9 @@ import argparse
 import asyncio
 import json
 import re
+import statistics
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -59,6 +64,7 @@ from appliance.index.store import IndexStore  # noqa: E402
 from appliance.spelling import fold  # noqa: E402
 from bench.answer_eval import open_config, score  # noqa: E402
 from bench.answer_eval_set import Question, load_set  # noqa: E402
+from bench.common import percentile  # noqa: E402
 
 #: A word of a question: letters and digits, with the dashes, dots and slashes inside codes and
 #: file names ("HM-30518", "Gripper.jpg").
@@ -71,7 +77,7 @@ _AROUND_BEFORE = frozenset(
 _AROUND_AFTER = frozenset({"drawing", "part", "drawings"})
 #: Small words a name's span may hold without ending it ("Aufspannung Ecke", "end of shaft").
 _INSIDE = frozenset({"of", "and", "the", "for"})
-CONDITIONS = ("named", "alone", "after", "scanned")
+CONDITIONS = ("named", "alone", "after", "talk", "scanned")
 
 
 def _names_word(word: str, said: frozenset[str]) -> bool:
@@ -207,6 +213,7 @@ async def run(
     }
     total: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
+    seconds: dict[str, list[float]] = defaultdict(list)
     with IndexStore.open(config) as store:
         names: SourceNames = store.names.names(scope(None))
         sources = _source_of(store)
@@ -225,12 +232,26 @@ async def run(
 
         def hand_after(answer: Answer) -> InHand | None:
             hand = DrawingInHand(hold_s=3600.0)
-            hand.after_answer(answer.citations)
+            hand.after_answer(answer.citations, answer.named)
             return hand.current()
+
+        # "talk": one conversation through the split in the set's order. A question that turns to
+        # another drawing than the one before it is asked as written (a person names the drawing
+        # they turn to); the rest are asked as follow-ups where one could be made. Every answer
+        # updates the drawing in hand, as the pipeline does.
+        talk = DrawingInHand(hold_s=3600.0)
+        previous_drawing = ""
+
+        async def as_written_in_talk(q: Question) -> None:
+            answer = await answer_of(q)
+            talk.after_answer(answer.citations, answer.named)
 
         for q in questions:
             peers = by_drawing.get(q.drawing, [])
+            turned = q.drawing != previous_drawing
+            previous_drawing = q.drawing
             if not q.drawing:
+                await as_written_in_talk(q)
                 # The cost: a question about no drawing, asked after a question about one.
                 before = questions[max(0, questions.index(q) - 1)]
                 total["none"] += 1
@@ -242,16 +263,20 @@ async def run(
             named = names.match(q.text, soundalike_names=False)
             if not named or public_name(named[0].source) != q.drawing:
                 skipped["not named plainly"] += 1
+                await as_written_in_talk(q)
                 continue
             text = follow_up(q.text, named[0].said)
             if text is None:
                 skipped["name not one run of words"] += 1
+                await as_written_in_talk(q)
                 continue
             if names.match(text):
                 skipped["follow-up still names a drawing"] += 1
+                await as_written_in_talk(q)
                 continue
             if q.drawing not in sources or len(peers) < 2:
                 skipped["no other question about the drawing"] += 1
+                await as_written_in_talk(q)
                 continue
             k = peers.index(q)
             before = peers[k - 1] if k else peers[1]
@@ -260,6 +285,7 @@ async def run(
                 "named": None,
                 "alone": None,
                 "after": hand_after(await answer_of(before)),
+                "talk": talk.current(),
                 "scanned": InHand(namespace, source, "scanned", 0.0),
             }
             kinds = ("answerable" if q.answerable else "trap", *q.classes)
@@ -270,11 +296,14 @@ async def run(
             for condition, hand in hands.items():
                 # "named": the question as written (or as heard, with --heard-named), naming its
                 # drawing: what the follow-up would score if the drawing were said again.
-                answer = await (
-                    answer_named(q)
-                    if condition == "named"
-                    else _ask(text, store, config, hand, heard=ear is not None)
-                )
+                started = time.perf_counter()
+                if condition == "named" or (condition == "talk" and turned):
+                    answer = await answer_named(q)
+                else:
+                    answer = await _ask(text, store, config, hand, heard=ear is not None)
+                seconds[condition].append(time.perf_counter() - started)
+                if condition == "talk":
+                    talk.after_answer(answer.citations, answer.named)
                 ok = score(q, answer)
                 verdicts.append("RIGHT" if ok else "wrong")
                 for kind in kinds:
@@ -300,6 +329,12 @@ async def run(
         f"  about no drawing, right or declined: alone {right['none alone']['all']}/{n}, "
         f"with the previous question's drawing in hand {right['none after']['all']}/{n}"
     )
+    timing = ", ".join(
+        f"{c} {1000 * statistics.median(seconds[c]):.0f} / {1000 * percentile(seconds[c], 95):.0f}"
+        for c in CONDITIONS
+        if seconds[c]
+    )
+    print(f"  ms to the answer, p50 / p95 (the question's text to its final answer): {timing}")
 
 
 def main() -> None:

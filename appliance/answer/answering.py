@@ -85,6 +85,9 @@ class Answer:
     #: The drawing in hand the question was searched on first, as ``namespace/source`` ("" when
     #: the question named a drawing or none was in hand; :mod:`appliance.answer.in_hand`).
     in_hand: str = ""
+    #: (namespace, source) of the drawing the question named in full, if it named one: the drawing
+    #: the conversation is about next, whichever drawing the answer quoted.
+    named: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of ``openclaw ask --json`` and the status page."""
@@ -101,6 +104,7 @@ class Answer:
             "question_truncated": self.question_truncated,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "in_hand": self.in_hand,
+            "named": "/".join(self.named) if self.named else "",
         }
 
 
@@ -348,6 +352,8 @@ class _Prepared:
     timings: dict[str, float]
     #: The drawing in hand searched first (``namespace/source``), or "".
     in_hand: str = ""
+    #: (namespace, source) of the drawing the question named in full, or None.
+    named: tuple[str, str] | None = None
 
 
 def _prepare(
@@ -439,6 +445,7 @@ def _prepare(
         weak,
         {"retrieve": retrieve_s},
         in_hand=f"{in_hand.namespace}/{in_hand.source}" if held is not None and in_hand else "",
+        named=(named[0].namespace, named[0].source) if named and named[0].score >= 1.0 else None,
     )
 
 
@@ -799,8 +806,8 @@ def _llm_answer(
 
 
 def _final(answer: Answer, p: _Prepared) -> AnswerEvent:
-    if p.in_hand:
-        answer = dataclasses.replace(answer, in_hand=p.in_hand)
+    if p.in_hand or p.named:
+        answer = dataclasses.replace(answer, in_hand=p.in_hand, named=p.named)
     return AnswerEvent("answer", answer=answer)
 
 

@@ -2,7 +2,8 @@
 
 At a bench a person names a drawing once and then asks on ("and what is it made of?"), or holds a
 drawing under the camera, scans it and asks about it. A question that names no drawing therefore
-searches the drawing in hand first: the one just scanned, or the one the last answer quoted. It is
+searches the drawing in hand first: the one just scanned, the one the last question named, or the
+one the last answer quoted. It is
 held for a while (``answer.in_hand_s``) and only within the namespaces being searched, so a room
 change lets it go. A question that names a drawing goes to that one, and its answer puts it in hand.
 
@@ -24,7 +25,7 @@ from typing import Literal
 from appliance.document import Citation
 
 #: Why a drawing is in hand.
-Why = Literal["scanned", "quoted"]
+Why = Literal["scanned", "named", "quoted"]
 
 
 #: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
@@ -51,7 +52,8 @@ class InHand:
     namespace: str
     #: Its source identifier, as indexed (a file under the inbox, or ``capture:<id>``).
     source: str
-    #: ``scanned`` (just captured by the camera) or ``quoted`` (the last answer quoted it).
+    #: ``scanned`` (just captured by the camera), ``named`` (the last question named it) or
+    #: ``quoted`` (the last answer quoted it).
     why: Why
     #: When it was taken in hand (``time.monotonic()``).
     since: float
@@ -77,13 +79,20 @@ class DrawingInHand:
         with self._lock:
             self._held = InHand(namespace, source, why, self._clock())
 
-    def after_answer(self, citations: Sequence[Citation]) -> None:
-        """After an answer: the one drawing it quoted is in hand. An answer that quoted none (the
-        documents do not say) or several leaves the hand as it was."""
+    def after_answer(
+        self, citations: Sequence[Citation], named: tuple[str, str] | None = None
+    ) -> None:
+        """After an answer: the one drawing it quoted is in hand, the drawing the listener just
+        heard named as its source. An answer that quoted none (the documents do not say) puts in
+        hand the drawing its question ``named`` (namespace, source), if it named one: the person
+        goes on asking about it. One that quoted several, or named and quoted none, leaves the
+        hand as it was."""
         quoted = {(c.namespace, c.source) for c in citations}
         if len(quoted) == 1:
             namespace, source = quoted.pop()
             self.take(namespace, source, "quoted")
+        elif not quoted and named is not None:
+            self.take(*named, "named")
 
     def current(self) -> InHand | None:
         """The drawing in hand, if it is still held. (Whether it is in a namespace being searched

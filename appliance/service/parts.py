@@ -190,6 +190,7 @@ class AnswerAdapter:
                 "fallback_reason": answer.fallback_reason,
                 "timings": answer.timings,
                 "in_hand": answer.in_hand,
+                "named": list(answer.named) if answer.named else None,
             },
         )
 

@@ -223,7 +223,8 @@ class QuestionPipeline:
             # Extractive answers have no tokens: their first sentence is the first output.
             timer.first_token_at = first_sentence_at
         self._last_spoken = final.spoken
-        self.in_hand.after_answer(final.citations)
+        named = final.extra.get("named")
+        self.in_hand.after_answer(final.citations, (named[0], named[1]) if named else None)
         return final
 
     async def _command(self, kind: CommandKind, argument: str) -> AnswerResult:

@@ -80,6 +80,20 @@ def test_an_answer_puts_the_one_drawing_it_quoted_in_hand() -> None:
     assert hand.current() is None
 
 
+def test_a_declined_question_that_named_a_drawing_puts_that_drawing_in_hand() -> None:
+    hand = DrawingInHand(300.0, clock=Clock())
+    hand.take("shop", "capture:1", "scanned")
+    # "What torque do the Gabelkopf's bolts take?": the documents do not say, but the person is
+    # now asking about the Gabelkopf.
+    hand.after_answer([], named=("global", "gabelkopf.png"))
+    held = hand.current()
+    assert held is not None and (held.source, held.why) == ("gabelkopf.png", "named")
+    # A quoted drawing is what the listener heard last: it is in hand, whatever was named.
+    hand.after_answer([_citation("global", "b.pdf")], named=("global", "gabelkopf.png"))
+    held = hand.current()
+    assert held is not None and (held.source, held.why) == ("b.pdf", "quoted")
+
+
 def test_nothing_is_held_when_the_hand_is_off() -> None:
     hand = DrawingInHand(0.0)
     hand.take("shop", "capture:1", "scanned")
@@ -163,6 +177,7 @@ async def test_a_question_that_names_a_drawing_goes_to_it_whatever_is_in_hand(
     question = "What scale is the Aufspannung Ecke drawing?"
     named = await _ask(store, config, question, "Elevator_bottom.PDF")
     assert named.in_hand == ""
+    assert named.named == ("global", "Aufspannung_Ecke.PDF")
     assert [c.source for c in named.citations] == ["Aufspannung_Ecke.PDF"], named
     assert named.text == (await _ask(store, config, question, None)).text
 
