@@ -1,14 +1,36 @@
-"""Comparing spellings: how far apart two are (the Levenshtein distance, with an early stop), and a
-word folded to compare ("Maßstab" and "massstab" alike).
+"""Comparing spellings: how far apart two are (the Levenshtein distance, with an early stop), a
+word folded to compare ("Maßstab" and "massstab" alike), and a word's sound key (its consonants as
+English spelling says them: "kedjespannare" and "catcher spinner" alike).
 
-Shared by the voice front end (a wake phrase heard with one letter off), the index (a drawing's
-name heard nearly right) and vision (German cue words read without umlauts); it sits below them
-and imports nothing of the appliance.
+Shared by the voice front end (a wake phrase heard with one letter off, a drawing's name heard
+again by ear), the index (a drawing's name heard nearly right) and vision (German cue words read
+without umlauts); it sits below them and imports nothing of the appliance.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
+
+#: Spellings of one sound, in the order they are read (the longer spelling first).
+_SPELLINGS = [
+    (re.compile(p), r)
+    for p, r in (
+        (r"tch|dg(?=[eiy])|dj", "j"),
+        (r"sch|sh", "s"),
+        (r"ph", "f"),
+        (r"ck|ch|qu?", "k"),
+        (r"c(?=[eiy])", "s"),
+        (r"c", "k"),
+        (r"x", "ks"),
+        (r"th", "t"),
+    )
+]
+#: Each consonant as the class of sounds it stands for: voiced and unvoiced alike, the nasals
+#: alike; vowels, "h", "w" and "y" have no key.
+_SOUND_CLASS = str.maketrans("bdgvzmjfkstplnr", "ptkfsnjfkstplnr", "aeiouyhw")
+_REPEATED = re.compile(r"(.)\1+")
 
 
 def fold(text: str) -> str:
@@ -31,3 +53,13 @@ def edit_distance(a: str, b: str, limit: int | None = None) -> int:
             return limit + 1
         previous = current
     return previous[-1]
+
+
+@functools.lru_cache(maxsize=8192)
+def sound_key(word: str) -> str:
+    """The consonants of a folded word as English spelling says them, alike sounds alike:
+    "kedjespannare" and "catcher spinner" -> "kjspnr" and "kjrspnr"."""
+    text = "".join(ch for ch in word.lower() if "a" <= ch <= "z")
+    for pattern, sound in _SPELLINGS:
+        text = pattern.sub(sound, text)
+    return _REPEATED.sub(r"\1", text.translate(_SOUND_CLASS))

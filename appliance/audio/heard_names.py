@@ -30,8 +30,7 @@ from appliance.audio.bias import spoken_term
 from appliance.audio.commands import CommandKind, parse_command
 from appliance.audio.grammar import SentenceScorer
 from appliance.audio.phrases import word_spans
-from appliance.index.soundalike import sound_key
-from appliance.spelling import fold
+from appliance.spelling import fold, sound_key
 
 #: Sentences with a name in them scored beside the free transcript: one batched decoder call.
 MAX_CANDIDATES = 8

@@ -12,19 +12,17 @@ short words, where one letter makes another word ("hole", "role"), never count.
 A foreign name said by an English voice comes back as English words that *sound* like it, not
 words spelled like it: "Kedjespännare" as "catcher spinner", "Spannpratze" as "span pratsy",
 "Kolv Cykelpump" as "call of cycle pump". Those are compared by their sound keys
-(:func:`sound_key`): the consonants as English spelling says them, voiced and unvoiced alike,
+(:func:`appliance.spelling.sound_key`): the consonants as English spelling says them, voiced and unvoiced alike,
 vowels left out. A name word is close when the key of one to four neighbouring question words
 is within an edit of its key (two for long keys).
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from appliance.spelling import edit_distance
+from appliance.spelling import edit_distance, sound_key
 
 #: Shortest name word compared by letters: shorter words are too often another word.
 MIN_WORD_CHARS = 5
@@ -41,25 +39,6 @@ MIN_KEY_CHARS = 5
 MIN_REST_KEY_CHARS = 3
 #: Neighbouring question words whose sounds may say one name word ("call of cycle pump").
 MAX_SOUND_WORDS = 4
-
-#: Spellings of one sound, in the order they are read (the longer spelling first).
-_SPELLINGS = [
-    (re.compile(p), r)
-    for p, r in (
-        (r"tch|dg(?=[eiy])|dj", "j"),
-        (r"sch|sh", "s"),
-        (r"ph", "f"),
-        (r"ck|ch|qu?", "k"),
-        (r"c(?=[eiy])", "s"),
-        (r"c", "k"),
-        (r"x", "ks"),
-        (r"th", "t"),
-    )
-]
-#: Each consonant as the class of sounds it stands for: voiced and unvoiced alike, the nasals
-#: alike; vowels, "h", "w" and "y" have no key.
-_SOUND_CLASS = str.maketrans("bdgvzmjfkstplnr", "ptkfsnjfkstplnr", "aeiouyhw")
-_REPEATED = re.compile(r"(.)\1+")
 
 
 def word_edits_allowed(word: str) -> int:
@@ -94,16 +73,6 @@ def closeness(term: str, heard: Sequence[str]) -> tuple[float, tuple[int, ...]]:
     if best > allowed:
         return 0.0, ()
     return 1.0 - best / max(len(term), 1), where
-
-
-@functools.lru_cache(maxsize=8192)
-def sound_key(word: str) -> str:
-    """The consonants of a folded word as English spelling says them, alike sounds alike:
-    "kedjespannare" and "catcher spinner" -> "kjspnr" and "kjrspnr"."""
-    text = "".join(ch for ch in word.lower() if "a" <= ch <= "z")
-    for pattern, sound in _SPELLINGS:
-        text = pattern.sub(sound, text)
-    return _REPEATED.sub(r"\1", text.translate(_SOUND_CLASS))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from appliance.index.identity import SourceNames, _SourceRow, by_title
-from appliance.index.soundalike import sound_closeness, sound_key, sound_spans
+from appliance.index.soundalike import sound_closeness, sound_spans
+from appliance.spelling import sound_key
 
 
 def _names() -> SourceNames:
