@@ -2,10 +2,10 @@
 
 At a bench a person names a drawing once and then asks on ("and what is it made of?"), or holds a
 drawing under the camera, scans it and asks about it. A question that names no drawing therefore
-searches the drawing in hand first: the one just scanned, the one the last question named, or the
-one the last answer quoted. It is
-held for a while (``answer.in_hand_s``) and only within the namespaces being searched, so a room
-change lets it go. A question that names a drawing goes to that one, and its answer puts it in hand.
+searches the drawing in hand first: the one just scanned, or the one the last answer quoted (the
+drawing the listener last heard named as a source), or, when that answer quoted none, the one its
+question named. It is held for a while (``answer.in_hand_s``) and only within the namespaces being
+searched, so a room change lets it go. A question that names a drawing goes to that one.
 
 A question that names no drawing and does not point at one ("it", "this part") is about the drawing
 in hand only if at least half its words are that drawing's: "what's the scale?" is; "what's the
@@ -27,11 +27,9 @@ from appliance.document import Citation
 #: Why a drawing is in hand.
 Why = Literal["scanned", "named", "quoted"]
 
-
 #: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
 #: this part?", "its weight").
 _POINTING = re.compile(r"\b(?:this|it|its|itself)\b", re.IGNORECASE)
-
 
 #: Share of a question's words (appliance.answer.terms) the drawing in hand must hold for a
 #: question that does not point at it to be about it ("what's the scale?" is; "what's the Gabe cop
@@ -62,8 +60,8 @@ class InHand:
 class DrawingInHand:
     """The drawing in hand between questions (the service keeps one; thread-safe).
 
-    ``hold_s`` is how long it stays in hand after it was last scanned or quoted; 0 turns the
-    drawing in hand off (every question is searched on its own).
+    ``hold_s`` is how long it stays in hand after it was last scanned, named or quoted; 0 turns
+    the drawing in hand off (every question is searched on its own).
     """
 
     def __init__(self, hold_s: float, clock: Callable[[], float] = time.monotonic) -> None:
