@@ -49,6 +49,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -401,17 +402,9 @@ def voice_name(voices: str, i: int) -> str:
     return f"{VOICES[i % len(VOICES)]}@{RATES[i % len(RATES)]}"
 
 
-def hear(
-    recogniser: object,
-    text: str,
-    i: int,
-    vocabulary: list[str],
-    voices: str = "espeak",
-    names: list[str] | None = None,
-) -> tuple[str, float]:
-    """Speak ``text`` with the i-th test voice and transcribe it, then hear the index's ``names``
-    again in its audio as the front end does (appliance/audio/heard_names.py); (transcript,
-    seconds)."""
+def say(text: str, i: int, voices: str = "espeak") -> Any:
+    """``text`` said by the i-th test voice (or Piper's), as the capture holds it: int16 samples
+    with a little silence on either side."""
     import zlib
 
     import numpy as np
@@ -429,7 +422,21 @@ def hear(
         speech = synth(said, VOICES[i % len(VOICES)], rate=RATES[i % len(RATES)])
     # The capture holds a little silence on either side of the question (the endpointer's margins);
     # without it whisper tiny.en drops the first word ("What") of a clip that starts on speech.
-    audio = np.concatenate([silence(0.4), speech, silence(0.4)])
+    return np.concatenate([silence(0.4), speech, silence(0.4)])
+
+
+def hear(
+    recogniser: object,
+    text: str,
+    i: int,
+    vocabulary: list[str],
+    voices: str = "espeak",
+    names: list[str] | None = None,
+) -> tuple[str, float]:
+    """Speak ``text`` with the i-th test voice and transcribe it, then hear the index's ``names``
+    again in its audio as the front end does (appliance/audio/heard_names.py); (transcript,
+    seconds)."""
+    audio = say(text, i, voices)
     t0 = time.perf_counter()
     transcript = recogniser.transcribe(audio, vocabulary=vocabulary)  # type: ignore[attr-defined]
     heard = transcript.text.strip()

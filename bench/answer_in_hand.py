@@ -144,11 +144,35 @@ class _Ear:
         )
         self.vocabulary = bias_words(config, store)
         self.names = index_names(store.list_sources())
+        self.transcribe_s: list[float] = []
+        self.ear_s: list[float] = []
+        self.scored = 0
 
     def hear(self, text: str, i: int) -> str:
-        from bench.answer_eval import hear
+        from appliance.audio.heard_names import choose_name_in_question
+        from bench.answer_eval import say
 
-        return hear(self.recogniser, text, i, self.vocabulary, self.voices, self.names)[0]
+        audio = say(text, i, self.voices)
+        started = time.perf_counter()
+        heard = self.recogniser.transcribe(audio, vocabulary=self.vocabulary).text.strip()
+        transcribed = time.perf_counter()
+        choice = choose_name_in_question(self.recogniser, audio, heard, heard, self.names)
+        self.transcribe_s.append(transcribed - started)
+        self.ear_s.append(time.perf_counter() - transcribed)
+        self.scored += choice is not None
+        return choice.text if choice is not None else heard
+
+    def report(self) -> str:
+        """The hearing's time: transcription, and the names heard again by ear."""
+        return (
+            f"  hearing, ms p50 / p95: transcription {_ms(self.transcribe_s)}, names heard again "
+            f"by ear {_ms(self.ear_s)} (names put forward for {self.scored} of "
+            f"{len(self.ear_s)})"
+        )
+
+
+def _ms(seconds: list[float]) -> str:
+    return f"{1000 * statistics.median(seconds):.0f} / {1000 * percentile(seconds, 95):.0f}"
 
 
 async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
@@ -335,6 +359,8 @@ async def run(
         if seconds[c]
     )
     print(f"  ms to the answer, p50 / p95 (the question's text to its final answer): {timing}")
+    if ear is not None and ear.ear_s:
+        print(ear.report())
 
 
 def main() -> None:

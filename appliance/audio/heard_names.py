@@ -45,6 +45,18 @@ MAX_SPAN_WORDS = 4
 MIN_NAME_CHARS = 5
 #: Shortest sound key of a name compared by sound: shorter keys are said by too many words.
 MIN_KEY_CHARS = 4
+#: Words of asking about a drawing ("what", "this", "drawing", "scale", "approved"): a run of
+#: question words made only of these is not a name heard wrong.
+_PLAIN_TEXT = (
+    "a an the of on in at to for by with from and or is are was were be been it its this that "
+    "these those there here what whats which who whom whose when where why how much many long "
+    "wide high thick heavy big small large do does did done made make drawn drew draw give gives "
+    "get gets go goes say says said part parts drawing drawings sheet page piece component one "
+    "scale material tolerance tolerances revision diameter thread surface finish weight weigh "
+    "size format date number title general changed change approved checked signed reviewed fit "
+    "overall hole holes bore centre center radius angle length width height thickness dimension "
+)
+PLAIN_WORDS = frozenset(_PLAIN_TEXT.split())
 #: How much less probable (natural log) than the free transcript a sentence with a name may be and
 #: still be taken.
 MARGIN = 1.0
@@ -169,7 +181,15 @@ def name_candidates(
                     min(first.likeness, second.likeness),
                 )
             )
-    return sorted(nearest, key=lambda c: (-c.likeness, c.start, c.name))[:limit]
+    nearest = sorted(nearest, key=lambda c: (-c.likeness, c.start, c.name))[:limit]
+    # A run of plain question words ("who drew it", "this drawing") was heard as said: no name is
+    # put forward in its place, and a follow-up such as "what is it made of?" costs nothing. (Cut
+    # after the nearest are chosen, so that no other span takes its place.)
+    return [c for c in nearest if not _plain(question[c.start : c.end])]
+
+
+def _plain(span: str) -> bool:
+    return all(_folded(word) in PLAIN_WORDS for word in span.split())
 
 
 def _overlap(a: NameCandidate, b: NameCandidate) -> bool:

@@ -63,6 +63,22 @@ def test_unlike_words_and_short_names_are_not_put_forward() -> None:
     assert spans("What is the cap made of?", ["Cap"]) == []
 
 
+def test_plain_question_words_are_not_taken_for_a_name() -> None:
+    names = [*NAMES, "Distansbricka", "Idler shaft", "Hjulnav"]
+    # Follow-ups about the drawing in hand: their words are heard as said, and nothing is scored.
+    # Before, "this drawing" was put forward as Distansbricka and "who drew it" as Idler shaft.
+    for question in (
+        "What is it made of?",
+        "What scale is this drawing?",
+        "Who drew it?",
+        "How much does it weigh?",
+        "What is the general tolerance?",
+    ):
+        assert spans(question, names) == [], question
+    # A name heard as other words is still put forward, beside the plain words.
+    assert ("Druckstück", "drug stook") in spans("What is this drug stook made of?", names)
+
+
 def test_at_most_two_spans_a_name_and_their_union_when_they_overlap() -> None:
     question = "What scale is the pan-pressed seed drawing?"
     found = [words for name, words in spans(question) if name == "Spannpratze"]
