@@ -47,6 +47,7 @@ class EventType(enum.StrEnum):
     COMPONENT_STATE = "component-state"
     MEMORY_NOTED = "memory-noted"
     FALSE_WAKE = "false-wake"
+    IN_HAND = "in-hand"
     ERROR = "error"
 
 

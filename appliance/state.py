@@ -69,6 +69,8 @@ class LiveState:
     transcript: str = ""
     #: The last error shown to people (code and message).
     last_error: dict[str, str] = field(default_factory=dict)
+    #: The drawing in hand (name, namespace, why, until: UNIX seconds when it is let go), or {}.
+    in_hand: dict[str, Any] = field(default_factory=dict)
     #: Monotonically increasing change number.
     version: int = 0
     #: Reports event-loop lag figures (set by the appliance; None in tests).
@@ -112,6 +114,7 @@ class LiveState:
             "counters": self.counters,
             "transcript": self.transcript,
             "last_error": self.last_error,
+            "in_hand": self.in_hand,
             "uptime_s": round(time.time() - self._started, 1),
             "loop": self.loop_figures() if self.loop_figures is not None else {},
         }
@@ -182,6 +185,17 @@ class LiveState:
             self.counters["memory_notes"] += 1
         elif kind == EventType.FALSE_WAKE:
             self.counters["false_wakes"] += 1
+        elif kind == EventType.IN_HAND:
+            self.in_hand = (
+                {
+                    "name": display_name(str(data.get("source", ""))),
+                    "namespace": str(data.get("namespace", "")),
+                    "why": str(data.get("why", "")),
+                    "until": float(data.get("until", 0.0)),
+                }
+                if data.get("source")
+                else {}
+            )
         elif kind == EventType.WAKE_REJECTED:
             self.counters["wakes_rejected"] += 1
         elif kind == EventType.ERROR:

@@ -82,3 +82,24 @@ def test_stage_durations_and_percentiles() -> None:
     summary = book.summary()["retrieval"]
     assert summary["count"] == 10 and summary["last"] == 0.19
     assert summary["p50"] == 0.145 and summary["p95"] == 0.19
+
+
+def test_the_drawing_in_hand_is_shown_until_it_is_let_go() -> None:
+    state = LiveState()
+    assert state.snapshot()["in_hand"] == {}
+    state.apply(
+        Event(
+            EventType.IN_HAND,
+            {
+                "namespace": "shop",
+                "source": "inbox/shop/A-1024_revC.png",
+                "why": "scanned",
+                "until": 1234.5,
+            },
+        )
+    )
+    hand = state.snapshot()["in_hand"]
+    assert hand["namespace"] == "shop" and hand["why"] == "scanned" and hand["until"] == 1234.5
+    assert "A-1024_revC.png" in hand["name"]
+    state.apply(Event(EventType.IN_HAND, {}))
+    assert state.snapshot()["in_hand"] == {}

@@ -100,6 +100,11 @@ class DrawingInHand:
                 self._held = None
             return self._held
 
+    def left_s(self) -> float:
+        """Seconds until the drawing in hand is let go (0 when none is held)."""
+        held = self.current()
+        return max(0.0, held.since + self.hold_s - self._clock()) if held else 0.0
+
     def drop(self) -> None:
         """Let the drawing go (nothing is in hand)."""
         with self._lock:

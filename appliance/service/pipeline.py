@@ -225,6 +225,7 @@ class QuestionPipeline:
         self._last_spoken = final.spoken
         named = final.extra.get("named")
         self.in_hand.after_answer(final.citations, (named[0], named[1]) if named else None)
+        self._show_hand()
         return final
 
     async def _command(self, kind: CommandKind, argument: str) -> AnswerResult:
@@ -293,7 +294,21 @@ class QuestionPipeline:
             return err.message
         if job.source:
             self.in_hand.take(job.namespace, job.source, "scanned")
+            self._show_hand()
         return summary
+
+    def _show_hand(self) -> None:
+        """Tell the status page which drawing is in hand, and until when."""
+        held = self.in_hand.current()
+        data: dict[str, Any] = {}
+        if held is not None:
+            data = {
+                "namespace": held.namespace,
+                "source": held.source,
+                "why": held.why,
+                "until": time.time() + self.in_hand.left_s(),
+            }
+        self.bus.publish(Event(EventType.IN_HAND, data))
 
     def false_wake(self) -> Path | None:
         """Keep the last wake's audio for tuning, stop speaking; returns the clip written."""

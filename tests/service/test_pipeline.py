@@ -130,6 +130,7 @@ async def test_a_scanned_drawing_is_the_one_the_next_question_is_about(
     pipeline = _pipeline(config, queue, speaker)
     pipeline.answerer = AnswerAdapter(config, reader, None)
     pipeline.in_hand = DrawingInHand(300.0)
+    events = queue.bus.subscribe_queue()
     try:
         unheld = await pipeline.handle(heard("what is it made of"))
         scanned = await pipeline.scan()
@@ -145,6 +146,13 @@ async def test_a_scanned_drawing_is_the_one_the_next_question_is_about(
     assert named["extra"]["in_hand"] == "" and "316" in named["spoken"], named["spoken"]
     assert then["extra"]["in_hand"].endswith("/coupling.png"), then
     assert "316" in then["spoken"], then["spoken"]
+    # The status page is told which drawing is in hand: the capture once scanned, at the end the
+    # coupling.
+    shown = [e.data for e in _drain(events) if e.type == EventType.IN_HAND]
+    scans = [d for d in shown if d["why"] == "scanned"]
+    assert len(scans) == 1 and scans[0]["source"].startswith("capture:"), shown
+    assert shown[-1]["source"].endswith("coupling.png") and shown[-1]["why"] == "quoted"
+    assert all(d["until"] > time.time() for d in shown)
 
 
 async def test_false_wake_keeps_the_clip(config: Config, queue: IndexQueue) -> None:

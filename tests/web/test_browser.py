@@ -120,6 +120,7 @@ def test_a_follow_up_is_answered_from_the_drawing_in_hand(
     item = page.locator(f'.question[data-id="{record["id"]}"]')
     expect(item).to_be_visible(timeout=30_000)
     expect(item.locator(".lat")).to_contain_text("about the drawing in hand")
+    expect(page.locator("#in-hand")).to_contain_text("A-1024")
     expect(item.locator(".citation").first).to_contain_text("A-1024")
     expect(item.locator(".a")).to_contain_text("1:2")
 

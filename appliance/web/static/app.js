@@ -118,6 +118,18 @@ function renderRoom(room, beacons) {
   for (const b of beacons) list.append(el("li", { text: `${b.name || b.id || b.address || "?"}: ${b.rssi ?? "?"} dBm${b.room ? " (" + b.room + ")" : ""}` }));
 }
 
+let handTimer = null;
+
+function renderHand(hand) {
+  // The drawing a question that names none is about, until it is let go.
+  const pill = $("#in-hand");
+  const left = hand && hand.name ? hand.until * 1000 - Date.now() : 0;
+  pill.hidden = left <= 0;
+  pill.textContent = left > 0 ? `in hand: ${hand.name} (${hand.why})` : "";
+  clearTimeout(handTimer);
+  if (left > 0) handTimer = setTimeout(() => { pill.hidden = true; }, left);
+}
+
 function render(state) {
   const activity = $("#activity");
   activity.textContent = state.indexing && state.activity === "idle" ? "indexing" : state.activity;
@@ -128,6 +140,7 @@ function render(state) {
   renderComponents(state.components);
   renderLatency(state.latency);
   renderRoom(state.room, state.beacons);
+  renderHand(state.in_hand);
   if (state.loop && state.loop.last_ms !== undefined) {
     $("#loop").textContent = `loop lag ${state.loop.last_ms} / ${state.loop.max_1m_ms} ms`;
   }
