@@ -110,7 +110,7 @@ def test_page_updates_live_and_highlights_the_cited_region(
 
 
 def test_a_follow_up_is_answered_from_the_drawing_in_hand(
-    page: Page, running: RunningAppliance
+    page: Page, running: RunningAppliance, artifacts_dir: Path
 ) -> None:
     # Named once, then asked on: "it" is the drawing the last answer quoted, and the page says so.
     first = running.ask("what is the material of drawing A-1024?")
@@ -121,6 +121,7 @@ def test_a_follow_up_is_answered_from_the_drawing_in_hand(
     expect(item).to_be_visible(timeout=30_000)
     expect(item.locator(".lat")).to_contain_text("about the drawing in hand")
     expect(page.locator("#in-hand")).to_contain_text("A-1024")
+    page.screenshot(path=str(artifacts_dir / "status-page-in-hand.png"))
     expect(item.locator(".citation").first).to_contain_text("A-1024")
     expect(item.locator(".a")).to_contain_text("1:2")
 

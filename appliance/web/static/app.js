@@ -54,7 +54,7 @@ function renderQuestions(questions) {
     const stages = Object.entries(q.latency || {}).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ");
     const why = q.extra && q.extra.fallback_reason ? ` (${q.extra.fallback_reason})` : "";
     // A question that named no drawing was about the drawing in hand (just scanned or quoted).
-    const hand = q.extra && q.extra.in_hand ? ` · about the drawing in hand, ${q.extra.in_hand}` : "";
+    const hand = q.extra && q.extra.in_hand ? ` · about the drawing in hand, ${q.extra.in_hand.split("/").pop()}` : "";
     item.append(el("div", { class: "lat", text: `${q.mode}${why}${hand} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
     const cites = el("div", { class: "citations" });
     for (const c of q.citations || []) cites.append(renderCitation(c));
@@ -125,7 +125,7 @@ function renderHand(hand) {
   const pill = $("#in-hand");
   const left = hand && hand.name ? hand.until * 1000 - Date.now() : 0;
   pill.hidden = left <= 0;
-  pill.textContent = left > 0 ? `in hand: ${hand.name} (${hand.why})` : "";
+  pill.textContent = left > 0 ? `in hand: ${hand.name.split("/").pop()} (${hand.why})` : "";
   clearTimeout(handTimer);
   if (left > 0) handTimer = setTimeout(() => { pill.hidden = true; }, left);
 }
