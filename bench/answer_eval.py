@@ -55,6 +55,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from appliance.answer.answering import Answer, stream_answer  # noqa: E402
+from appliance.answer.in_hand import InHand  # noqa: E402
 from appliance.answer.verify import strip_citations  # noqa: E402
 from appliance.audio.bias import index_names  # noqa: E402
 from appliance.audio.heard_names import choose_name_in_question  # noqa: E402
@@ -254,10 +255,17 @@ def score(q: Question, answer: Answer) -> bool:
 
 
 async def ask(
-    text: str, store: IndexStore, config: Config, worker: object, mode: str, heard: bool = False
+    text: str,
+    store: IndexStore,
+    config: Config,
+    worker: object,
+    mode: str,
+    heard: bool = False,
+    in_hand: InHand | None = None,
 ) -> tuple[Answer, float, float | None, str]:
     """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement,
-    and the first sentence's spoken text."""
+    and the first sentence's spoken text; ``in_hand``: the drawing a question that names none is
+    about (bench/answer_in_hand.py)."""
     t0 = time.perf_counter()
     first: float | None = None
     ack: float | None = None
@@ -270,6 +278,7 @@ async def ask(
         worker=worker,  # type: ignore[arg-type]
         extractive_only=(mode == "extractive"),
         heard=heard,  # a transcript, as the service's pipeline answers it
+        in_hand=in_hand,
     ):
         if event.kind == "ack":
             ack = time.perf_counter() - t0

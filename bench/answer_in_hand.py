@@ -54,7 +54,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from appliance.answer.answering import Answer, stream_answer  # noqa: E402
+from appliance.answer.answering import Answer  # noqa: E402
 from appliance.answer.in_hand import DrawingInHand, InHand  # noqa: E402
 from appliance.config import Config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
@@ -62,7 +62,7 @@ from appliance.index.identity import SourceNames, compact  # noqa: E402
 from appliance.index.search import scope  # noqa: E402
 from appliance.index.store import IndexStore  # noqa: E402
 from appliance.spelling import fold  # noqa: E402
-from bench.answer_eval import open_config, score  # noqa: E402
+from bench.answer_eval import ask, open_config, score  # noqa: E402
 from bench.answer_eval_set import Question, load_set  # noqa: E402
 from bench.common import percentile  # noqa: E402
 
@@ -120,13 +120,8 @@ async def _ask(
     in_hand: InHand | None = None,
     heard: bool = False,
 ) -> Answer:
-    final: Answer | None = None
-    async for event in stream_answer(
-        text, store=store, config=config, extractive_only=True, in_hand=in_hand, heard=heard
-    ):
-        final = event.answer or final
-    assert final is not None
-    return final
+    answer, *_ = await ask(text, store, config, None, "extractive", heard=heard, in_hand=in_hand)
+    return answer
 
 
 class _Ear:

@@ -466,9 +466,7 @@ def _held_source(store: IndexStore, in_hand: InHand, searched: Sequence[str]) ->
     """The drawing in hand as indexed, if it is in a searched namespace."""
     if in_hand.namespace not in searched:
         return None
-    return next(
-        (s for s in store.list_sources(in_hand.namespace) if s.source == in_hand.source), None
-    )
+    return store.source_info(in_hand.namespace, in_hand.source)
 
 
 def _fallback(

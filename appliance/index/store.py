@@ -467,16 +467,22 @@ class IndexStore:
 
     def list_sources(self, namespace: str | None = None) -> list[SourceInfo]:
         """Every indexed source, optionally of one namespace."""
+        if namespace is None:
+            return self._sources("", ())
+        return self._sources(" WHERE src.namespace = ?", (namespace,))
+
+    def source_info(self, namespace: str, source: str) -> SourceInfo | None:
+        """One indexed source, or None when it is not indexed."""
+        found = self._sources(" WHERE src.namespace = ? AND src.source = ?", (namespace, source))
+        return found[0] if found else None
+
+    def _sources(self, where: str, args: tuple[Any, ...]) -> list[SourceInfo]:
         sql = (
             "SELECT src.id, src.namespace, src.source, src.content_hash, src.media_type, src.title,"
             " (SELECT count(*) FROM slices s WHERE s.source_id = src.id), src.indexed_at,"
             " src.drawing_number, src.revision, src.superseded, src.extra FROM sources src"
         )
-        args: tuple[Any, ...] = ()
-        if namespace is not None:
-            sql += " WHERE src.namespace = ?"
-            args = (namespace,)
-        rows = self.db.execute(sql + " ORDER BY src.namespace, src.source", args).fetchall()
+        rows = self.db.execute(sql + where + " ORDER BY src.namespace, src.source", args).fetchall()
         return [
             SourceInfo(
                 id=r[0],
