@@ -49,6 +49,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -56,6 +57,7 @@ sys.path.insert(0, str(REPO))
 
 from appliance.answer.answering import Answer  # noqa: E402
 from appliance.answer.in_hand import DrawingInHand, InHand  # noqa: E402
+from appliance.answer.which_drawing import drawing_in_reply  # noqa: E402
 from appliance.config import Config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
 from appliance.index.identity import SourceNames, compact  # noqa: E402
@@ -77,7 +79,7 @@ _AROUND_BEFORE = frozenset(
 _AROUND_AFTER = frozenset({"drawing", "part", "drawings"})
 #: Small words a name's span may hold without ending it ("Aufspannung Ecke", "end of shaft").
 _INSIDE = frozenset({"of", "and", "the", "for"})
-CONDITIONS = ("named", "alone", "after", "talk", "scanned")
+CONDITIONS = ("named", "searched", "alone", "replied", "after", "talk", "scanned")
 
 
 def _names_word(word: str, said: frozenset[str]) -> bool:
@@ -88,9 +90,10 @@ def _names_word(word: str, said: frozenset[str]) -> bool:
     )
 
 
-def follow_up(text: str, said: frozenset[str]) -> str | None:
-    """``text`` with the words that named its drawing replaced by "this drawing" or "this part";
-    None when they are not one run of words."""
+def follow_up(text: str, said: frozenset[str]) -> tuple[str, str] | None:
+    """``text`` with the words that named its drawing replaced by "this drawing" or "this part",
+    and those words (the reply to "which drawing do you mean?"); None when they are not one run of
+    words."""
     words = list(_WORD.finditer(text))
     hits = [i for i, m in enumerate(words) if _names_word(m.group(), said)]
     if not hits:
@@ -105,7 +108,8 @@ def follow_up(text: str, said: frozenset[str]) -> str | None:
         last += 1
     taken = {fold(words[i].group()) for i in range(first, last + 1)}
     said_as = "this drawing" if "drawing" in taken or "drawings" in taken else "this part"
-    return text[: words[first].start()] + said_as + text[words[last].end() :]
+    span = text[words[first].start() : words[last].end()]
+    return text[: words[first].start()] + said_as + text[words[last].end() :], span
 
 
 def _source_of(store: IndexStore) -> dict[str, tuple[str, str]]:
@@ -122,6 +126,26 @@ async def _ask(
 ) -> Answer:
     answer, *_ = await ask(text, store, config, None, "extractive", heard=heard, in_hand=in_hand)
     return answer
+
+
+async def _replied(
+    text: str,
+    reply: str,
+    store: IndexStore,
+    config: Config,
+    in_hand: InHand | None,
+    heard: bool,
+) -> tuple[Answer, bool]:
+    """The follow-up's answer, and whether it was asked back: when it was ("Which drawing do you
+    mean?"), the person says the drawing's name and the question is answered about the drawing
+    the reply names (as the pipeline does)."""
+    answer = await _ask(text, store, config, in_hand, heard)
+    if answer.mode != "asked":
+        return answer, False
+    held = drawing_in_reply(reply, store=store, namespaces=None, heard=heard)
+    if held is None:
+        return answer, True
+    return await _ask(text, store, config, held, heard), True
 
 
 class _Ear:
@@ -179,6 +203,7 @@ async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
     questions = [q for q in load_set() if q.split == split and q.drawing and q.qid in heard]
     conditions = ("alone", "same drawing", "another drawing")
     right: dict[str, Counter[str]] = {c: Counter() for c in conditions}
+    asked_back: Counter[str] = Counter()
     total: Counter[str] = Counter()
     with IndexStore.open(config) as store:
         names = store.names.names(scope(None))
@@ -203,6 +228,7 @@ async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
                 hands[label] = hand
             for label, hand in hands.items():
                 answer = await _ask(heard[q.qid], store, config, hand, heard=True)
+                asked_back[label] += answer.mode == "asked"
                 ok = score(q, answer)
                 right[label]["all"] += ok
                 right[label][naming] += ok
@@ -213,6 +239,8 @@ async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
     for kind in ("all", "named it", "named another", "named none"):
         cells = " ".join(f"{right[c][kind]:>8}/{total[kind]:<7}" for c in conditions)
         print(f"  {kind:24} {cells}")
+    cells = " ".join(f"{asked_back[c]:>8}/{total['all']:<7}" for c in conditions)
+    print(f"  {'asked which drawing':24} {cells}")
 
 
 async def run(
@@ -230,6 +258,13 @@ async def run(
     right: dict[str, Counter[str]] = {
         c: Counter() for c in (*CONDITIONS, "none alone", "none after")
     }
+    #: Answers given that were not right: what a person hears wrong, where declining was the
+    #: honest answer.
+    misled: dict[str, Counter[str]] = {c: Counter() for c in CONDITIONS}
+    #: Follow-ups asked back ("Which drawing do you mean?").
+    asked_back: Counter[str] = Counter()
+    #: "searched": the appliance without asking back, every follow-up searched on its own.
+    searching = replace(config, answer=replace(config.answer, ask_which_s=0.0))
     total: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     seconds: dict[str, list[float]] = defaultdict(list)
@@ -284,11 +319,12 @@ async def run(
                 skipped["not named plainly"] += 1
                 await as_written_in_talk(q)
                 continue
-            text = follow_up(q.text, named[0].said)
-            if text is None:
+            made = follow_up(q.text, named[0].said)
+            if made is None:
                 skipped["name not one run of words"] += 1
                 await as_written_in_talk(q)
                 continue
+            text, reply = made
             if names.match(text):
                 skipped["follow-up still names a drawing"] += 1
                 await as_written_in_talk(q)
@@ -302,7 +338,9 @@ async def run(
             namespace, source = sources[q.drawing]
             hands: dict[str, InHand | None] = {
                 "named": None,
+                "searched": None,
                 "alone": None,
+                "replied": None,
                 "after": hand_after(await answer_of(before)),
                 "talk": talk.current(),
                 "scanned": InHand(namespace, source, "scanned", 0.0),
@@ -312,14 +350,23 @@ async def run(
             verdicts = []
             if ear is not None:
                 text = ear.hear(text, total["answerable"] + total["trap"])
+                reply = ear.hear(reply, total["answerable"] + total["trap"] + 1)
             for condition, hand in hands.items():
                 # "named": the question as written (or as heard, with --heard-named), naming its
                 # drawing: what the follow-up would score if the drawing were said again.
                 started = time.perf_counter()
+                heard = ear is not None
+                asked = False
                 if condition == "named" or (condition == "talk" and turned):
                     answer = await answer_named(q)
+                elif condition == "searched":
+                    answer = await _ask(text, store, searching, hand, heard)
+                elif condition == "alone":
+                    answer = await _ask(text, store, config, hand, heard)
+                    asked = answer.mode == "asked"
                 else:
-                    answer = await _ask(text, store, config, hand, heard=ear is not None)
+                    answer, asked = await _replied(text, reply, store, config, hand, heard)
+                asked_back[condition] += asked
                 seconds[condition].append(time.perf_counter() - started)
                 if condition == "talk":
                     talk.after_answer(answer.citations, answer.named)
@@ -327,6 +374,7 @@ async def run(
                 verdicts.append("RIGHT" if ok else "wrong")
                 for kind in kinds:
                     right[condition][kind] += ok
+                misled[condition][kinds[0]] += not ok and answer.mode not in ("abstained", "asked")
             for kind in q.classes:
                 total[f"class {kind}"] += 1
             if verbose:
@@ -339,6 +387,12 @@ async def run(
     for kind in ("answerable", "trap"):
         cells = " ".join(f"{right[c][kind]:>4}/{total[kind]:<4}" for c in CONDITIONS)
         print(f"  follow-ups, {kind:16} {cells}")
+    for kind in ("answerable", "trap"):
+        cells = " ".join(f"{misled[c][kind]:>4}/{total[kind]:<4}" for c in CONDITIONS)
+        print(f"  answered wrong, {kind:12} {cells}")
+    n_all = total["answerable"] + total["trap"]
+    cells = " ".join(f"{asked_back[c]:>4}/{n_all:<4}" for c in CONDITIONS)
+    print(f"  asked which drawing         {cells}")
     for key in sorted(k for k in total if k.startswith("class ")):
         kind = key.removeprefix("class ")
         cells = " ".join(f"{right[c][kind]:>4}/{total[key]:<4}" for c in CONDITIONS)

@@ -37,6 +37,7 @@ from appliance.answer.errors import QuestionError
 from appliance.answer.fields import FIELD_WORDS
 from appliance.answer.in_hand import IN_HAND_MIN_COVER, InHand, points_at_it
 from appliance.answer.prompts import format_messages
+from appliance.answer.which_drawing import is_drawing, which_question
 from appliance.document import Box, Citation
 from appliance.drawing_terms import translate
 from appliance.errors import AnswerError
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from appliance.index.identity import NamedSource
     from appliance.index.store import IndexStore, SourceInfo
 
-Mode = Literal["llm", "extractive", "abstained"]
+Mode = Literal["llm", "extractive", "abstained", "asked"]
 
 #: Cosine similarity of the best hit under which a hit without any shared term counts as unrelated.
 _WEAK_COSINE = 0.35
@@ -68,7 +69,8 @@ class Answer:
     spoken: str
     #: The sources cited, by number.
     citations: tuple[Citation, ...]
-    #: ``llm``, ``extractive`` or ``abstained``.
+    #: ``llm``, ``extractive``, ``abstained`` or ``asked`` (which drawing the question is about:
+    #: :mod:`appliance.answer.which_drawing`).
     mode: Mode
     #: Namespaces searched.
     namespaces: tuple[str, ...]
@@ -354,6 +356,9 @@ class _Prepared:
     in_hand: str = ""
     #: (namespace, source) of the drawing the question named in full, or None.
     named: tuple[str, str] | None = None
+    #: The drawings the question may point at, when it points at one with none in hand: it is
+    #: asked back, not searched.
+    ask_which: tuple[SourceInfo, ...] = ()
 
 
 def _prepare(
@@ -394,6 +399,21 @@ def _prepare(
     held = _held_source(store, in_hand, searched) if not named and in_hand else None
     if held is not None:
         focus = (held.id,)
+    elif not named and settings.ask_which_s > 0 and points_at_it(text):
+        # "What is it made of?" with nothing in hand: any drawing's answer would be a guess.
+        drawings = _drawings(store, searched)
+        if len(drawings) > 1:
+            return _Prepared(
+                text,
+                text,
+                truncated,
+                searched,
+                [],
+                [],
+                True,
+                {"retrieve": time.perf_counter() - t0},
+                ask_which=tuple(drawings),
+            )
     options = SearchOptions.from_settings(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),
@@ -460,6 +480,16 @@ def _about_hand(question: str, own: Sequence[HitLike]) -> bool:
         _read_as(s) for s in build_sources(own, budget_tokens=10**6, max_sources=10**6)
     )
     return extractive.coverage(question, read) >= IN_HAND_MIN_COVER
+
+
+def _drawings(store: IndexStore, searched: Sequence[str]) -> list[SourceInfo]:
+    """The current drawings of the searched namespaces (no text notes, no superseded revisions)."""
+    return [
+        s
+        for namespace in searched
+        for s in store.list_sources(namespace)
+        if is_drawing(s) and not s.superseded
+    ]
 
 
 def _held_source(store: IndexStore, in_hand: InHand, searched: Sequence[str]) -> SourceInfo | None:
@@ -549,6 +579,11 @@ async def stream_answer(
         question, store=store, config=config, namespaces=namespaces, heard=heard, in_hand=in_hand
     )
     settings = config.answer
+    if p.ask_which:
+        asked = which_answer(p)
+        yield AnswerEvent("sentence", text=asked.spoken)
+        yield _final(asked, p)
+        return
     if p.weak:
         yield _final(
             abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"]), p
@@ -798,6 +833,21 @@ def _llm_answer(
         fallback_reason=failure,
         unsupported=tuple(unsupported),
         rejected_text=raw.strip() if failure else "",
+        question_truncated=p.truncated,
+        timings=p.timings,
+    )
+
+
+def which_answer(p: _Prepared) -> Answer:
+    """The question back: which drawing the question points at."""
+    said = which_question(p.ask_which)
+    return Answer(
+        question=p.question,
+        text=said,
+        spoken=said,
+        citations=(),
+        mode="asked",
+        namespaces=tuple(p.searched),
         question_truncated=p.truncated,
         timings=p.timings,
     )

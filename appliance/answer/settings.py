@@ -82,6 +82,10 @@ class AnswerSettings:
     #: question that names no drawing ("what is it made of?") is about it
     #: (appliance/answer/in_hand.py). 0: every question is searched on its own.
     in_hand_s: float = 300.0
+    #: Seconds a question that points at a drawing with none in hand ("what is it made of?") waits
+    #: for the reply to "Which drawing do you mean?" (appliance/answer/which_drawing.py). 0: such
+    #: a question is not asked back but searched on its own.
+    ask_which_s: float = 60.0
     #: How sure an extracted answer (a quoted line; fields and dimensions count as sure) must be to be
     #: spoken at once without asking the model (0..1, the extract's score). Below it, a ready model is
     #: asked and the extract is kept as the fallback.
@@ -113,6 +117,8 @@ class AnswerSettings:
             raise ConfigError("answer.timeout_s/start_timeout_s: must be positive")
         if not 0 <= self.in_hand_s <= 86400:
             raise ConfigError("answer.in_hand_s: must be 0 (off) to 86400 seconds")
+        if not 0 <= self.ask_which_s <= 3600:
+            raise ConfigError("answer.ask_which_s: must be 0 (off) to 3600 seconds")
         if self.context_tokens < 0 or 0 < self.context_tokens < 256:
             raise ConfigError("answer.context_tokens: must be 0 (model default) or at least 256")
         if self.prompt_budget_tokens < 64:

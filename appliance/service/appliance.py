@@ -22,6 +22,7 @@ from typing import Any
 from gpiozero import Factory
 
 from appliance.answer.in_hand import DrawingInHand, InHand
+from appliance.answer.which_drawing import PendingQuestion
 from appliance.config import Config
 from appliance.errors import HardwareError, InputError
 from appliance.events import Event, EventBus, EventType
@@ -115,6 +116,10 @@ class _NoAnswers:
         )
         yield ""  # pragma: no cover - makes this an async generator
 
+    async def drawing_in_reply(self, reply: str, namespaces: Sequence[str]) -> InHand | None:
+        """No drawings without the answer part."""
+        return None
+
 
 class Appliance:
     """Everything the ``openclaw run`` process does."""
@@ -167,6 +172,8 @@ class Appliance:
             self.data_dir,
             parts.capture_enabled,
             in_hand=DrawingInHand(config.answer.in_hand_s),
+            asked=PendingQuestion(config.answer.ask_which_s),
+            listen_for_reply=parts.listener.push_to_talk if parts.listener is not None else None,
         )
         self.gpio = GpioComponent(config.gpio, self.bus, pin_factory=pin_factory)
         self.token = load_or_create_token(self.data_dir / config.web.token_file)

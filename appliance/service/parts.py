@@ -145,6 +145,15 @@ class AnswerAdapter:
             times.first_token(started + retrieve + float(final.timings["first_token"]))
         yield self._result(store, final)
 
+    async def drawing_in_reply(self, reply: str, namespaces: Sequence[str]) -> InHand | None:
+        """The drawing a reply to "which drawing?" names, if it is only a name (a transcript)."""
+        from appliance.answer.which_drawing import drawing_in_reply
+
+        store = await asyncio.to_thread(self.reader.get)
+        return await asyncio.to_thread(
+            drawing_in_reply, reply, store=store, namespaces=namespaces, heard=True
+        )
+
     def _thumbnail(
         self, store: IndexStore, namespace: str, source: str
     ) -> tuple[str, list[float] | None]:

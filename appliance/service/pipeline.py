@@ -12,12 +12,13 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from appliance.answer.in_hand import DrawingInHand
+from appliance.answer.which_drawing import PendingQuestion
 from appliance.audio.commands import CommandKind
 from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
@@ -77,6 +78,8 @@ class QuestionPipeline:
         data_dir: Path,
         capture_enabled: bool = True,
         in_hand: DrawingInHand | None = None,
+        asked: PendingQuestion | None = None,
+        listen_for_reply: Callable[[], None] | None = None,
     ) -> None:
         self.bus = bus
         self.latency = latency
@@ -90,6 +93,10 @@ class QuestionPipeline:
         #: The drawing a question that names none is about: the one just scanned, or the one the
         #: last answer quoted.
         self.in_hand = in_hand or DrawingInHand(0.0)
+        #: A question asked back ("Which drawing do you mean?"), waiting for the drawing's name.
+        self.asked = asked or PendingQuestion(0.0)
+        #: Starts listening without the wake phrase (the talk button's path), for the reply.
+        self.listen_for_reply = listen_for_reply
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._last_spoken = ""
@@ -141,9 +148,23 @@ class QuestionPipeline:
                 "spoken": "",
                 "mode": "",
             }
+            # One reply may name the drawing a question asked back was about; after it the
+            # question waits no longer, whatever the reply was.
+            asked = self.asked.take()
             try:
                 if command.kind == CommandKind.QUESTION:
-                    result = await self._answer_and_speak(command.argument, timer)
+                    question = command.argument
+                    if asked is not None:
+                        held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+                        if held is not None:
+                            # "The adapter plate.": the question asked back is about it.
+                            self.in_hand.take(held.namespace, held.source, held.why)
+                            record["reply_to"] = asked.question
+                            question = asked.question
+                    result = await self._answer_and_speak(question, timer)
+                elif command.kind == CommandKind.EMPTY and asked is not None:
+                    # No reply to "which drawing?": the question is let go, quietly.
+                    result = AnswerResult(text="(no reply)", spoken="", mode="command")
                 else:
                     result = await self._command(command.kind, command.argument)
                     if result.spoken:
@@ -178,6 +199,11 @@ class QuestionPipeline:
             if command.kind == CommandKind.QUESTION:
                 self.latency.record(stages)
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
+            if record["mode"] == "asked":
+                # "Which drawing do you mean?" was said: the reply needs no wake phrase.
+                self.asked.ask(record.get("reply_to") or command.argument)
+                if self.listen_for_reply is not None:
+                    self.listen_for_reply()
             return record
 
     async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:

@@ -1,0 +1,140 @@
+"""Which drawing? A question that points at a drawing when none is in hand is asked back.
+
+"What is this part made of?", asked with nothing scanned, named or quoted a while before, has no
+drawing to point at. Searched on its own it is answered from whichever drawing the search ranks
+first, and that is another drawing's material three times in four. So the appliance asks back
+("Which drawing do you mean? …"), holds the question for ``answer.ask_which_s`` seconds, and
+listens for the reply without the wake phrase. A reply that is only a drawing's name ("the adapter
+plate", "drawing FL-3306") puts that drawing in hand and the held question is answered about it;
+any other reply is a question of its own.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from appliance.answer.in_hand import InHand
+
+if TYPE_CHECKING:
+    from appliance.index.identity import NamedSource, SourceNames
+    from appliance.index.store import IndexStore, SourceInfo
+
+#: How many drawings the question back names when there are only a few to choose from.
+MAX_LISTED = 3
+
+#: Words that ask something: a reply holding one is a question of its own ("the adapter plate,
+#: what's its scale?"), not only a drawing's name.
+_ASKING = frozenset(
+    """what whats how which who whom whose when where why does do did can could should would tell
+    give show list wie was welche welcher welches wer wo warum vad hur vilken vem var""".split()  # noqa: SIM905
+)
+
+
+def is_drawing(source: SourceInfo) -> bool:
+    """Whether an indexed source is a drawing (a PDF, an image, a capture), not a text note."""
+    return not source.media_type.startswith("text/")
+
+
+def spoken_title(source: SourceInfo) -> str:
+    """A drawing as the question back names it: its title and number, or its file name (said with
+    spaces for the underscores)."""
+    parts = [p for p in (source.title, source.drawing_number) if p]
+    if not parts:
+        name = source.source.rsplit("/", 1)[-1]
+        parts = [name.rsplit(".", 1)[0] if "." in name else name]
+    elif len(parts) == 2 and parts[1].lower() in parts[0].lower():
+        parts = parts[:1]
+    return " ".join(parts).replace("_", " ")
+
+
+def which_question(drawings: Sequence[SourceInfo]) -> str:
+    """What the appliance says back: the drawings by name when there are a few, else how to name one."""
+    if 1 < len(drawings) <= MAX_LISTED:
+        titles = [spoken_title(d) for d in drawings]
+        listed = ", ".join(titles[:-1]) + " or " + titles[-1]
+        return f"Which drawing do you mean: {listed}?"
+    return (
+        f"Which drawing do you mean? I have {len(drawings)} here: "
+        "say its number or its title, or scan it."
+    )
+
+
+def reply_names(reply: str, names: SourceNames, heard: bool = False) -> NamedSource | None:
+    """The drawing a reply to "which drawing?" names, if the reply is only its name ("the adapter
+    plate", "I mean drawing FL-3306"); None for a reply that names none or asks something (a
+    question of its own)."""
+    from appliance.index.identity import question_words
+
+    if any(w.folded in _ASKING for w in question_words(reply)):
+        return None
+    named = names.match(reply, heard=heard)
+    return named[0] if named else None
+
+
+def drawing_in_reply(
+    reply: str, *, store: IndexStore, namespaces: Iterable[str] | None, heard: bool = False
+) -> InHand | None:
+    """The drawing a reply to "which drawing?" names, to put in hand (None: the reply is not only
+    a name). ``heard``: the reply is a recogniser's transcript, read as a spoken question is."""
+    from appliance.answer import wording
+    from appliance.index.search import scope
+
+    text = wording.spaced(wording.as_asked(reply) if heard else reply)
+    names = store.names.names(scope(namespaces))
+    named = reply_names(names.split_compounds(text), names, heard)
+    if named is None:
+        return None
+    return InHand(named.namespace, named.source, "named", time.monotonic())
+
+
+@dataclass(frozen=True)
+class AskedBack:
+    """A question the appliance asked back about: which drawing it points at."""
+
+    #: The question as it was asked.
+    question: str
+    #: When it was asked back (``time.monotonic()``).
+    since: float
+
+
+class PendingQuestion:
+    """The question waiting for its drawing (the service keeps one; thread-safe).
+
+    ``hold_s`` is how long a reply is waited for; 0 turns asking back off (a question that points
+    at no drawing is searched on its own).
+    """
+
+    def __init__(self, hold_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.hold_s = hold_s
+        self._clock = clock
+        self._asked: AskedBack | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether questions are asked back at all."""
+        return self.hold_s > 0
+
+    def ask(self, question: str) -> None:
+        """Hold ``question`` until its drawing is named."""
+        if self.hold_s <= 0:
+            return
+        with self._lock:
+            self._asked = AskedBack(question, self._clock())
+
+    def take(self) -> AskedBack | None:
+        """The question waiting, if a reply is still awaited; it waits no longer."""
+        with self._lock:
+            asked, self._asked = self._asked, None
+        if asked is not None and self._clock() - asked.since > self.hold_s:
+            return None
+        return asked
+
+    def waiting(self) -> bool:
+        """Whether a question is waiting for its drawing."""
+        with self._lock:
+            return self._asked is not None and self._clock() - self._asked.since <= self.hold_s

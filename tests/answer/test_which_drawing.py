@@ -1,0 +1,203 @@
+"""Which drawing? A question that points at a drawing when none is in hand is asked back.
+
+The waiting question's rules with a clock of the test's own, then questions and replies answered
+from a real index (three SolidWorks drawings of ../shared/data read through their text layer, and
+a text note, with real embeddings)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from appliance.answer.answering import Answer, answer_question
+from appliance.answer.in_hand import InHand
+from appliance.answer.which_drawing import (
+    PendingQuestion,
+    drawing_in_reply,
+    spoken_title,
+    which_question,
+)
+from appliance.config import Config, load_config
+from appliance.index.store import IndexStore, SourceInfo
+from appliance.ingest.pipeline import ingest_path
+
+DRAWINGS = ("Aufspannung.PDF", "Elevator_bottom.PDF", "Aufspannung_Ecke.PDF")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_question_asked_back_waits_for_one_reply_within_its_time() -> None:
+    clock = Clock()
+    pending = PendingQuestion(60.0, clock=clock)
+    assert pending.take() is None
+    pending.ask("What is it made of?")
+    assert pending.waiting()
+    clock.now += 59.0
+    asked = pending.take()
+    assert asked is not None and asked.question == "What is it made of?"
+    # One reply only: after it the question waits no longer.
+    assert not pending.waiting() and pending.take() is None
+    pending.ask("What scale is this drawing?")
+    clock.now += 61.0
+    assert not pending.waiting()
+    assert pending.take() is None
+
+
+def test_nothing_waits_when_asking_back_is_off() -> None:
+    pending = PendingQuestion(0.0)
+    pending.ask("What is it made of?")
+    assert not pending.enabled and pending.take() is None
+
+
+def _info(title: str, number: str, source: str) -> SourceInfo:
+    return SourceInfo(
+        id=1,
+        namespace="global",
+        source=source,
+        content_hash="",
+        media_type="image/png",
+        title=title,
+        slices=1,
+        indexed_at=0.0,
+        drawing_number=number,
+        revision="",
+        superseded=False,
+        extra={},
+    )
+
+
+def test_the_question_back_names_a_few_drawings_and_says_how_to_name_one_of_many() -> None:
+    flange = _info("FALANPAN", "FL-3306", "falanpan_FL-3306.png")
+    shaft = _info("", "", "shafts/idler_shaft.png")
+    plate = _info("MOTOR MOUNT PLATE MM-2207-3", "MM-2207-3", "motor_mount_plate.png")
+    assert spoken_title(flange) == "FALANPAN FL-3306"
+    assert spoken_title(shaft) == "idler shaft"
+    assert spoken_title(plate) == "MOTOR MOUNT PLATE MM-2207-3"
+    assert which_question([flange, shaft]) == (
+        "Which drawing do you mean: FALANPAN FL-3306 or idler shaft?"
+    )
+    assert which_question([flange, shaft, plate]).count(",") == 1
+    many = which_question([flange, shaft, plate, flange, shaft])
+    assert many.startswith("Which drawing do you mean? I have 5 here")
+    assert "number or its title" in many
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    root = tmp_path_factory.mktemp("which-drawing")
+    cfg = root / "openclaw.toml"
+    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
+    return load_config(cfg, environ={})
+
+
+@pytest.fixture(scope="module")
+def store(config: Config, shared_data: Path) -> Iterator[IndexStore]:
+    with IndexStore.open(config) as st:
+        for name in DRAWINGS:
+            report = ingest_path(
+                st, shared_data / "drawings-edocr2" / name, "global", config=config, source=name
+            )
+            assert not report.failures
+        yield st
+
+
+@pytest.fixture(scope="module")
+def one_drawing(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[IndexStore]:
+    """An index of one drawing beside a text note."""
+    root = tmp_path_factory.mktemp("one-drawing")
+    cfg = root / "openclaw.toml"
+    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
+    config = load_config(cfg, environ={})
+    note = root / "gripper.md"
+    note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
+    with IndexStore.open(config) as st:
+        drawing = shared_data / "drawings-edocr2" / DRAWINGS[0]
+        assert not ingest_path(st, drawing, "global", config=config, source=DRAWINGS[0]).failures
+        assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
+        yield st
+
+
+async def _ask(
+    store: IndexStore,
+    config: Config,
+    question: str,
+    hand: InHand | None = None,
+    namespaces: tuple[str, ...] = ("global",),
+) -> Answer:
+    return await answer_question(
+        question, store=store, config=config, namespaces=namespaces, in_hand=hand
+    )
+
+
+async def test_a_question_pointing_at_no_drawing_in_hand_is_asked_back(
+    store: IndexStore, config: Config
+) -> None:
+    answer = await _ask(store, config, "What is it made of?")
+    assert answer.mode == "asked", answer
+    assert answer.citations == ()
+    # Three drawings are searched: each is named, so the reply can be one of them.
+    assert answer.spoken.startswith("Which drawing do you mean:"), answer.spoken
+    assert answer.spoken.count(" or ") == 1 and answer.spoken.count(",") == 1
+    assert "Elevator" in answer.spoken or "ELEVATOR" in answer.spoken.upper()
+
+
+async def test_no_question_back_when_it_has_a_drawing(
+    store: IndexStore, one_drawing: IndexStore, config: Config
+) -> None:
+    # A drawing in hand, a drawing named, a question that points at nothing: answered.
+    held = InHand("global", "Aufspannung.PDF", "scanned", 0.0)
+    in_hand = await _ask(store, config, "What is it made of?", held)
+    assert in_hand.mode == "extractive" and "PLA" in in_hand.spoken, in_hand
+    named = await _ask(store, config, "What is the Aufspannung made of?")
+    assert named.mode != "asked", named
+    plain = await _ask(store, config, "Which drawing is drawn at scale 1:2?")
+    assert plain.mode != "asked", plain
+    # One drawing (and a note) searched: "it" can only be that drawing.
+    only = await _ask(one_drawing, config, "What is it made of?")
+    assert only.mode == "extractive" and "PLA" in only.spoken, only
+
+
+async def test_asking_back_off_searches_the_question_on_its_own(
+    store: IndexStore, config: Config
+) -> None:
+    off = dataclasses.replace(config, answer=dataclasses.replace(config.answer, ask_which_s=0.0))
+    answer = await answer_question("What is it made of?", store=store, config=off)
+    assert answer.mode != "asked", answer
+
+
+async def test_a_reply_that_is_a_drawing_name_answers_the_question_about_that_drawing(
+    store: IndexStore, config: Config
+) -> None:
+    for reply in ("The Aufspannung.", "drawing Aufspannung.PDF", "I mean the Aufspannung, please"):
+        held = drawing_in_reply(reply, store=store, namespaces=("global",), heard=True)
+        assert held is not None and (held.source, held.why) == ("Aufspannung.PDF", "named"), reply
+        answer = await _ask(store, config, "What is it made of?", held)
+        assert [c.source for c in answer.citations] == ["Aufspannung.PDF"]
+        assert "PLA" in answer.spoken
+    ecke = drawing_in_reply("the Aufspannung Ecke", store=store, namespaces=("global",))
+    assert ecke is not None and ecke.source == "Aufspannung_Ecke.PDF"
+
+
+def test_a_reply_that_asks_something_or_names_nothing_is_a_question_of_its_own(
+    store: IndexStore,
+) -> None:
+    for reply in (
+        "What scale is the Aufspannung?",
+        "How long is the elevator bottom",
+        "the blue one",
+        "never mind",
+    ):
+        assert drawing_in_reply(reply, store=store, namespaces=("global",)) is None, reply
+    # A drawing that is not indexed is not named.
+    assert drawing_in_reply("the Lagerdeckel", store=store, namespaces=("global",)) is None
