@@ -113,7 +113,9 @@ def store(config: Config, shared_data: Path) -> Iterator[IndexStore]:
 
 
 @pytest.fixture(scope="module")
-def one_drawing(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[IndexStore]:
+def one_drawing(
+    tmp_path_factory: pytest.TempPathFactory, shared_data: Path
+) -> Iterator[IndexStore]:
     """An index of one drawing beside a text note."""
     root = tmp_path_factory.mktemp("one-drawing")
     cfg = root / "openclaw.toml"

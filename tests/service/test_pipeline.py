@@ -14,6 +14,7 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from appliance.answer.in_hand import DrawingInHand
+from appliance.answer.which_drawing import PendingQuestion
 from appliance.answer.worker import AnswerWorker
 from appliance.audio.build import build_frontend
 from appliance.config import Config
@@ -153,6 +154,111 @@ async def test_a_scanned_drawing_is_the_one_the_next_question_is_about(
     assert len(scans) == 1 and scans[0]["source"].startswith("capture:"), shown
     assert shown[-1]["source"].endswith("coupling.png") and shown[-1]["why"] == "quoted"
     assert all(d["until"] > time.time() for d in shown)
+
+
+async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_answers_it(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # Two drawings, none in hand: "what is it made of" cannot be answered without guessing. The
+    # appliance asks which drawing, listens without the wake phrase, and the reply that names one
+    # answers the question about it.
+    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+    inbox = config.paths.data_dir / "inbox"
+    inbox.mkdir(parents=True)
+    for sample in SAMPLES[:2]:
+        draw_sample(sample).convert("RGB").save(inbox / sample.file_name)
+        job = queue.submit("index", "global", path=inbox / sample.file_name)
+        assert job.done is not None
+        await job.done
+    reader = ReaderStore(config, SharedEmbedder(config))
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(300.0)
+    pipeline.asked = PendingQuestion(60.0)
+    listened: list[float] = []
+    pipeline.listen_for_reply = lambda: listened.append(time.monotonic())
+    try:
+        asked = await pipeline.handle(heard("what is it made of"))
+        replied = await pipeline.handle(heard("the shaft coupling"))
+        follow = await pipeline.handle(heard("and what scale is it drawn at"))
+        pipeline.in_hand.drop()
+        again = await pipeline.handle(heard("what is it made of"))
+        silence = await pipeline.handle(heard(""))
+        late = await pipeline.handle(heard("the mounting bracket"))
+        pipeline.in_hand.drop()
+        await pipeline.handle(heard("what is it made of"))
+        other = await pipeline.handle(heard("what revision is the mounting bracket"))
+    finally:
+        reader.close()
+    assert asked["mode"] == "asked" and asked["citations"] == [], asked
+    assert asked["spoken"].startswith("Which drawing do you mean:"), asked["spoken"]
+    assert "SHAFT COUPLING" in asked["spoken"] and "MOUNTING BRACKET" in asked["spoken"]
+    # The reply is heard without the wake phrase: the pipeline asked the listener for it, once
+    # for each question asked back.
+    assert len(listened) == 3
+    assert replied["reply_to"] == "what is it made of"
+    assert "316" in replied["spoken"], replied["spoken"]
+    assert replied["extra"]["in_hand"].endswith(SAMPLES[1].file_name), replied
+    assert follow["mode"] == "extractive" and "1:1" in follow["spoken"], follow["spoken"]
+    # No reply: nothing is said, and the question waits no longer.
+    assert again["mode"] == "asked"
+    assert silence["spoken"] == "" and silence["answer"] == "(no reply)"
+    assert "reply_to" not in late
+    # A reply that asks something of its own is answered as itself.
+    assert "reply_to" not in other and "C" in other["spoken"], other["spoken"]
+    assert not pipeline.asked.waiting()
+
+
+async def test_the_reply_to_which_drawing_is_heard_without_the_wake_phrase(
+    config: Config, queue: IndexQueue, embedder: Embedder, tmp_path: Path
+) -> None:
+    # Through the real front end (whisper on a WAV source): "open claw, what is it made of?",
+    # then, after the question back, "the shaft coupling" with no wake phrase.
+    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+    inbox = config.paths.data_dir / "inbox"
+    inbox.mkdir(parents=True)
+    for sample in SAMPLES[:2]:
+        draw_sample(sample).convert("RGB").save(inbox / sample.file_name)
+        job = queue.submit("index", "global", path=inbox / sample.file_name)
+        assert job.done is not None
+        await job.done
+    question, reply, wav = tmp_path / "q.wav", tmp_path / "r.wav", tmp_path / "talk.wav"
+    await speak_question("open claw, what is it made of?", question)
+    await speak_question("the shaft coupling", reply)
+    with (
+        wave.open(str(question)) as a,
+        wave.open(str(reply)) as b,
+        wave.open(str(wav), "wb") as out,
+    ):
+        out.setparams(a.getparams())
+        out.writeframes(a.readframes(a.getnframes()))
+        out.writeframes(b"\0\0" * a.getframerate())  # a second's pause while it asks back
+        out.writeframes(b.readframes(b.getnframes()))
+    audio = dataclasses.replace(
+        config.audio, source="wav", wav_files=(wav,), wav_realtime=False, sink="wav"
+    )
+    config = dataclasses.replace(config, audio=audio)
+    frontend = build_frontend(config, bus=queue.bus)
+    reader = ReaderStore(config, SharedEmbedder(config))
+    pipeline = _pipeline(config, queue, RecordingSpeaker())
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(300.0)
+    pipeline.asked = PendingQuestion(60.0)
+    pipeline.listen_for_reply = frontend.push_to_talk
+    records = []
+    try:
+        for _ in range(2):
+            utterance = await frontend.next_utterance()
+            assert utterance is not None
+            records.append(await pipeline.handle(utterance))
+    finally:
+        await frontend.close()
+        reader.close()
+    asked, replied = records
+    assert asked["mode"] == "asked", asked
+    assert replied["push_to_talk"] and replied["reply_to"], replied
+    assert "316" in replied["spoken"], replied
 
 
 async def test_false_wake_keeps_the_clip(config: Config, queue: IndexQueue) -> None:

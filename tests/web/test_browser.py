@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from appliance.service.samples import SAMPLES, draw_sample
+
 RunningAppliance = Any  # the session fixture from conftest.py
 
 CHROMIUM = "/usr/bin/chromium"
@@ -124,6 +126,39 @@ def test_a_follow_up_is_answered_from_the_drawing_in_hand(
     page.screenshot(path=str(artifacts_dir / "status-page-in-hand.png"))
     expect(item.locator(".citation").first).to_contain_text("A-1024")
     expect(item.locator(".a")).to_contain_text("1:2")
+
+
+def test_a_question_pointing_at_no_drawing_is_asked_back_and_answered_after_the_reply(
+    page: Page, running: RunningAppliance, artifacts_dir: Path
+) -> None:
+    # Two drawings, nothing in hand: "what is it made of?" is asked back, and the reply names
+    # the drawing.
+    assert running.appliance is not None
+    appliance = running.appliance
+    coupling = running.data_dir / "inbox" / "global" / SAMPLES[1].file_name
+    draw_sample(SAMPLES[1]).convert("RGB").save(coupling)
+
+    async def index() -> None:
+        job = appliance.queue.submit("index", "global", path=coupling)
+        assert job.done is not None
+        await job.done
+
+    running.call(index())
+    appliance.pipeline.in_hand.drop()
+    asked = running.ask("what is it made of?")
+    assert asked["mode"] == "asked", asked
+    record = running.ask("the mounting bracket")
+    assert record["reply_to"] == "what is it made of", record
+    first = page.locator(f'.question[data-id="{asked["id"]}"]')
+    expect(first).to_be_visible(timeout=30_000)
+    expect(first.locator(".lat")).to_contain_text("asked which drawing")
+    expect(first.locator(".a")).to_contain_text("Which drawing do you mean")
+    item = page.locator(f'.question[data-id="{record["id"]}"]')
+    expect(item).to_be_visible(timeout=30_000)
+    expect(item.locator(".reply")).to_contain_text('reply to "what is it made of"')
+    expect(item.locator(".a")).to_contain_text("6061-T6")
+    expect(item.locator(".citation").first).to_contain_text("A-1024")
+    page.screenshot(path=str(artifacts_dir / "status-page-which-drawing.png"))
 
 
 def test_admin_actions_are_refused_without_the_token(

@@ -49,13 +49,16 @@ function renderQuestions(questions) {
   for (const q of questions) {
     const item = el("li", { class: "question", "data-id": q.id });
     item.append(el("div", { class: "q", text: q.question }));
+    // A reply to "Which drawing do you mean?": the question it answered.
+    if (q.reply_to) item.append(el("div", { class: "reply muted", text: `reply to "${q.reply_to}"` }));
     if (q.error) item.append(el("div", { class: "a err", text: `${q.error.code}: ${q.error.message}` }));
     else item.append(el("div", { class: "a", text: q.answer }));
     const stages = Object.entries(q.latency || {}).map(([k, v]) => `${k} ${fmt(v)}`).join(" · ");
     const why = q.extra && q.extra.fallback_reason ? ` (${q.extra.fallback_reason})` : "";
     // A question that named no drawing was about the drawing in hand (just scanned or quoted).
     const hand = q.extra && q.extra.in_hand ? ` · about the drawing in hand, ${q.extra.in_hand.split("/").pop()}` : "";
-    item.append(el("div", { class: "lat", text: `${q.mode}${why}${hand} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
+    const mode = q.mode === "asked" ? "asked which drawing" : q.mode;
+    item.append(el("div", { class: "lat", text: `${mode}${why}${hand} · ${(q.namespaces || []).join(", ")} · ${stages}` }));
     const cites = el("div", { class: "citations" });
     for (const c of q.citations || []) cites.append(renderCitation(c));
     item.append(cites);
