@@ -126,15 +126,14 @@ class PendingQuestion:
         with self._lock:
             self._asked = AskedBack(question, self._clock())
 
-    def take(self) -> AskedBack | None:
-        """The question waiting, if a reply is still awaited; it waits no longer."""
+    def current(self) -> AskedBack | None:
+        """The question waiting, if its reply is still awaited."""
         with self._lock:
-            asked, self._asked = self._asked, None
-        if asked is not None and self._clock() - asked.since > self.hold_s:
-            return None
-        return asked
+            if self._asked is not None and self._clock() - self._asked.since > self.hold_s:
+                self._asked = None
+            return self._asked
 
-    def waiting(self) -> bool:
-        """Whether a question is waiting for its drawing."""
+    def drop(self) -> None:
+        """Wait no longer (a reply came, or "stop")."""
         with self._lock:
-            return self._asked is not None and self._clock() - self._asked.since <= self.hold_s
+            self._asked = None

@@ -148,9 +148,12 @@ class QuestionPipeline:
                 "spoken": "",
                 "mode": "",
             }
-            # One reply may name the drawing a question asked back was about; after it the
-            # question waits no longer, whatever the reply was.
-            asked = self.asked.take()
+            # The next question may be the reply that names the drawing a question asked back was
+            # about; after it the question waits no longer, whatever it was. Silence, "repeat"
+            # and the other commands leave it waiting; "stop" lets it go.
+            asked = self.asked.current()
+            if command.kind in (CommandKind.QUESTION, CommandKind.STOP):
+                self.asked.drop()
             try:
                 if command.kind == CommandKind.QUESTION:
                     question = command.argument
@@ -163,7 +166,8 @@ class QuestionPipeline:
                             question = asked.question
                     result = await self._answer_and_speak(question, timer)
                 elif command.kind == CommandKind.EMPTY and asked is not None:
-                    # No reply to "which drawing?": the question is let go, quietly.
+                    # No reply to "which drawing?" yet: nothing is said; it may still come with
+                    # the wake phrase.
                     result = AnswerResult(text="(no reply)", spoken="", mode="command")
                 else:
                     result = await self._command(command.kind, command.argument)

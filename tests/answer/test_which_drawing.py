@@ -37,27 +37,25 @@ class Clock:
         return self.now
 
 
-def test_a_question_asked_back_waits_for_one_reply_within_its_time() -> None:
+def test_a_question_asked_back_waits_for_its_reply_within_its_time() -> None:
     clock = Clock()
     pending = PendingQuestion(60.0, clock=clock)
-    assert pending.take() is None
+    assert pending.current() is None
     pending.ask("What is it made of?")
-    assert pending.waiting()
     clock.now += 59.0
-    asked = pending.take()
-    assert asked is not None and asked.question == "What is it made of?"
-    # One reply only: after it the question waits no longer.
-    assert not pending.waiting() and pending.take() is None
+    asked = pending.current()
+    assert asked is not None and (asked.question, asked.since) == ("What is it made of?", 1000.0)
+    pending.drop()
+    assert pending.current() is None
     pending.ask("What scale is this drawing?")
     clock.now += 61.0
-    assert not pending.waiting()
-    assert pending.take() is None
+    assert pending.current() is None
 
 
 def test_nothing_waits_when_asking_back_is_off() -> None:
     pending = PendingQuestion(0.0)
     pending.ask("What is it made of?")
-    assert not pending.enabled and pending.take() is None
+    assert not pending.enabled and pending.current() is None
 
 
 def _info(title: str, number: str, source: str) -> SourceInfo:

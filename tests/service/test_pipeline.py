@@ -186,6 +186,7 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
         again = await pipeline.handle(heard("what is it made of"))
         silence = await pipeline.handle(heard(""))
         late = await pipeline.handle(heard("the mounting bracket"))
+        after = await pipeline.handle(heard("the shaft coupling"))
         pipeline.in_hand.drop()
         await pipeline.handle(heard("what is it made of"))
         other = await pipeline.handle(heard("what revision is the mounting bracket"))
@@ -201,13 +202,15 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
     assert "316" in replied["spoken"], replied["spoken"]
     assert replied["extra"]["in_hand"].endswith(SAMPLES[1].file_name), replied
     assert follow["mode"] == "extractive" and "1:1" in follow["spoken"], follow["spoken"]
-    # No reply: nothing is said, and the question waits no longer.
+    # No reply at once: nothing is said, and the reply may still come with the wake phrase. One
+    # reply only: the next question is a question again.
     assert again["mode"] == "asked"
     assert silence["spoken"] == "" and silence["answer"] == "(no reply)"
-    assert "reply_to" not in late
+    assert late["reply_to"] == "what is it made of" and "6061-T6" in late["spoken"], late
+    assert "reply_to" not in after
     # A reply that asks something of its own is answered as itself.
     assert "reply_to" not in other and "C" in other["spoken"], other["spoken"]
-    assert not pipeline.asked.waiting()
+    assert pipeline.asked.current() is None
 
 
 async def test_the_reply_to_which_drawing_is_heard_without_the_wake_phrase(
