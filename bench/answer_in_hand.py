@@ -5,24 +5,31 @@ and asks about "this drawing". This benchmark makes such follow-ups from the eva
 (bench/data/answer_eval): every question that names its drawing plainly (the typed naming of
 appliance.index.identity names that drawing first) has the words that named it replaced by "this
 drawing" or "this part"; a follow-up that still names some drawing is left out (counted). Each
-follow-up is then answered three times in the same process (and the question as written once), on the same index:
+follow-up is then answered under each condition in the same process, on the same index:
 
   named      (for comparison) the question as written, naming its drawing;
-  alone      nothing in hand: the question is searched on its own (what the appliance did before);
+  searched   nothing in hand, asking back off (answer.ask_which_s = 0): the question is searched
+             on its own (what the appliance did before it asked back);
+  alone      nothing in hand: "Which drawing do you mean?" (counted) or an answer;
+  replied    nothing in hand, asked back, and the reply is the words that named the drawing in
+             the question as written ("the Lagerdeckel drawing"): the held question is answered
+             about the drawing the reply names, as the pipeline does;
   after      the previous question about the same drawing (the next one for the first) was asked
              first, as written, and the drawing its answer quoted is in hand (none, or the wrong
-             one, when that answer was wrong or declined);
+             one, when that answer was wrong or declined; asked back, the reply is given);
   talk       one conversation through the split in the set's order: a question that turns to
              another drawing is asked as written, the rest as follow-ups, and every answer
              (right, wrong or declined) updates the drawing in hand, as the pipeline does;
   scanned    the drawing itself is in hand, as just after "open claw, scan this".
 
-and, as the cost, every question of the split that names no drawing (about none, or a trap) is
+Besides the right answers it counts, per condition, the answers given that were wrong (not an
+abstention, not a question back: what misleads a listener) and the questions asked back. And,
+as the cost, every question of the split that names no drawing (about none, or a trap) is
 answered alone and with the previous question's drawing in hand. Scores are those of
 bench/answer_eval.py (right with the right citation; traps declined), by split and class.
 
     .venv/bin/python bench/answer_in_hand.py --split tuning|dev|heldout \\
-        --index-dir /work/main/bench/out/answer_eval-s55h [--condition clean|photo]
+        --index-dir /work/main/bench/out/answer_eval-s57 [--condition clean|photo]
         [--spoken piper|espeak [--heard-named T.json]] [-v]
 
 With ``--heard T.json`` (transcripts a spoken run of bench/answer_eval.py wrote, qid -> text) it
@@ -33,7 +40,7 @@ hand gives and costs when the recogniser loses or mistakes a drawing's name.
 With ``--spoken piper|espeak`` each follow-up is said by the test voices and answered as whisper
 heard it (bench/answer_eval.py's ``hear``: the index's bias, its names heard again); with
 ``--heard-named T.json`` the "named" column answers the stored transcripts of the questions as
-written, so both columns are spoken.
+written, so both columns are spoken. The reply to a question back is said and heard too.
 
 The index is one bench/answer_eval.py built (its ``<index-dir>/<condition>``). ``-v`` prints each
 follow-up and its three verdicts (refused on heldout).
