@@ -64,7 +64,7 @@ sys.path.insert(0, str(REPO))
 
 from appliance.answer.answering import Answer  # noqa: E402
 from appliance.answer.in_hand import DrawingInHand, InHand  # noqa: E402
-from appliance.answer.which_drawing import drawing_in_reply  # noqa: E402
+from appliance.answer.which_drawing import asks_something, drawing_in_reply  # noqa: E402
 from appliance.config import Config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
 from appliance.index.identity import SourceNames, compact  # noqa: E402
@@ -137,22 +137,27 @@ async def _ask(
 
 async def _replied(
     text: str,
-    reply: str,
+    replies: tuple[str, str],
     store: IndexStore,
     config: Config,
     in_hand: InHand | None,
     heard: bool,
-) -> tuple[Answer, bool]:
-    """The follow-up's answer, and whether it was asked back: when it was ("Which drawing do you
-    mean?"), the person says the drawing's name and the question is answered about the drawing
-    the reply names (as the pipeline does)."""
+) -> tuple[Answer, bool, bool]:
+    """The follow-up's answer, whether it was asked back, and whether the first reply went
+    unheard. Asked back ("Which drawing do you mean?"), the person says the drawing's name and
+    the question is answered about the drawing the reply names, as the pipeline does. A reply in
+    which no drawing's name is heard is said back ("say its number, or its title") and the
+    person says the second reply: the drawing's number."""
     answer = await _ask(text, store, config, in_hand, heard)
     if answer.mode != "asked":
-        return answer, False
-    held = drawing_in_reply(reply, store=store, namespaces=None, heard=heard)
-    if held is None:
-        return answer, True
-    return await _ask(text, store, config, held, heard), True
+        return answer, False, False
+    for tries, reply in enumerate(replies):
+        held = drawing_in_reply(reply, store=store, namespaces=None, heard=heard)
+        if held is not None:
+            return await _ask(text, store, config, held, heard), True, tries > 0
+        if asks_something(reply):
+            break  # a question of its own, not a reply: nothing to say back
+    return answer, True, True
 
 
 class _Ear:
@@ -268,8 +273,10 @@ async def run(
     #: Answers given that were not right: what a person hears wrong, where declining was the
     #: honest answer.
     misled: dict[str, Counter[str]] = {c: Counter() for c in CONDITIONS}
-    #: Follow-ups asked back ("Which drawing do you mean?").
+    #: Follow-ups asked back ("Which drawing do you mean?"), and replies said back ("I did not
+    #: catch a drawing's name in …").
     asked_back: Counter[str] = Counter()
+    said_back: Counter[str] = Counter()
     #: "searched": the appliance without asking back, every follow-up searched on its own.
     searching = replace(config, answer=replace(config.answer, ask_which_s=0.0))
     total: Counter[str] = Counter()
@@ -343,6 +350,12 @@ async def run(
             k = peers.index(q)
             before = peers[k - 1] if k else peers[1]
             namespace, source = sources[q.drawing]
+            # The second reply, when the first named no drawing: as the appliance asks, its
+            # number (or its title, for a drawing without one).
+            info = store.source_info(namespace, source)
+            number = "drawing " + (
+                (info.drawing_number or info.title) if info else q.drawing.rsplit(".", 1)[0]
+            )
             hands: dict[str, InHand | None] = {
                 "named": None,
                 "searched": None,
@@ -358,6 +371,7 @@ async def run(
             if ear is not None:
                 text = ear.hear(text, total["answerable"] + total["trap"])
                 reply = ear.hear(reply, total["answerable"] + total["trap"] + 1)
+                number = ear.hear(number, total["answerable"] + total["trap"] + 2)
             for condition, hand in hands.items():
                 # "named": the question as written (or as heard, with --heard-named), naming its
                 # drawing: what the follow-up would score if the drawing were said again.
@@ -372,7 +386,10 @@ async def run(
                     answer = await _ask(text, store, config, hand, heard)
                     asked = answer.mode == "asked"
                 else:
-                    answer, asked = await _replied(text, reply, store, config, hand, heard)
+                    answer, asked, again = await _replied(
+                        text, (reply, number), store, config, hand, heard
+                    )
+                    said_back[condition] += again
                 asked_back[condition] += asked
                 seconds[condition].append(time.perf_counter() - started)
                 if condition == "talk":
@@ -400,6 +417,8 @@ async def run(
     n_all = total["answerable"] + total["trap"]
     cells = " ".join(f"{asked_back[c]:>4}/{n_all:<4}" for c in CONDITIONS)
     print(f"  asked which drawing         {cells}")
+    cells = " ".join(f"{said_back[c]:>4}/{n_all:<4}" for c in CONDITIONS)
+    print(f"  reply said back, number     {cells}")
     for key in sorted(k for k in total if k.startswith("class ")):
         kind = key.removeprefix("class ")
         cells = " ".join(f"{right[c][kind]:>4}/{total[key]:<4}" for c in CONDITIONS)

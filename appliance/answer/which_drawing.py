@@ -67,12 +67,17 @@ def reply_names(reply: str, names: SourceNames, heard: bool = False) -> NamedSou
     """The drawing a reply to "which drawing?" names, if the reply is only its name ("the adapter
     plate", "I mean drawing FL-3306"); None for a reply that names none or asks something (a
     question of its own)."""
-    from appliance.index.identity import question_words
-
-    if any(w.folded in _ASKING for w in question_words(reply)):
+    if asks_something(reply):
         return None
     named = names.match(reply, heard=heard)
     return named[0] if named else None
+
+
+def asks_something(reply: str) -> bool:
+    """Whether a reply asks something of its own ("what's its scale?"): a question word in it."""
+    from appliance.index.identity import question_words
+
+    return any(w.folded in _ASKING for w in question_words(reply))
 
 
 def drawing_in_reply(
@@ -99,6 +104,8 @@ class AskedBack:
     question: str
     #: When it was asked back (``time.monotonic()``).
     since: float
+    #: Replies so far that named no drawing (each said back: "I did not catch …").
+    tries: int = 0
 
 
 class PendingQuestion:
@@ -119,12 +126,12 @@ class PendingQuestion:
         """Whether questions are asked back at all."""
         return self.hold_s > 0
 
-    def ask(self, question: str) -> None:
-        """Hold ``question`` until its drawing is named."""
+    def ask(self, question: str, tries: int = 0) -> None:
+        """Hold ``question`` until its drawing is named (``tries``: replies so far that named none)."""
         if self.hold_s <= 0:
             return
         with self._lock:
-            self._asked = AskedBack(question, self._clock())
+            self._asked = AskedBack(question, self._clock(), tries)
 
     def current(self) -> AskedBack | None:
         """The question waiting, if its reply is still awaited."""

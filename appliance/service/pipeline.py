@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.answer.in_hand import DrawingInHand
-from appliance.answer.which_drawing import PendingQuestion
+from appliance.answer.which_drawing import AskedBack, PendingQuestion, asks_something
 from appliance.audio.commands import CommandKind
 from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
@@ -32,6 +32,9 @@ from appliance.service.rooms import RoomControl
 from appliance.service.supervisor import public_error
 
 log = logging.getLogger(__name__)
+
+#: Replies to "which drawing?" that name none and are said back before the question is let go.
+MAX_REPLY_TRIES = 1
 
 
 @dataclass
@@ -156,15 +159,7 @@ class QuestionPipeline:
                 self.asked.drop()
             try:
                 if command.kind == CommandKind.QUESTION:
-                    question = command.argument
-                    if asked is not None:
-                        held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
-                        if held is not None:
-                            # "The adapter plate.": the question asked back is about it.
-                            self.in_hand.take(held.namespace, held.source, held.why)
-                            record["reply_to"] = asked.question
-                            question = asked.question
-                    result = await self._answer_and_speak(question, timer)
+                    result = await self._question(command.argument, asked, record, timer)
                 elif command.kind == CommandKind.EMPTY and asked is not None:
                     # No reply to "which drawing?" yet: nothing is said; it may still come with
                     # the wake phrase.
@@ -205,10 +200,37 @@ class QuestionPipeline:
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
             if record["mode"] == "asked":
                 # "Which drawing do you mean?" was said: the reply needs no wake phrase.
-                self.asked.ask(record.get("reply_to") or command.argument)
+                tries = asked.tries + 1 if asked is not None and "reply_to" in record else 0
+                self.asked.ask(record.get("reply_to") or command.argument, tries)
                 if self.listen_for_reply is not None:
                     self.listen_for_reply()
             return record
+
+    async def _question(
+        self, question: str, asked: AskedBack | None, record: dict[str, Any], timer: QuestionTimer
+    ) -> AnswerResult:
+        """Answer a question, or the question asked back about which drawing when this one is
+        its reply."""
+        if asked is not None:
+            held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+            if held is not None:
+                # "The adapter plate.": the question asked back is about it.
+                self.in_hand.take(held.namespace, held.source, held.why)
+                record["reply_to"] = asked.question
+                question = asked.question
+            elif asked.tries < MAX_REPLY_TRIES and not asks_something(question):
+                # No drawing's name was heard in the reply ("the call of psychopum"): said back,
+                # with the way to name one that is heard best.
+                record["reply_to"] = asked.question
+                text = (
+                    f'I did not catch a drawing\'s name in "{question}". '
+                    "Say its number, or its title."
+                )
+                self.bus.publish(Event(EventType.SPEAKING, {"text": text}))
+                timer.first_audio_at = await self.speaker.speak(_one(text))
+                self._last_spoken = text
+                return AnswerResult(text=text, spoken=text, mode="asked")
+        return await self._answer_and_speak(question, timer)
 
     async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:
         """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready.

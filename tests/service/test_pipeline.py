@@ -180,6 +180,7 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
     pipeline.listen_for_reply = lambda: listened.append(time.monotonic())
     try:
         asked = await pipeline.handle(heard("what is it made of"))
+        missed = await pipeline.handle(heard("the call of psychopum"))
         replied = await pipeline.handle(heard("the shaft coupling"))
         follow = await pipeline.handle(heard("and what scale is it drawn at"))
         pipeline.in_hand.drop()
@@ -190,14 +191,24 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
         pipeline.in_hand.drop()
         await pipeline.handle(heard("what is it made of"))
         other = await pipeline.handle(heard("what revision is the mounting bracket"))
+        pipeline.in_hand.drop()
+        await pipeline.handle(heard("what is it made of"))
+        await pipeline.handle(heard("the blue one"))
+        given_up = await pipeline.handle(heard("the green one"))
     finally:
         reader.close()
     assert asked["mode"] == "asked" and asked["citations"] == [], asked
     assert asked["spoken"].startswith("Which drawing do you mean:"), asked["spoken"]
     assert "SHAFT COUPLING" in asked["spoken"] and "MOUNTING BRACKET" in asked["spoken"]
+    # A reply in which no drawing's name was heard is said back, once, and listened for again.
+    assert missed["mode"] == "asked" and missed["reply_to"] == "what is it made of"
+    assert missed["spoken"].startswith(
+        'I did not catch a drawing\'s name in "the call of psychopum".'
+    ), missed["spoken"]
+    assert given_up["mode"] != "asked" and "reply_to" not in given_up, given_up
     # The reply is heard without the wake phrase: the pipeline asked the listener for it, once
-    # for each question asked back.
-    assert len(listened) == 3
+    # for each question asked back and each reply said back.
+    assert len(listened) == 6
     assert replied["reply_to"] == "what is it made of"
     assert "316" in replied["spoken"], replied["spoken"]
     assert replied["extra"]["in_hand"].endswith(SAMPLES[1].file_name), replied
