@@ -2,11 +2,12 @@
 
 "What is this part made of?", asked with nothing scanned, named or quoted a while before, has no
 drawing to point at. Searched on its own it is answered from whichever drawing the search ranks
-first, and that is another drawing's material three times in four. So the appliance asks back
-("Which drawing do you mean? …"), holds the question for ``answer.ask_which_s`` seconds, and
-listens for the reply without the wake phrase. A reply that is only a drawing's name ("the adapter
-plate", "drawing FL-3306") puts that drawing in hand and the held question is answered about it;
-any other reply is a question of its own.
+first, most often another drawing's material, said as surely as a right answer. So the appliance
+asks back ("Which drawing do you mean? …"), holds the question for ``answer.ask_which_s`` seconds,
+and listens for the reply without the wake phrase. A reply that is only a drawing's name ("the
+adapter plate", "drawing FL-3306") puts that drawing in hand and the held question is answered
+about it. A reply in which no drawing's name is heard is said back once, asking for the number; a
+reply that asks something is a question of its own.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ MAX_LISTED = 3
 #: what's its scale?"), not only a drawing's name.
 _ASKING = frozenset(
     """what whats how which who whom whose when where why does do did can could should would tell
-    give show list wie was welche welcher welches wer wo warum vad hur vilken vem var""".split()  # noqa: SIM905
+    give show wie was welche welcher welches wer wo warum vad hur vilken vem var""".split()  # noqa: SIM905
 )
 
 

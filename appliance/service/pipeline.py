@@ -195,7 +195,8 @@ class QuestionPipeline:
                 self.bus.publish(Event(EventType.IDLE, {}))
             stages = timer.stages()
             record["latency"] = stages
-            if command.kind == CommandKind.QUESTION:
+            if command.kind == CommandKind.QUESTION and record["mode"] != "asked":
+                # A question back is not an answer: its speed would flatter the answers' figures.
                 self.latency.record(stages)
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
             if record["mode"] == "asked":

@@ -209,6 +209,8 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
     # The reply is heard without the wake phrase: the pipeline asked the listener for it, once
     # for each question asked back and each reply said back.
     assert len(listened) == 6
+    # The latency figures are the answers' (six of them), not the questions back's.
+    assert pipeline.latency.summary()["total"]["count"] == 6
     assert replied["reply_to"] == "what is it made of"
     assert "316" in replied["spoken"], replied["spoken"]
     assert replied["extra"]["in_hand"].endswith(SAMPLES[1].file_name), replied
