@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from appliance.answer.settings import AnswerSettings
-from appliance.config import load_config
+from appliance.config import Config, load_config
+from appliance.index.store import IndexStore
+from appliance.ingest.pipeline import ingest_path
 from appliance.models.manifest import load_manifest
 from appliance.models.store import locate
 
@@ -64,3 +68,40 @@ def models_dir(tmp_path: Path) -> Path:
     path = tmp_path / "models"
     path.mkdir()
     return path
+
+
+#: Three SolidWorks drawings of ../shared/data with a text layer: a fixture, a plate with no
+#: material, a bottom part.
+SHARED_PDFS = ("Aufspannung.PDF", "Elevator_bottom.PDF", "Aufspannung_Ecke.PDF")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def model_free_config(root: Path) -> Config:
+    """A configuration with its data under ``root`` that answers without a model."""
+    cfg = root / "openclaw.toml"
+    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
+    return load_config(cfg, environ={})
+
+
+@contextlib.contextmanager
+def shared_drawings(
+    config: Config, shared_data: Path, names: Sequence[str]
+) -> Iterator[IndexStore]:
+    """An index of these SolidWorks drawings of ../shared/data (read through their text layer,
+    real embeddings), each in ``global`` under its file name."""
+    with IndexStore.open(config) as store:
+        for name in names:
+            report = ingest_path(
+                store, shared_data / "drawings-edocr2" / name, "global", config=config, source=name
+            )
+            assert not report.failures
+        yield store

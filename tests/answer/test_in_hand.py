@@ -12,22 +12,11 @@ import pytest
 
 from appliance.answer.answering import Answer, answer_question
 from appliance.answer.in_hand import DrawingInHand, InHand, points_at_it
-from appliance.config import Config, load_config
+from appliance.config import Config
 from appliance.document import Citation
 from appliance.index.store import IndexStore
-from appliance.ingest.pipeline import ingest_path
-
-DRAWINGS = ("Aufspannung.PDF", "Elevator_bottom.PDF", "Aufspannung_Ecke.PDF")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.answer.conftest import SHARED_PDFS as DRAWINGS
+from tests.answer.conftest import Clock, model_free_config, shared_drawings
 
 
 def _citation(namespace: str, source: str) -> Citation:
@@ -118,20 +107,12 @@ def test_the_words_that_point_at_the_drawing_in_hand(question: str, points: bool
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("in-hand")
-    cfg = root / "openclaw.toml"
-    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
-    return load_config(cfg, environ={})
+    return model_free_config(tmp_path_factory.mktemp("in-hand"))
 
 
 @pytest.fixture(scope="module")
 def store(config: Config, shared_data: Path) -> Iterator[IndexStore]:
-    with IndexStore.open(config) as st:
-        for name in DRAWINGS:
-            report = ingest_path(
-                st, shared_data / "drawings-edocr2" / name, "global", config=config, source=name
-            )
-            assert not report.failures
+    with shared_drawings(config, shared_data, DRAWINGS) as st:
         yield st
 
 

@@ -20,21 +20,11 @@ from appliance.answer.which_drawing import (
     spoken_title,
     which_question,
 )
-from appliance.config import Config, load_config
+from appliance.config import Config
 from appliance.index.store import IndexStore, SourceInfo
 from appliance.ingest.pipeline import ingest_path
-
-DRAWINGS = ("Aufspannung.PDF", "Elevator_bottom.PDF", "Aufspannung_Ecke.PDF")
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.answer.conftest import SHARED_PDFS as DRAWINGS
+from tests.answer.conftest import Clock, model_free_config, shared_drawings
 
 
 def test_a_question_asked_back_waits_for_its_reply_within_its_time() -> None:
@@ -93,20 +83,12 @@ def test_the_question_back_names_a_few_drawings_and_says_how_to_name_one_of_many
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("which-drawing")
-    cfg = root / "openclaw.toml"
-    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
-    return load_config(cfg, environ={})
+    return model_free_config(tmp_path_factory.mktemp("which-drawing"))
 
 
 @pytest.fixture(scope="module")
 def store(config: Config, shared_data: Path) -> Iterator[IndexStore]:
-    with IndexStore.open(config) as st:
-        for name in DRAWINGS:
-            report = ingest_path(
-                st, shared_data / "drawings-edocr2" / name, "global", config=config, source=name
-            )
-            assert not report.failures
+    with shared_drawings(config, shared_data, DRAWINGS) as st:
         yield st
 
 
@@ -115,15 +97,11 @@ def one_drawing(
     tmp_path_factory: pytest.TempPathFactory, shared_data: Path
 ) -> Iterator[IndexStore]:
     """An index of one drawing beside a text note."""
-    root = tmp_path_factory.mktemp("one-drawing")
-    cfg = root / "openclaw.toml"
-    cfg.write_text(f'[paths]\ndata_dir = "{root / "data"}"\n[answer]\nllm_model = ""\n')
-    config = load_config(cfg, environ={})
-    note = root / "gripper.md"
+    config = model_free_config(tmp_path_factory.mktemp("one-drawing"))
+    note = config.paths.data_dir / "gripper.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
     note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
-    with IndexStore.open(config) as st:
-        drawing = shared_data / "drawings-edocr2" / DRAWINGS[0]
-        assert not ingest_path(st, drawing, "global", config=config, source=DRAWINGS[0]).failures
+    with shared_drawings(config, shared_data, DRAWINGS[:1]) as st:
         assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
         yield st
 

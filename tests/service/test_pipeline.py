@@ -156,13 +156,8 @@ async def test_a_scanned_drawing_is_the_one_the_next_question_is_about(
     assert all(d["until"] > time.time() for d in shown)
 
 
-async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_answers_it(
-    config: Config, queue: IndexQueue, embedder: Embedder
-) -> None:
-    # Two drawings, none in hand: "what is it made of" cannot be answered without guessing. The
-    # appliance asks which drawing, listens without the wake phrase, and the reply that names one
-    # answers the question about it.
-    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+async def _two_drawings(config: Config, queue: IndexQueue) -> Config:
+    """Index the mounting bracket and the shaft coupling; the configuration without a model."""
     inbox = config.paths.data_dir / "inbox"
     inbox.mkdir(parents=True)
     for sample in SAMPLES[:2]:
@@ -170,6 +165,16 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
         job = queue.submit("index", "global", path=inbox / sample.file_name)
         assert job.done is not None
         await job.done
+    return dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+
+
+async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_answers_it(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # Two drawings, none in hand: "what is it made of" cannot be answered without guessing. The
+    # appliance asks which drawing, listens without the wake phrase, and the reply that names one
+    # answers the question about it.
+    config = await _two_drawings(config, queue)
     reader = ReaderStore(config, SharedEmbedder(config))
     speaker = RecordingSpeaker()
     pipeline = _pipeline(config, queue, speaker)
@@ -231,14 +236,7 @@ async def test_the_reply_to_which_drawing_is_heard_without_the_wake_phrase(
 ) -> None:
     # Through the real front end (whisper on a WAV source): "open claw, what is it made of?",
     # then, after the question back, "the shaft coupling" with no wake phrase.
-    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
-    inbox = config.paths.data_dir / "inbox"
-    inbox.mkdir(parents=True)
-    for sample in SAMPLES[:2]:
-        draw_sample(sample).convert("RGB").save(inbox / sample.file_name)
-        job = queue.submit("index", "global", path=inbox / sample.file_name)
-        assert job.done is not None
-        await job.done
+    config = await _two_drawings(config, queue)
     question, reply, wav = tmp_path / "q.wav", tmp_path / "r.wav", tmp_path / "talk.wav"
     await speak_question("open claw, what is it made of?", question)
     await speak_question("the shaft coupling", reply)
