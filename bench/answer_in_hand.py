@@ -97,10 +97,10 @@ def _names_word(word: str, said: frozenset[str]) -> bool:
     )
 
 
-def follow_up(text: str, said: frozenset[str]) -> tuple[str, str] | None:
-    """``text`` with the words that named its drawing replaced by "this drawing" or "this part",
-    and those words (the reply to "which drawing do you mean?"); None when they are not one run of
-    words."""
+def follow_up(text: str, said: frozenset[str], pointer: str = "this") -> tuple[str, str] | None:
+    """``text`` with the words that named its drawing replaced by "this drawing" or "this part"
+    (``pointer``: "the" for "the drawing", "the part"), and those words (the reply to "which
+    drawing do you mean?"); None when they are not one run of words."""
     words = list(_WORD.finditer(text))
     hits = [i for i, m in enumerate(words) if _names_word(m.group(), said)]
     if not hits:
@@ -114,7 +114,9 @@ def follow_up(text: str, said: frozenset[str]) -> tuple[str, str] | None:
     while last + 1 < len(words) and fold(words[last + 1].group()) in _AROUND_AFTER:
         last += 1
     taken = {fold(words[i].group()) for i in range(first, last + 1)}
-    said_as = "this drawing" if "drawing" in taken or "drawings" in taken else "this part"
+    said_as = (
+        f"{pointer} drawing" if "drawing" in taken or "drawings" in taken else f"{pointer} part"
+    )
     span = text[words[first].start() : words[last].end()]
     return text[: words[first].start()] + said_as + text[words[last].end() :], span
 
@@ -261,6 +263,7 @@ async def run(
     verbose: bool,
     voices: str = "",
     heard_named: dict[str, str] | None = None,
+    pointer: str = "this",
 ) -> None:
     questions = [q for q in load_set() if q.split == split]
     by_drawing: dict[str, list[Question]] = defaultdict(list)
@@ -333,7 +336,7 @@ async def run(
                 skipped["not named plainly"] += 1
                 await as_written_in_talk(q)
                 continue
-            made = follow_up(q.text, named[0].said)
+            made = follow_up(q.text, named[0].said, pointer)
             if made is None:
                 skipped["name not one run of words"] += 1
                 await as_written_in_talk(q)
@@ -454,6 +457,12 @@ def main() -> None:
         type=Path,
         help="with --spoken: the questions as written, as heard (JSON qid -> text), for 'named'",
     )
+    parser.add_argument(
+        "--pointer",
+        choices=("this", "the"),
+        default="this",
+        help='follow-ups say "this drawing" / "this part" (default) or "the drawing" / "the part"',
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.verbose and args.split == "heldout":
@@ -466,7 +475,9 @@ def main() -> None:
         asyncio.run(run_heard(args.split, config, json.loads(args.heard.read_text())))
     else:
         heard_named = json.loads(args.heard_named.read_text()) if args.heard_named else None
-        asyncio.run(run(args.split, config, args.verbose, args.spoken or "", heard_named))
+        asyncio.run(
+            run(args.split, config, args.verbose, args.spoken or "", heard_named, args.pointer)
+        )
 
 
 if __name__ == "__main__":

@@ -28,8 +28,15 @@ from appliance.document import Citation
 Why = Literal["scanned", "named", "quoted"]
 
 #: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
-#: this part?", "its weight").
-_POINTING = re.compile(r"\b(?:this|it|its|itself)\b", re.IGNORECASE)
+#: this part?", "its weight", "what scale is the drawing?": one drawing, the one talked about).
+#: "The drawing number", "the part number", "the sheet size" name a field, not a drawing ("the
+#: drawing number of the Siemens example"); "the part on drawing …" goes on to name it.
+_POINTING = re.compile(
+    r"\b(?:this|it|its|itself)\b"
+    r"|\bthe (?:drawing|part|sheet|piece|component)\b"
+    r"(?!\s+(?:numbers?|no|nr|size|format|revision|rev|title|list|count|on|of|in|from)\b)",
+    re.IGNORECASE,
+)
 
 #: Share of a question's words (appliance.answer.terms) the drawing in hand must hold for a
 #: question that does not point at it to be about it ("what's the scale?" is; "what's the Gabe cop

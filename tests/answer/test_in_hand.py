@@ -99,6 +99,14 @@ def test_nothing_is_held_when_the_hand_is_off() -> None:
         ("What is the scale?", False),
         ("What's the Gabe cop made of?", False),
         ("Which edits were made?", False),
+        # "The drawing", "the part": the one talked about; but a field's name, or a name to follow.
+        ("What scale is the drawing?", True),
+        ("What is the part made of?", True),
+        ("What is the drawing number of the Siemens example drawing?", False),
+        ("What is the part number?", False),
+        ("What sheet size is it drawn on?", True),
+        ("How much does the part on drawing idler_shaft.png weigh?", False),
+        ("Which drawings are at scale 1:2?", False),
     ],
 )
 def test_the_words_that_point_at_the_drawing_in_hand(question: str, points: bool) -> None:
