@@ -7,9 +7,9 @@ drawing the listener last heard named as a source), or, when that answer quoted 
 question named. It is held for a while (``answer.in_hand_s``) and only within the namespaces being
 searched, so a room change lets it go. A question that names a drawing goes to that one.
 
-A question that names no drawing and does not point at one ("it", "this part") is about the drawing
-in hand only if at least half its words are that drawing's: "what's the scale?" is; "what's the
-Gabe cop made of?", a drawing name the recogniser lost, is searched on its own. The spoken answer
+A question that names no drawing and does not point at one ("it", "this part", "the drawing") is
+about the drawing in hand only if at least half its words are that drawing's: "what's the scale?"
+is; "what's the Gabe cop made of?", a drawing name the recogniser lost, is searched on its own. The spoken answer
 always begins with the drawing it quotes, so a listener hears which drawing was taken.
 """
 
