@@ -37,7 +37,7 @@ from appliance.answer.errors import QuestionError
 from appliance.answer.fields import FIELD_WORDS
 from appliance.answer.in_hand import IN_HAND_MIN_COVER, InHand, points_at_it
 from appliance.answer.prompts import format_messages
-from appliance.answer.which_drawing import is_drawing, which_question
+from appliance.answer.which_drawing import is_drawing, listed_drawings, which_question
 from appliance.document import Box, Citation
 from appliance.drawing_terms import translate
 from appliance.errors import AnswerError
@@ -90,6 +90,9 @@ class Answer:
     #: (namespace, source) of the drawing the question named in full, if it named one: the drawing
     #: the conversation is about next, whichever drawing the answer quoted.
     named: tuple[str, str] | None = None
+    #: (namespace, source) of the drawings a question back named, in the order said ("the
+    #: second one" is the second); empty when it named none.
+    listed: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of ``openclaw ask --json`` and the status page."""
@@ -107,6 +110,7 @@ class Answer:
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "in_hand": self.in_hand,
             "named": "/".join(self.named) if self.named else "",
+            "listed": ["/".join(d) for d in self.listed],
         }
 
 
@@ -842,6 +846,7 @@ def which_answer(p: _Prepared) -> Answer:
     """The question back: which drawing the question points at."""
     said = which_question(p.ask_which)
     return Answer(
+        listed=tuple((d.namespace, d.source) for d in listed_drawings(p.ask_which)),
         question=p.question,
         text=said,
         spoken=said,

@@ -52,9 +52,15 @@ def spoken_title(source: SourceInfo) -> str:
     return " ".join(parts).replace("_", " ")
 
 
+def listed_drawings(drawings: Sequence[SourceInfo]) -> Sequence[SourceInfo]:
+    """The drawings the question back names, in the order it says them (none when there are
+    more than :data:`MAX_LISTED`)."""
+    return drawings if 1 < len(drawings) <= MAX_LISTED else ()
+
+
 def which_question(drawings: Sequence[SourceInfo]) -> str:
     """What the appliance says back: the drawings by name when there are a few, else how to name one."""
-    if 1 < len(drawings) <= MAX_LISTED:
+    if listed_drawings(drawings):
         titles = [spoken_title(d) for d in drawings]
         listed = ", ".join(titles[:-1]) + " or " + titles[-1]
         return f"Which drawing do you mean: {listed}?"
@@ -72,6 +78,25 @@ def reply_names(reply: str, names: SourceNames, heard: bool = False) -> NamedSou
         return None
     named = names.match(reply, heard=heard)
     return named[0] if named else None
+
+
+#: Words that pick one of the drawings the question back named, by its place: "the second one".
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
+
+
+def chosen_by_place(reply: str, listed: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The drawing of ``listed`` (namespace, source; in the order the question back said them) a
+    reply picks by its place ("the first one", "the last"), if it picks one."""
+    words = reply.lower().replace("-", " ").split()
+    words = [w.strip(".,!?;:") for w in words]
+    picked = [_ORDINALS[w] for w in words if w in _ORDINALS]
+    if "last" in words or "latter" in words:
+        picked.append(len(listed) - 1)
+    if "former" in words:
+        picked.append(0)
+    if len(set(picked)) != 1 or not 0 <= picked[0] < len(listed):
+        return None
+    return listed[picked[0]]
 
 
 def asks_something(reply: str) -> bool:
@@ -107,6 +132,8 @@ class AskedBack:
     since: float
     #: Replies so far that named no drawing (each said back: "I did not catch …").
     tries: int = 0
+    #: (namespace, source) of the drawings the question back named, in the order said.
+    listed: tuple[tuple[str, str], ...] = ()
 
 
 class PendingQuestion:
@@ -127,12 +154,13 @@ class PendingQuestion:
         """Whether questions are asked back at all."""
         return self.hold_s > 0
 
-    def ask(self, question: str, tries: int = 0) -> None:
-        """Hold ``question`` until its drawing is named (``tries``: replies so far that named none)."""
+    def ask(self, question: str, tries: int = 0, listed: Sequence[tuple[str, str]] = ()) -> None:
+        """Hold ``question`` until its drawing is named (``tries``: replies so far that named none;
+        ``listed``: the drawings the question back named, in order)."""
         if self.hold_s <= 0:
             return
         with self._lock:
-            self._asked = AskedBack(question, self._clock(), tries)
+            self._asked = AskedBack(question, self._clock(), tries, tuple(listed))
 
     def current(self) -> AskedBack | None:
         """The question waiting, if its reply is still awaited."""

@@ -200,6 +200,7 @@ class AnswerAdapter:
                 "timings": answer.timings,
                 "in_hand": answer.in_hand,
                 "named": list(answer.named) if answer.named else None,
+                "listed": [list(d) for d in answer.listed],
             },
         )
 

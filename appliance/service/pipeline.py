@@ -17,8 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from appliance.answer.in_hand import DrawingInHand
-from appliance.answer.which_drawing import AskedBack, PendingQuestion, asks_something
+from appliance.answer.in_hand import DrawingInHand, InHand
+from appliance.answer.which_drawing import (
+    AskedBack,
+    PendingQuestion,
+    asks_something,
+    chosen_by_place,
+)
 from appliance.audio.commands import CommandKind
 from appliance.audio.utterance import Utterance
 from appliance.audio.wavio import write_wav
@@ -49,6 +54,12 @@ class _Times:
 
     def first_token(self, at: float) -> None:
         self.timer.first_token_at = at
+
+
+def _listed(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """The drawings a question back named (namespace, source), from its record."""
+    listed = (record.get("extra") or {}).get("listed") or []
+    return [(str(d[0]), str(d[1])) for d in listed if len(d) == 2]
 
 
 async def _one(text: str) -> AsyncIterator[str]:
@@ -201,8 +212,10 @@ class QuestionPipeline:
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
             if record["mode"] == "asked":
                 # "Which drawing do you mean?" was said: the reply needs no wake phrase.
-                tries = asked.tries + 1 if asked is not None and "reply_to" in record else 0
-                self.asked.ask(record.get("reply_to") or command.argument, tries)
+                again = asked is not None and "reply_to" in record
+                tries = asked.tries + 1 if asked is not None and again else 0
+                listed = asked.listed if asked is not None and again else _listed(record)
+                self.asked.ask(record.get("reply_to") or command.argument, tries, listed)
                 if self.listen_for_reply is not None:
                     self.listen_for_reply()
             return record
@@ -214,6 +227,10 @@ class QuestionPipeline:
         its reply."""
         if asked is not None:
             held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+            picked = chosen_by_place(question, asked.listed)
+            if held is None and picked is not None:
+                # "The second one": of the drawings the question back named.
+                held = InHand(*picked, "named", time.monotonic())
             if held is not None:
                 # "The adapter plate.": the question asked back is about it.
                 self.in_hand.take(held.namespace, held.source, held.why)

@@ -16,6 +16,7 @@ from appliance.answer.answering import Answer, answer_question
 from appliance.answer.in_hand import InHand
 from appliance.answer.which_drawing import (
     PendingQuestion,
+    chosen_by_place,
     drawing_in_reply,
     spoken_title,
     which_question,
@@ -179,3 +180,30 @@ def test_a_reply_that_asks_something_or_names_nothing_is_a_question_of_its_own(
         assert drawing_in_reply(reply, store=store, namespaces=("global",)) is None, reply
     # A drawing that is not indexed is not named.
     assert drawing_in_reply("the Lagerdeckel", store=store, namespaces=("global",)) is None
+
+
+def test_a_reply_may_pick_a_listed_drawing_by_its_place() -> None:
+    listed = [("global", "a.png"), ("global", "b.png"), ("shop", "c.pdf")]
+    assert chosen_by_place("The second one.", listed) == ("global", "b.png")
+    assert chosen_by_place("the first", listed) == ("global", "a.png")
+    assert chosen_by_place("the last one, please", listed) == ("shop", "c.pdf")
+    assert chosen_by_place("the third", listed[:2]) is None  # only two were named
+    assert chosen_by_place("the first or the second?", listed) is None
+    assert chosen_by_place("the shaft coupling", listed) is None
+    assert chosen_by_place("the second one", []) is None
+
+
+async def test_the_question_back_says_which_drawings_it_named_in_order(
+    store: IndexStore, config: Config
+) -> None:
+    answer = await _ask(store, config, "What is it made of?")
+    assert len(answer.listed) == 3 and {s for _, s in answer.listed} == set(DRAWINGS)
+    positions = [answer.spoken.find(spoken_title(_source(store, s))) for _, s in answer.listed]
+    assert positions == sorted(positions) and -1 not in positions, (answer.spoken, positions)
+    assert answer.to_json()["listed"] == [f"{n}/{s}" for n, s in answer.listed]
+
+
+def _source(store: IndexStore, source: str) -> SourceInfo:
+    info = store.source_info("global", source)
+    assert info is not None
+    return info

@@ -200,6 +200,9 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
         await pipeline.handle(heard("what is it made of"))
         await pipeline.handle(heard("the blue one"))
         given_up = await pipeline.handle(heard("the green one"))
+        pipeline.in_hand.drop()
+        listed = await pipeline.handle(heard("what is it made of"))
+        by_place = await pipeline.handle(heard("the second one"))
     finally:
         reader.close()
     assert asked["mode"] == "asked" and asked["citations"] == [], asked
@@ -211,11 +214,17 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
         'I did not catch a drawing\'s name in "the call of psychopum".'
     ), missed["spoken"]
     assert given_up["mode"] != "asked" and "reply_to" not in given_up, given_up
+    # The drawings are named in order, and "the second one" is the second said.
+    second = listed["extra"]["listed"][1]
+    assert by_place["reply_to"] == "what is it made of", by_place
+    assert by_place["extra"]["in_hand"] == "/".join(second), by_place
+    number = next(x.number for x in SAMPLES if second[1].endswith(x.file_name))
+    assert listed["spoken"].index(number) > listed["spoken"].index(" or "), listed["spoken"]
     # The reply is heard without the wake phrase: the pipeline asked the listener for it, once
     # for each question asked back and each reply said back.
-    assert len(listened) == 6
-    # The latency figures are the answers' (six of them), not the questions back's.
-    assert pipeline.latency.summary()["total"]["count"] == 6
+    assert len(listened) == 7
+    # The latency figures are the answers' (seven of them), not the questions back's.
+    assert pipeline.latency.summary()["total"]["count"] == 7
     assert replied["reply_to"] == "what is it made of"
     assert "316" in replied["spoken"], replied["spoken"]
     assert replied["extra"]["in_hand"].endswith(SAMPLES[1].file_name), replied
