@@ -379,7 +379,7 @@ def _prepare(
 
     settings = config.answer
     text, truncated = clean_question(question, settings.max_question_chars)
-    text = wording.spaced(wording.as_asked(text) if heard else text)
+    text = wording.as_read(text, heard)
     searched = scope(namespaces)
     t0 = time.perf_counter()
     # A question that names a drawing (its number, title, file name or their English sense)
@@ -408,14 +408,14 @@ def _prepare(
         drawings = _drawings(store, searched)
         if len(drawings) > 1:
             return _Prepared(
-                text,
-                text,
-                truncated,
-                searched,
-                [],
-                [],
-                True,
-                {"retrieve": time.perf_counter() - t0},
+                question=text,
+                find_text=text,
+                truncated=truncated,
+                searched=searched,
+                others=[],
+                sources=[],
+                weak=True,
+                timings={"retrieve": time.perf_counter() - t0},
                 ask_which=tuple(drawings),
             )
     options = SearchOptions.from_settings(

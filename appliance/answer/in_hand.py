@@ -9,8 +9,9 @@ searched, so a room change lets it go. A question that names a drawing goes to t
 
 A question that names no drawing and does not point at one ("it", "this part", "the drawing") is
 about the drawing in hand only if at least half its words are that drawing's: "what's the scale?"
-is; "what's the Gabe cop made of?", a drawing name the recogniser lost, is searched on its own. The spoken answer
-always begins with the drawing it quotes, so a listener hears which drawing was taken.
+is; "what's the Gabe cop made of?", a drawing name the recogniser lost, is searched on its own.
+The spoken answer always begins with the drawing it quotes, so a listener hears which drawing was
+taken.
 """
 
 from __future__ import annotations

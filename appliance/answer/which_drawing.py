@@ -114,9 +114,8 @@ def drawing_in_reply(
     from appliance.answer import wording
     from appliance.index.search import scope
 
-    text = wording.spaced(wording.as_asked(reply) if heard else reply)
     names = store.names.names(scope(namespaces))
-    named = reply_names(names.split_compounds(text), names, heard)
+    named = reply_names(names.split_compounds(wording.as_read(reply, heard)), names, heard)
     if named is None:
         return None
     return InHand(named.namespace, named.source, "named", time.monotonic())

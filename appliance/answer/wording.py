@@ -104,6 +104,12 @@ def _spoken_hole(m: re.Match[str]) -> str:
     return f"hole {letter}{_NUMBER_WORDS[m.group(2).lower()]}"
 
 
+def as_read(question: str, heard: bool) -> str:
+    """A question as the finder reads it: spaced, and a ``heard`` one (a transcript) with the
+    drawing words the recogniser hears as others put back."""
+    return spaced(as_asked(question) if heard else question)
+
+
 def as_asked(transcript: str) -> str:
     """A recogniser's transcript with the drawing words it hears as others put back."""
     text = _SPOKEN_HOLE.sub(_spoken_hole, transcript)

@@ -149,9 +149,10 @@ class AnswerAdapter:
         """The drawing a reply to "which drawing?" names, if it is only a name (a transcript)."""
         from appliance.answer.which_drawing import drawing_in_reply
 
-        store = await asyncio.to_thread(self.reader.get)
         return await asyncio.to_thread(
-            drawing_in_reply, reply, store=store, namespaces=namespaces, heard=True
+            lambda: drawing_in_reply(
+                reply, store=self.reader.get(), namespaces=namespaces, heard=True
+            )
         )
 
     def _thumbnail(

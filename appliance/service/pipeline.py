@@ -12,7 +12,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,9 +56,9 @@ class _Times:
         self.timer.first_token_at = at
 
 
-def _listed(record: dict[str, Any]) -> list[tuple[str, str]]:
-    """The drawings a question back named (namespace, source), from its record."""
-    listed = (record.get("extra") or {}).get("listed") or []
+def _listed(extra: dict[str, Any]) -> list[tuple[str, str]]:
+    """The drawings a question back named (namespace, source), from its answer's extra."""
+    listed = extra.get("listed") or []
     return [(str(d[0]), str(d[1])) for d in listed if len(d) == 2]
 
 
@@ -210,14 +210,6 @@ class QuestionPipeline:
                 # A question back is not an answer: its speed would flatter the answers' figures.
                 self.latency.record(stages)
             self.bus.publish(Event(EventType.ANSWER_READY, {"record": record}))
-            if record["mode"] == "asked":
-                # "Which drawing do you mean?" was said: the reply needs no wake phrase.
-                again = asked is not None and "reply_to" in record
-                tries = asked.tries + 1 if asked is not None and again else 0
-                listed = asked.listed if asked is not None and again else _listed(record)
-                self.asked.ask(record.get("reply_to") or command.argument, tries, listed)
-                if self.listen_for_reply is not None:
-                    self.listen_for_reply()
             return record
 
     async def _question(
@@ -247,8 +239,19 @@ class QuestionPipeline:
                 self.bus.publish(Event(EventType.SPEAKING, {"text": text}))
                 timer.first_audio_at = await self.speaker.speak(_one(text))
                 self._last_spoken = text
+                self._wait_for_reply(asked.question, asked.tries + 1, asked.listed)
                 return AnswerResult(text=text, spoken=text, mode="asked")
-        return await self._answer_and_speak(question, timer)
+        result = await self._answer_and_speak(question, timer)
+        if result.mode == "asked":
+            self._wait_for_reply(question, 0, _listed(result.extra))
+        return result
+
+    def _wait_for_reply(self, question: str, tries: int, listed: Sequence[tuple[str, str]]) -> None:
+        """After "Which drawing do you mean?": hold the question, and listen for the reply
+        without the wake phrase."""
+        self.asked.ask(question, tries, listed)
+        if self.listen_for_reply is not None:
+            self.listen_for_reply()
 
     async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:
         """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready.
