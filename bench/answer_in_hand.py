@@ -99,7 +99,8 @@ def _names_word(word: str, said: frozenset[str]) -> bool:
 
 def follow_up(text: str, said: frozenset[str], pointer: str = "this") -> tuple[str, str] | None:
     """``text`` with the words that named its drawing replaced by "this drawing" or "this part"
-    (``pointer``: "the" for "the drawing", "the part"), and those words (the reply to "which
+    (``pointer``: "the" for "the drawing", "the part"; "none" drops them: "what is the scale?"),
+    and those words (the reply to "which
     drawing do you mean?"); None when they are not one run of words."""
     words = list(_WORD.finditer(text))
     hits = [i for i, m in enumerate(words) if _names_word(m.group(), said)]
@@ -117,8 +118,39 @@ def follow_up(text: str, said: frozenset[str], pointer: str = "this") -> tuple[s
     said_as = (
         f"{pointer} drawing" if "drawing" in taken or "drawings" in taken else f"{pointer} part"
     )
-    span = text[words[first].start() : words[last].end()]
-    return text[: words[first].start()] + said_as + text[words[last].end() :], span
+    start, end = words[first].start(), words[last].end()
+    span = text[start:end]
+    if pointer == "none":
+        dropped = _without(text, start, end)
+        return None if dropped is None else (dropped, span)
+    return text[:start] + said_as + text[end:], span
+
+
+#: A word that leads a drawing's name and goes with it when the name is dropped ("the scale *of*
+#: the shaft coupling").
+_LEADING = re.compile(r"\b(?:of|on|in|for|from|about)$", re.IGNORECASE)
+
+
+def _without(text: str, start: int, end: int) -> str | None:
+    """``text`` with the name at ``start:end`` dropped, the way a person asks who does not say
+    which drawing: "the shaft coupling's material" is "the material", "the scale of the shaft
+    coupling" is "the scale"; None where the name is the sentence's subject ("is the bracket
+    made of …"), which cannot be dropped."""
+    after = text[end:]
+    possessive = re.match(r"['\u2019]s\b", after)
+    if possessive:
+        return text[:start] + "the" + after[possessive.end() :]
+    before = text[:start].rstrip()
+    leading = _LEADING.search(before)
+    if leading is None:
+        return None
+    before = before[: leading.start()].rstrip()
+    if not before:
+        # "On the Lagerdeckel, what is the scale?"
+        rest = after.lstrip(" ,")
+        return rest[:1].upper() + rest[1:]
+    joined = f"{before} {after.lstrip()}" if after[:1].isalnum() else before + after
+    return re.sub(r"\s+([?.,!])", r"\1", joined)
 
 
 def _source_of(store: IndexStore) -> dict[str, tuple[str, str]]:
@@ -338,7 +370,7 @@ async def run(
                 continue
             made = follow_up(q.text, named[0].said, pointer)
             if made is None:
-                skipped["name not one run of words"] += 1
+                skipped["name not one run of words (none: the subject)"] += 1
                 await as_written_in_talk(q)
                 continue
             text, reply = made
@@ -398,7 +430,7 @@ async def run(
                 if condition == "talk":
                     talk.after_answer(answer.citations, answer.named)
                 ok = score(q, answer)
-                verdicts.append("RIGHT" if ok else "wrong")
+                verdicts.append("RIGHT" if ok else "asked" if asked else "wrong")
                 for kind in kinds:
                     right[condition][kind] += ok
                 misled[condition][kinds[0]] += not ok and answer.mode not in ("abstained", "asked")
@@ -459,9 +491,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--pointer",
-        choices=("this", "the"),
+        choices=("this", "the", "none"),
         default="this",
-        help='follow-ups say "this drawing" / "this part" (default) or "the drawing" / "the part"',
+        help='follow-ups say "this drawing" / "this part" (default) or "the drawing" / "the part",'
+        " or (none) only what is asked: the name dropped",
     )
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()

@@ -34,12 +34,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
-from appliance.answer.fields import FIELD_WORDS
-from appliance.answer.in_hand import IN_HAND_MIN_COVER, InHand, points_at_it
+from appliance.answer.fitting import about_hand, found_cover, read_as
+from appliance.answer.in_hand import InHand, points_at_it
 from appliance.answer.prompts import format_messages
-from appliance.answer.which_drawing import is_drawing, listed_drawings, which_question
+from appliance.answer.which_drawing import (
+    fits_drawings_alike,
+    is_drawing,
+    listed_drawings,
+    which_question,
+)
 from appliance.document import Box, Citation
-from appliance.drawing_terms import translate
 from appliance.errors import AnswerError
 
 if TYPE_CHECKING:
@@ -205,20 +209,11 @@ def retrieval_is_weak(
     """
     if not hits or not sources:
         return True
-    best_cover = max(extractive.coverage(question, f"{_read_as(s)}\n{also}") for s in sources)
+    best_cover = max(extractive.coverage(question, f"{read_as(s)}\n{also}") for s in sources)
     best_cosine = max(_vector_similarity(h) for h in hits)
     if best_cover >= 0.5:
         return False
     return best_cover < min_score and best_cosine < _WEAK_COSINE
-
-
-def _read_as(source: Source) -> str:
-    """A source's title and text, their English sense, and the words that ask for each field
-    its title block states: "Does the fork head get any coating?" shares its words with
-    "Gabelkopf ... Oberfläche: verzinkt" only through the glossary and the field's words."""
-    text = f"{source.title}\n{source.text}"
-    stated = (" ".join(FIELD_WORDS.get(f, ())) for f, v in source.fields.items() if v.strip())
-    return "\n".join([text, translate(text), *stated])
 
 
 #: Words of the question said back in a spoken abstention.
@@ -429,12 +424,33 @@ def _prepare(
         # The question is about the drawing in hand: an answer from another drawing would be
         # about another part ("What revision is this drawing?" of one that has none).
         own = [h for h in hits if h.focused]
-        if _about_hand(text, own):
+        if about_hand(text, hits):
             hits = own
         else:
             held = None
             unfocused = dataclasses.replace(options, focus_sources=())
             hits = search(store, text, searched, options=unfocused)
+    if (
+        not named
+        and held is None
+        and settings.ask_which_s > 0
+        and fits_drawings_alike(text, found_cover(text, hits, store))
+    ):
+        # "What's the scale?" with nothing in hand: every drawing has one, so the search would
+        # only pick which drawing's to say.
+        drawings = _drawings(store, searched)
+        if len(drawings) > 1:
+            return _Prepared(
+                question=text,
+                find_text=text,
+                truncated=truncated,
+                searched=searched,
+                others=[],
+                sources=[],
+                weak=True,
+                timings={"retrieve": time.perf_counter() - t0},
+                ask_which=tuple(drawings),
+            )
     sources = build_sources(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
     )
@@ -471,19 +487,6 @@ def _prepare(
         in_hand=f"{in_hand.namespace}/{in_hand.source}" if held is not None and in_hand else "",
         named=(named[0].namespace, named[0].source) if named and named[0].score >= 1.0 else None,
     )
-
-
-def _about_hand(question: str, own: Sequence[HitLike]) -> bool:
-    """Whether a question that names no drawing is about the drawing in hand, whose slices the
-    search found are ``own``: it points at it ("what is it made of?"), or at least half its words
-    are the drawing's ("what's the scale?"). A name the recogniser lost ("what's the Gabe cop
-    made of?", with another drawing in hand) is neither, and is searched on its own."""
-    if points_at_it(question):
-        return True
-    read = "\n".join(
-        _read_as(s) for s in build_sources(own, budget_tokens=10**6, max_sources=10**6)
-    )
-    return extractive.coverage(question, read) >= IN_HAND_MIN_COVER
 
 
 def _drawings(store: IndexStore, searched: Sequence[str]) -> list[SourceInfo]:

@@ -8,10 +8,18 @@ and listens for the reply without the wake phrase. A reply that is only a drawin
 adapter plate", "drawing FL-3306") puts that drawing in hand and the held question is answered
 about it. A reply in which no drawing's name is heard is said back once, asking for the number; a
 reply that asks something is a question of its own.
+
+A question that names no drawing and does not point at one is asked back too when its words do
+not tell the drawings apart: "what's the scale?" fits every drawing with a scale as well as any
+other, and the search would only pick one of them. It is asked back when two or more drawings
+found hold its words as fully as any source found does (at least half of them), and no text note
+does; a question that asks for drawings ("which part is made of S235?", "how many drawings …")
+is searched, since the drawings are its answer.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -33,6 +41,43 @@ _ASKING = frozenset(
     """what whats how which who whom whose when where why does do did can could should would tell
     give show wie was welche welcher welches wer wo warum vad hur vilken vem var""".split()  # noqa: SIM905
 )
+
+
+#: A question that asks for drawings rather than about one: "which part is made of S235?", "how
+#: many drawings are in A3?", "list every part in aluminium".
+_ASKS_FOR_DRAWINGS = re.compile(
+    r"\b(?:which|what)\s+(?:drawings?|parts?|sheets?|ones?)\b"
+    r"|\b(?:drawings|parts|sheets)\b|\bhow many\b|\b(?:all|every|each|any|list)\b",
+    re.IGNORECASE,
+)
+
+#: Share of a question's words the drawings alike must hold for it to be asked back: below it the
+#: question is mostly about something no drawing found states, and is searched (and most often
+#: declined) as before.
+ALIKE_MIN_COVER = 0.5
+
+
+def asks_for_drawings(question: str) -> bool:
+    """Whether a question asks which drawings (or how many) fit, not about one drawing."""
+    return _ASKS_FOR_DRAWINGS.search(question) is not None
+
+
+def fits_drawings_alike(question: str, found: Iterable[tuple[str, bool, float]]) -> bool:
+    """Whether ``question`` does not tell the drawings apart: two or more drawings found hold as
+    many of its words as the best source found, at least :data:`ALIKE_MIN_COVER` of them, and no
+    text note does. ``found``: for each source found, its key, whether it is a current drawing and
+    the share of the question's words it holds."""
+    if asks_for_drawings(question):
+        return False
+    best: dict[str, tuple[bool, float]] = {}
+    for key, drawing, cover in found:
+        if key not in best or cover > best[key][1]:
+            best[key] = (drawing, cover)
+    top = max((cover for _, cover in best.values()), default=0.0)
+    if top < ALIKE_MIN_COVER:
+        return False
+    alike = [drawing for drawing, cover in best.values() if cover >= top - 1e-9]
+    return len(alike) >= 2 and all(alike)
 
 
 def is_drawing(source: SourceInfo) -> bool:

@@ -191,3 +191,17 @@ async def test_a_fact_the_drawing_in_hand_does_not_state_is_declined_not_taken_f
     assert answer.in_hand == "global/Aufspannung_Ecke.PDF"
     other = await _ask(store, config, "What is it made of?", "Aufspannung.PDF")
     assert "PLA" in other.spoken, other.spoken
+
+
+async def test_a_question_no_other_drawing_fits_better_stays_with_the_drawing_in_hand(
+    store: IndexStore, config: Config
+) -> None:
+    # "What is the drawing number?" holds no content words, only a field's: every drawing states
+    # one, and the one in hand is meant. Searched on its own it was another drawing's number.
+    for source in DRAWINGS:
+        answer = await _ask(store, config, "What is the drawing number?", source)
+        assert answer.in_hand == f"global/{source}", answer
+        assert [c.source for c in answer.citations] == [source], answer
+    # With nothing in hand, it is asked which drawing (each of them has a number).
+    alone = await _ask(store, config, "What is the drawing number?", None)
+    assert alone.mode == "asked", alone

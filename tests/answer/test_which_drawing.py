@@ -16,8 +16,10 @@ from appliance.answer.answering import Answer, answer_question
 from appliance.answer.in_hand import InHand
 from appliance.answer.which_drawing import (
     PendingQuestion,
+    asks_for_drawings,
     chosen_by_place,
     drawing_in_reply,
+    fits_drawings_alike,
     spoken_title,
     which_question,
 )
@@ -207,3 +209,51 @@ def _source(store: IndexStore, source: str) -> SourceInfo:
     info = store.source_info("global", source)
     assert info is not None
     return info
+
+
+def test_a_question_that_fits_drawings_alike_is_told_from_one_that_picks_one() -> None:
+    def found(*covers: tuple[str, bool, float]) -> list[tuple[str, bool, float]]:
+        return list(covers)
+
+    two_alike = found(("g/a.png", True, 1.0), ("g/b.png", True, 1.0), ("g/c.png", True, 0.5))
+    assert fits_drawings_alike("What is the scale?", two_alike)
+    # One drawing holds more of its words: the search picks it, as before.
+    assert not fits_drawings_alike(
+        "What is the scale?", found(("g/a.png", True, 1.0), ("g/b.png", True, 0.5))
+    )
+    # A text note holds its words as fully: the note may well be the answer.
+    assert not fits_drawings_alike(
+        "What torque?", found(("g/a.png", True, 1.0), ("g/b.png", True, 1.0), ("g/n.md", False, 1.0))
+    )
+    # Most of its words are on no drawing found: searched (and most often declined).
+    assert not fits_drawings_alike(
+        "What is the crankshaft's bore?", found(("g/a.png", True, 0.4), ("g/b.png", True, 0.4))
+    )
+    # Several slices of one drawing are one drawing.
+    assert not fits_drawings_alike(
+        "What is the scale?", found(("g/a.png", True, 1.0), ("g/a.png", True, 1.0))
+    )
+    # Asking for drawings, the drawings are the answer.
+    for question in ("Which drawings are at scale 1:2?", "How many parts are in aluminium?"):
+        assert asks_for_drawings(question)
+        assert not fits_drawings_alike(question, two_alike)
+    assert not asks_for_drawings("What is the scale?")
+
+
+async def test_a_question_whose_words_fit_every_drawing_is_asked_back(
+    store: IndexStore, config: Config
+) -> None:
+    answer = await _ask(store, config, "What is the scale?")
+    assert answer.mode == "asked", answer
+    assert len(answer.listed) == 3, answer.listed
+    # With the drawing in hand it is answered about that drawing.
+    held = InHand("global", "Aufspannung.PDF", "scanned", 0.0)
+    in_hand = await _ask(store, config, "What is the scale?", held)
+    assert in_hand.mode == "extractive", in_hand
+    assert [c.source for c in in_hand.citations] == ["Aufspannung.PDF"]
+    # Named, it is answered; asking for the drawings, it is searched.
+    named = await _ask(store, config, "What is the scale of the Aufspannung Ecke?")
+    assert named.mode == "extractive", named
+    assert [c.source for c in named.citations] == ["Aufspannung_Ecke.PDF"]
+    which = await _ask(store, config, "Which drawings are drawn at scale 1:1?")
+    assert which.mode != "asked", which
