@@ -240,7 +240,9 @@ def _ms(seconds: list[float]) -> str:
     return f"{1000 * statistics.median(seconds):.0f} / {1000 * percentile(seconds, 95):.0f}"
 
 
-async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
+async def run_heard(
+    split: str, config: Config, heard: dict[str, str], verbose: bool = False
+) -> None:
     """Spoken questions as heard, each about a drawing it names (perhaps misheard): answered with
     nothing in hand, with the drawing of the question before it in hand (the same drawing: the
     set asks about one drawing at a time), and with another drawing in hand (the last one asked
@@ -272,12 +274,16 @@ async def run_heard(split: str, config: Config, heard: dict[str, str]) -> None:
                 if before is not None and before.drawing in sources:
                     hand = InHand(*sources[before.drawing], "quoted", 0.0)
                 hands[label] = hand
+            verdicts = []
             for label, hand in hands.items():
                 answer = await _ask(heard[q.qid], store, config, hand, heard=True)
                 asked_back[label] += answer.mode == "asked"
                 ok = score(q, answer)
                 right[label]["all"] += ok
                 right[label][naming] += ok
+                verdicts.append("RIGHT" if ok else "asked" if answer.mode == "asked" else "wrong")
+            if verbose and naming == "named none":
+                print(f"  {q.qid:30} {' '.join(verdicts):20} | {heard[q.qid]}")
             total["all"] += 1
             total[naming] += 1
     print(f"{split}: {total['all']} spoken questions about a drawing, as heard")
@@ -505,7 +511,8 @@ def main() -> None:
         parser.error(f"no index in {root}: build it with bench/answer_eval.py --index-dir")
     config = open_config(root, None)
     if args.heard:
-        asyncio.run(run_heard(args.split, config, json.loads(args.heard.read_text())))
+        heard = json.loads(args.heard.read_text())
+        asyncio.run(run_heard(args.split, config, heard, args.verbose))
     else:
         heard_named = json.loads(args.heard_named.read_text()) if args.heard_named else None
         asyncio.run(

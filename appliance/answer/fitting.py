@@ -56,7 +56,9 @@ def about_hand(question: str, hits: Sequence[Hit]) -> bool:
     that put the drawing's slices first (``focused``): it points at it ("what is it made of?"), at
     least half its words are the drawing's ("what's the scale?"), or no other source found holds
     more of them ("what radius has the nose?"). A note that says what it asks ("the torque for the
-    M6 screws"), or a drawing holding a name the recogniser lost, wins over the drawing in hand."""
+    M6 screws") wins over the drawing in hand; so does another drawing found that holds more of
+    the words of a name the recogniser half lost, but one it lost whole is taken to be about the
+    drawing in hand (the spoken answer names the drawing it quotes)."""
     if points_at_it(question):
         return True
     own = _whole([h for h in hits if h.focused])

@@ -14,7 +14,8 @@ not tell the drawings apart: "what's the scale?" fits every drawing with a scale
 other, and the search would only pick one of them. It is asked back when two or more drawings
 found hold its words as fully as any source found does (at least half of them), and no text note
 does; a question that asks for drawings ("which part is made of S235?", "how many drawings …")
-is searched, since the drawings are its answer.
+is searched, since the drawings are its answer, and so is one that calls a drawing by a name the
+index does not know ("the crankshaft drawing"), which is then declined.
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ _ASKS_FOR_DRAWINGS = re.compile(
     re.IGNORECASE,
 )
 
+#: "The crankshaft drawing", "the Siemens example part": a drawing called by a name (one to three
+#: words before "drawing", "part" or "sheet"). When the naming found no drawing by it, the drawing
+#: is not here, and the question is declined, not asked back.
+_CALLED = re.compile(r"\bthe\s+((?:[\w-]+\s+){1,3}?)(?:drawing|part|sheet)\b", re.IGNORECASE)
+#: Words that do not name a drawing before "drawing" or "part" ("the same part", "the other one").
+_NOT_A_NAME = frozenset(
+    """of on in at for from with and or this that these those same other whole first second
+    third last next previous""".split()  # noqa: SIM905
+)
+
 #: Share of a question's words the drawings alike must hold for it to be asked back: below it the
 #: question is mostly about something no drawing found states, and is searched (and most often
 #: declined) as before.
@@ -62,12 +73,20 @@ def asks_for_drawings(question: str) -> bool:
     return _ASKS_FOR_DRAWINGS.search(question) is not None
 
 
+def calls_a_drawing(question: str) -> bool:
+    """Whether a question calls a drawing by a name of its own ("the crankshaft drawing")."""
+    return any(
+        not {w.lower() for w in m.group(1).split()} & _NOT_A_NAME
+        for m in _CALLED.finditer(question)
+    )
+
+
 def fits_drawings_alike(question: str, found: Iterable[tuple[str, bool, float]]) -> bool:
     """Whether ``question`` does not tell the drawings apart: two or more drawings found hold as
     many of its words as the best source found, at least :data:`ALIKE_MIN_COVER` of them, and no
     text note does. ``found``: for each source found, its key, whether it is a current drawing and
     the share of the question's words it holds."""
-    if asks_for_drawings(question):
+    if asks_for_drawings(question) or calls_a_drawing(question):
         return False
     best: dict[str, tuple[bool, float]] = {}
     for key, drawing, cover in found:

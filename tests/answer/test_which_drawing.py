@@ -17,6 +17,7 @@ from appliance.answer.in_hand import InHand
 from appliance.answer.which_drawing import (
     PendingQuestion,
     asks_for_drawings,
+    calls_a_drawing,
     chosen_by_place,
     drawing_in_reply,
     fits_drawings_alike,
@@ -238,6 +239,11 @@ def test_a_question_that_fits_drawings_alike_is_told_from_one_that_picks_one() -
         assert asks_for_drawings(question)
         assert not fits_drawings_alike(question, two_alike)
     assert not asks_for_drawings("What is the scale?")
+    # A drawing called by a name the naming did not find is not here: declined, not asked back.
+    assert calls_a_drawing("What material is the crankshaft drawing?")
+    assert not fits_drawings_alike("What material is the crankshaft drawing?", two_alike)
+    for question in ("What is the sheet size of the drawing?", "Is the same part anodised?"):
+        assert not calls_a_drawing(question), question
 
 
 async def test_a_question_whose_words_fit_every_drawing_is_asked_back(
