@@ -8,8 +8,9 @@ question named. It is held for a while (``answer.in_hand_s``) and only within th
 searched, so a room change lets it go. A question that names a drawing goes to that one.
 
 A question that names no drawing and does not point at one ("it", "this part", "the drawing") is
-about the drawing in hand only if at least half its words are that drawing's: "what's the scale?"
-is; "what's the Gabe cop made of?", a drawing name the recogniser lost, is searched on its own.
+about the drawing in hand when at least half its words are that drawing's ("what's the scale?") or
+no other source found holds more of them (``appliance.answer.fitting``); "what's the torque for
+the M6 screws?", which a note answers, is searched on its own.
 The spoken answer always begins with the drawing it quotes, so a listener hears which drawing was
 taken.
 """
@@ -40,8 +41,8 @@ _POINTING = re.compile(
 )
 
 #: Share of a question's words (appliance.answer.terms) the drawing in hand must hold for a
-#: question that does not point at it to be about it ("what's the scale?" is; "what's the Gabe cop
-#: made of?", a name the recogniser lost, is not).
+#: question that does not point at it to be about it whatever else is found ("what's the scale?");
+#: below it, a source found that holds more of them wins (appliance.answer.fitting).
 IN_HAND_MIN_COVER = 0.5
 
 

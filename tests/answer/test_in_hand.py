@@ -155,7 +155,9 @@ async def test_a_question_without_pointing_words_is_about_the_drawing_in_hand_wh
     answer = await _ask(store, config, "What is the scale?", "Elevator_bottom.PDF")
     assert answer.in_hand == "global/Elevator_bottom.PDF"
     assert [c.source for c in answer.citations] == ["Elevator_bottom.PDF"], answer
-    # A drawing name the recogniser lost is not the drawing in hand's: searched on its own.
+    # A drawing name the recogniser lost, with a drawing found that holds more of the question's
+    # words than the one in hand (the Aufspannung states a material, the elevator bottom none):
+    # searched on its own.
     lost = await _ask(store, config, "What's the Gabe cop made of?", "Elevator_bottom.PDF")
     assert lost.in_hand == ""
 

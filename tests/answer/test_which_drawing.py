@@ -224,7 +224,8 @@ def test_a_question_that_fits_drawings_alike_is_told_from_one_that_picks_one() -
     )
     # A text note holds its words as fully: the note may well be the answer.
     assert not fits_drawings_alike(
-        "What torque?", found(("g/a.png", True, 1.0), ("g/b.png", True, 1.0), ("g/n.md", False, 1.0))
+        "What torque?",
+        found(("g/a.png", True, 1.0), ("g/b.png", True, 1.0), ("g/n.md", False, 1.0)),
     )
     # Most of its words are on no drawing found: searched (and most often declined).
     assert not fits_drawings_alike(
