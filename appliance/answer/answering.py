@@ -402,17 +402,7 @@ def _prepare(
         # "What is it made of?" with nothing in hand: any drawing's answer would be a guess.
         drawings = _drawings(store, searched)
         if len(drawings) > 1:
-            return _Prepared(
-                question=text,
-                find_text=text,
-                truncated=truncated,
-                searched=searched,
-                others=[],
-                sources=[],
-                weak=True,
-                timings={"retrieve": time.perf_counter() - t0},
-                ask_which=tuple(drawings),
-            )
+            return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
     options = SearchOptions.from_settings(
         config.index,
         max_results=max(config.index.max_results, settings.max_sources * 2),
@@ -440,17 +430,7 @@ def _prepare(
         # only pick which drawing's to say.
         drawings = _drawings(store, searched)
         if len(drawings) > 1:
-            return _Prepared(
-                question=text,
-                find_text=text,
-                truncated=truncated,
-                searched=searched,
-                others=[],
-                sources=[],
-                weak=True,
-                timings={"retrieve": time.perf_counter() - t0},
-                ask_which=tuple(drawings),
-            )
+            return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
     sources = build_sources(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources
     )
@@ -497,6 +477,23 @@ def _drawings(store: IndexStore, searched: Sequence[str]) -> list[SourceInfo]:
         for s in store.list_sources(namespace)
         if is_drawing(s) and not s.superseded
     ]
+
+
+def _asked_back(
+    text: str, truncated: bool, searched: list[str], drawings: Sequence[SourceInfo], took: float
+) -> _Prepared:
+    """A question asked back ("Which drawing do you mean?"): nothing searched is kept."""
+    return _Prepared(
+        question=text,
+        find_text=text,
+        truncated=truncated,
+        searched=searched,
+        others=[],
+        sources=[],
+        weak=True,
+        timings={"retrieve": took},
+        ask_which=tuple(drawings),
+    )
 
 
 def _held_source(store: IndexStore, in_hand: InHand, searched: Sequence[str]) -> SourceInfo | None:
