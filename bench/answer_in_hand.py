@@ -30,7 +30,11 @@ bench/answer_eval.py (right with the right citation; traps declined), by split a
 
     .venv/bin/python bench/answer_in_hand.py --split tuning|dev|heldout \\
         --index-dir /work/main/bench/out/answer_eval-s57 [--condition clean|photo]
-        [--spoken piper|espeak [--heard-named T.json]] [-v]
+        [--pointer this|the|none] [--spoken piper|espeak [--heard-named T.json]] [-v]
+
+``--pointer none`` drops the name instead of pointing ("What is the scale of the shaft
+coupling?" is asked "What is the scale?"); a name that is the sentence's subject is left in and
+the question left out (counted).
 
 With ``--heard T.json`` (transcripts a spoken run of bench/answer_eval.py wrote, qid -> text) it
 answers instead every spoken question about a drawing as heard, with nothing in hand, with the
