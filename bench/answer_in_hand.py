@@ -14,6 +14,9 @@ follow-up is then answered under each condition in the same process, on the same
   replied    nothing in hand, asked back, and the reply is the words that named the drawing in
              the question as written ("the Lagerdeckel drawing"): the held question is answered
              about the drawing the reply names, as the pipeline does;
+  corrected  as replied, and an answer that quotes another drawing, or declines, is corrected
+             once: the person says the drawing's name (as they would on hearing the source said
+             with the answer) and the question is answered again about the drawing named;
   after      the previous question about the same drawing (the next one for the first) was asked
              first, as written, and the drawing its answer quoted is in hand (none, or the wrong
              one, when that answer was wrong or declined; asked back, the reply is given);
@@ -90,7 +93,7 @@ _AROUND_BEFORE = frozenset(
 _AROUND_AFTER = frozenset({"drawing", "part", "drawings"})
 #: Small words a name's span may hold without ending it ("Aufspannung Ecke", "end of shaft").
 _INSIDE = frozenset({"of", "and", "the", "for"})
-CONDITIONS = ("named", "searched", "alone", "replied", "after", "talk", "scanned")
+CONDITIONS = ("named", "searched", "alone", "replied", "corrected", "after", "talk", "scanned")
 
 
 def _names_word(word: str, said: frozenset[str]) -> bool:
@@ -180,22 +183,31 @@ async def _replied(
     config: Config,
     in_hand: InHand | None,
     heard: bool,
-) -> tuple[Answer, bool, bool]:
-    """The follow-up's answer, whether it was asked back, and whether the first reply went
-    unheard. Asked back ("Which drawing do you mean?"), the person says the drawing's name and
-    the question is answered about the drawing the reply names, as the pipeline does. A reply in
-    which no drawing's name is heard is said back ("say its number, or its title") and the
-    person says the second reply: the drawing's number."""
+    meant: tuple[str, str] | None = None,
+) -> tuple[Answer, bool, bool, bool]:
+    """The follow-up's answer, whether it was asked back, whether the first reply went unheard,
+    and whether the person corrected the drawing. Asked back ("Which drawing do you mean?"), the
+    person says the drawing's name and the question is answered about the drawing the reply
+    names, as the pipeline does. A reply in which no drawing's name is heard is said back ("say
+    its number, or its title") and the person says the second reply: the drawing's number.
+    ``meant`` (namespace, source): the drawing the person means; an answer that quotes none of it
+    (another drawing's line, or "the documents do not say") is corrected once by saying its name,
+    and the question is answered again about that drawing, as the pipeline does."""
     answer = await _ask(text, store, config, in_hand, heard)
     if answer.mode != "asked":
-        return answer, False, False
+        if meant is None or any((c.namespace, c.source) == meant for c in answer.citations):
+            return answer, False, False, False
+        held = drawing_in_reply(replies[0], store=store, namespaces=None, heard=heard)
+        if held is None:
+            return answer, False, False, False
+        return await _ask(text, store, config, held, heard), False, False, True
     for tries, reply in enumerate(replies):
         held = drawing_in_reply(reply, store=store, namespaces=None, heard=heard)
         if held is not None:
-            return await _ask(text, store, config, held, heard), True, tries > 0
+            return await _ask(text, store, config, held, heard), True, tries > 0, False
         if asks_something(reply):
             break  # a question of its own, not a reply: nothing to say back
-    return answer, True, True
+    return answer, True, True, False
 
 
 class _Ear:
@@ -322,6 +334,8 @@ async def run(
     #: catch a drawing's name in …").
     asked_back: Counter[str] = Counter()
     said_back: Counter[str] = Counter()
+    #: Answers from another drawing (or declined) that the person corrected by naming theirs.
+    corrected: Counter[str] = Counter()
     #: "searched": the appliance without asking back, every follow-up searched on its own.
     searching = replace(config, answer=replace(config.answer, ask_which_s=0.0))
     total: Counter[str] = Counter()
@@ -406,6 +420,7 @@ async def run(
                 "searched": None,
                 "alone": None,
                 "replied": None,
+                "corrected": None,
                 "after": hand_after(await answer_of(before)),
                 "talk": talk.current(),
                 "scanned": InHand(namespace, source, "scanned", 0.0),
@@ -431,10 +446,12 @@ async def run(
                     answer = await _ask(text, store, config, hand, heard)
                     asked = answer.mode == "asked"
                 else:
-                    answer, asked, again = await _replied(
-                        text, (reply, number), store, config, hand, heard
+                    meant = (namespace, source) if condition == "corrected" else None
+                    answer, asked, again, fixed = await _replied(
+                        text, (reply, number), store, config, hand, heard, meant
                     )
                     said_back[condition] += again
+                    corrected[condition] += fixed
                 asked_back[condition] += asked
                 seconds[condition].append(time.perf_counter() - started)
                 if condition == "talk":
@@ -464,6 +481,8 @@ async def run(
     print(f"  asked which drawing         {cells}")
     cells = " ".join(f"{said_back[c]:>4}/{n_all:<4}" for c in CONDITIONS)
     print(f"  reply said back, number     {cells}")
+    cells = " ".join(f"{corrected[c]:>4}/{n_all:<4}" for c in CONDITIONS)
+    print(f"  corrected by the drawing    {cells}")
     for key in sorted(k for k in total if k.startswith("class ")):
         kind = key.removeprefix("class ")
         cells = " ".join(f"{right[c][kind]:>4}/{total[key]:<4}" for c in CONDITIONS)

@@ -173,6 +173,7 @@ class Appliance:
             parts.capture_enabled,
             in_hand=DrawingInHand(config.answer.in_hand_s),
             asked=PendingQuestion(config.answer.ask_which_s),
+            answered=PendingQuestion(config.answer.ask_which_s),
             listen_for_reply=parts.listener.push_to_talk if parts.listener is not None else None,
         )
         self.gpio = GpioComponent(config.gpio, self.bus, pin_factory=pin_factory)

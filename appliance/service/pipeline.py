@@ -94,6 +94,7 @@ class QuestionPipeline:
         in_hand: DrawingInHand | None = None,
         asked: PendingQuestion | None = None,
         listen_for_reply: Callable[[], None] | None = None,
+        answered: PendingQuestion | None = None,
     ) -> None:
         self.bus = bus
         self.latency = latency
@@ -111,6 +112,9 @@ class QuestionPipeline:
         self.asked = asked or PendingQuestion(0.0)
         #: Starts listening without the wake phrase (the talk button's path), for the reply.
         self.listen_for_reply = listen_for_reply
+        #: The last question answered that named no drawing: a drawing's name said next ("the
+        #: Spannpratze", on hearing the answer quote another drawing) asks it again about that one.
+        self.answered = answered or PendingQuestion(0.0)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
         self._last_spoken = ""
@@ -168,6 +172,8 @@ class QuestionPipeline:
             asked = self.asked.current()
             if command.kind in (CommandKind.QUESTION, CommandKind.STOP):
                 self.asked.drop()
+            if command.kind == CommandKind.STOP:
+                self.answered.drop()
             try:
                 if command.kind == CommandKind.QUESTION:
                     result = await self._question(command.argument, asked, record, timer)
@@ -241,9 +247,22 @@ class QuestionPipeline:
                 self._last_spoken = text
                 self._wait_for_reply(asked.question, asked.tries + 1, asked.listed)
                 return AnswerResult(text=text, spoken=text, mode="asked")
+        elif (answered := self.answered.current()) is not None:
+            held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+            if held is not None:
+                # "The Spannpratze." after an answer from another drawing: the same question,
+                # about the drawing named.
+                self.in_hand.take(held.namespace, held.source, held.why)
+                record["reply_to"] = answered.question
+                question = answered.question
         result = await self._answer_and_speak(question, timer)
         if result.mode == "asked":
+            self.answered.drop()
             self._wait_for_reply(question, 0, _listed(result.extra))
+        elif result.extra.get("named"):
+            self.answered.drop()
+        else:
+            self.answered.ask(question)
         return result
 
     def _wait_for_reply(self, question: str, tries: int, listed: Sequence[tuple[str, str]]) -> None:

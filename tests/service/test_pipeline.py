@@ -240,6 +240,41 @@ async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_ans
     assert pipeline.asked.current() is None
 
 
+async def test_a_drawing_named_after_an_answer_asks_the_same_question_about_it(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # "What is it made of?" about the drawing in hand (the bracket); the listener hears the
+    # bracket named as the source and says the drawing they meant: the same question is answered
+    # about the coupling. After a question that named its drawing, a name is a question again.
+    config = await _two_drawings(config, queue)
+    reader = ReaderStore(config, SharedEmbedder(config))
+    pipeline = _pipeline(config, queue, RecordingSpeaker())
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(300.0)
+    pipeline.asked = PendingQuestion(60.0)
+    pipeline.answered = PendingQuestion(60.0)
+    try:
+        bracket = next(s for s in reader.get().list_sources() if s.drawing_number == "A-1024")
+        pipeline.in_hand.take(bracket.namespace, bracket.source, "scanned")
+        first = await pipeline.handle(heard("what is it made of"))
+        corrected = await pipeline.handle(heard("no, the shaft coupling"))
+        back = await pipeline.handle(heard("the mounting bracket"))
+        named = await pipeline.handle(heard("what revision is the shaft coupling"))
+        plain = await pipeline.handle(heard("the mounting bracket"))
+        await pipeline.handle(heard("what is it made of"))
+        await pipeline.handle(heard("stop"))
+        stopped = await pipeline.handle(heard("the shaft coupling"))
+    finally:
+        reader.close()
+    assert "6061-T6" in first["spoken"] and "reply_to" not in first, first
+    assert corrected["reply_to"] == "what is it made of", corrected
+    assert "316" in corrected["spoken"], corrected["spoken"]
+    assert corrected["extra"]["in_hand"].endswith(SAMPLES[1].file_name), corrected
+    assert back["reply_to"] == "what is it made of" and "6061-T6" in back["spoken"], back
+    assert "reply_to" not in named and "reply_to" not in plain, (named, plain)
+    assert "reply_to" not in stopped, stopped
+
+
 async def test_the_reply_to_which_drawing_is_heard_without_the_wake_phrase(
     config: Config, queue: IndexQueue, embedder: Embedder, tmp_path: Path
 ) -> None:
