@@ -32,9 +32,10 @@ Why = Literal["scanned", "named", "quoted"]
 #: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
 #: this part?", "its weight", "what scale is the drawing?": one drawing, the one talked about).
 #: "The drawing number", "the part number", "the sheet size" name a field, not a drawing ("the
-#: drawing number of the Siemens example"); "the part on drawing …" goes on to name it.
+#: drawing number of the Siemens example"); "the part on drawing …" goes on to name it. "This
+#: note" points at a note, which its words find ("what torque does this note give?").
 _POINTING = re.compile(
-    r"\b(?:this|it|its|itself)\b"
+    r"\b(?:this(?!\s+(?:notes?|memo|reminder)\b)|it|its|itself)\b"
     r"|\bthe (?:drawing|part|sheet|piece|component)\b"
     r"(?!\s+(?:numbers?|no|nr|size|format|revision|rev|title|list|count|on|of|in|from)\b)",
     re.IGNORECASE,

@@ -107,6 +107,10 @@ def test_nothing_is_held_when_the_hand_is_off() -> None:
         ("What sheet size is it drawn on?", True),
         ("How much does the part on drawing idler_shaft.png weigh?", False),
         ("Which drawings are at scale 1:2?", False),
+        # A note is found by its words, not held in hand like a drawing.
+        ("What torque does this note give for the M6 screws?", False),
+        ("What does this memo say about the jig?", False),
+        ("Is this noted on it?", True),
     ],
 )
 def test_the_words_that_point_at_the_drawing_in_hand(question: str, points: bool) -> None:

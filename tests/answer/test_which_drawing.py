@@ -264,3 +264,31 @@ async def test_a_question_whose_words_fit_every_drawing_is_asked_back(
     assert [c.source for c in named.citations] == ["Aufspannung_Ecke.PDF"]
     which = await _ask(store, config, "Which drawings are drawn at scale 1:1?")
     assert which.mode != "asked", which
+
+
+@pytest.fixture(scope="module")
+def drawings_and_note(
+    tmp_path_factory: pytest.TempPathFactory, shared_data: Path
+) -> Iterator[IndexStore]:
+    """The three drawings beside a text note."""
+    config = model_free_config(tmp_path_factory.mktemp("drawings-and-note"))
+    note = config.paths.data_dir / "gripper.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
+    with shared_drawings(config, shared_data, DRAWINGS) as st:
+        assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
+        yield st
+
+
+async def test_a_question_about_this_note_is_searched_not_asked_back(
+    drawings_and_note: IndexStore, config: Config
+) -> None:
+    answer = await _ask(
+        drawings_and_note, config, "In what colour is the adapter printed, by this note?"
+    )
+    assert answer.mode == "extractive", answer
+    assert [c.source for c in answer.citations] == ["gripper.md"], answer
+    assert "black" in answer.spoken.lower(), answer.spoken
+    # "This part" with nothing in hand is still asked back.
+    part = await _ask(drawings_and_note, config, "What is this part made of?")
+    assert part.mode == "asked", part
