@@ -197,7 +197,9 @@ async def _replied(
     if answer.mode != "asked":
         if meant is None or any((c.namespace, c.source) == meant for c in answer.citations):
             return answer, False, False, False
-        held = drawing_in_reply(replies[0], store=store, namespaces=None, heard=heard)
+        held = drawing_in_reply(
+            replies[0], store=store, namespaces=None, heard=heard, only_name=True
+        )
         if held is None:
             return answer, False, False, False
         return await _ask(text, store, config, held, heard), False, False, True

@@ -134,14 +134,41 @@ def which_question(drawings: Sequence[SourceInfo]) -> str:
     )
 
 
-def reply_names(reply: str, names: SourceNames, heard: bool = False) -> NamedSource | None:
+def reply_names(
+    reply: str, names: SourceNames, heard: bool = False, only_name: bool = False
+) -> NamedSource | None:
     """The drawing a reply to "which drawing?" names, if the reply is only its name ("the adapter
     plate", "I mean drawing FL-3306"); None for a reply that names none or asks something (a
-    question of its own)."""
+    question of its own). ``only_name``: no word but the name's and a few of
+    :data:`_BESIDE_A_NAME` either ("the shaft coupling's scale" is a question)."""
     if asks_something(reply):
         return None
     named = names.match(reply, heard=heard)
-    return named[0] if named else None
+    if not named or (only_name and not _only_the_name(reply, named[0])):
+        return None
+    return named[0]
+
+
+#: Words said around a drawing's name when correcting which drawing is meant ("no, I mean the
+#: shaft coupling, please").
+_BESIDE_A_NAME = frozenset(
+    """no not nope nah i mean meant the a an one drawing part sheet please sorry actually that
+    this is was wrong other instead rather than on about for of and oh um uh er well yes german
+    swedish chinese english ansi iso""".split()  # noqa: SIM905
+)
+
+
+def _only_the_name(reply: str, named: NamedSource) -> bool:
+    """Whether every word of ``reply`` is the name's, or one said around a name."""
+    from appliance.index.identity import question_words
+
+    def of_the_name(word: str, forms: frozenset[str]) -> bool:
+        # A code's parts ("b", "2040") are said apart from the code the name holds ("b2040").
+        return bool(forms & named.said) or any(word in said for said in named.said)
+
+    return all(
+        w.folded in _BESIDE_A_NAME or of_the_name(w.folded, w.forms) for w in question_words(reply)
+    )
 
 
 #: Words that pick one of the drawings the question back named, by its place: "the second one".
@@ -171,15 +198,22 @@ def asks_something(reply: str) -> bool:
 
 
 def drawing_in_reply(
-    reply: str, *, store: IndexStore, namespaces: Iterable[str] | None, heard: bool = False
+    reply: str,
+    *,
+    store: IndexStore,
+    namespaces: Iterable[str] | None,
+    heard: bool = False,
+    only_name: bool = False,
 ) -> InHand | None:
     """The drawing a reply to "which drawing?" names, to put in hand (None: the reply is not only
-    a name). ``heard``: the reply is a recogniser's transcript, read as a spoken question is."""
+    a name). ``heard``: the reply is a recogniser's transcript, read as a spoken question is;
+    ``only_name``: see :func:`reply_names`."""
     from appliance.answer import wording
     from appliance.index.search import scope
 
     names = store.names.names(scope(namespaces))
-    named = reply_names(names.split_compounds(wording.as_read(reply, heard)), names, heard)
+    read = names.split_compounds(wording.as_read(reply, heard))
+    named = reply_names(read, names, heard, only_name)
     if named is None:
         return None
     return InHand(named.namespace, named.source, "named", time.monotonic())

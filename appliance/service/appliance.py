@@ -116,7 +116,9 @@ class _NoAnswers:
         )
         yield ""  # pragma: no cover - makes this an async generator
 
-    async def drawing_in_reply(self, reply: str, namespaces: Sequence[str]) -> InHand | None:
+    async def drawing_in_reply(
+        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+    ) -> InHand | None:
         """No drawings without the answer part."""
         return None
 

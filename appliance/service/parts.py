@@ -145,13 +145,19 @@ class AnswerAdapter:
             times.first_token(started + retrieve + float(final.timings["first_token"]))
         yield self._result(store, final)
 
-    async def drawing_in_reply(self, reply: str, namespaces: Sequence[str]) -> InHand | None:
+    async def drawing_in_reply(
+        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+    ) -> InHand | None:
         """The drawing a reply to "which drawing?" names, if it is only a name (a transcript)."""
         from appliance.answer.which_drawing import drawing_in_reply
 
         return await asyncio.to_thread(
             lambda: drawing_in_reply(
-                reply, store=self.reader.get(), namespaces=namespaces, heard=True
+                reply,
+                store=self.reader.get(),
+                namespaces=namespaces,
+                heard=True,
+                only_name=only_name,
             )
         )
 

@@ -248,7 +248,10 @@ class QuestionPipeline:
                 self._wait_for_reply(asked.question, asked.tries + 1, asked.listed)
                 return AnswerResult(text=text, spoken=text, mode="asked")
         elif (answered := self.answered.current()) is not None:
-            held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+            # Only a name, nothing asked: "the shaft coupling's scale" is a question of its own.
+            held = await self.answerer.drawing_in_reply(
+                question, self.rooms.namespaces, only_name=True
+            )
             if held is not None:
                 # "The Spannpratze." after an answer from another drawing: the same question,
                 # about the drawing named.

@@ -70,9 +70,12 @@ class Answerer(Protocol):
         ready, then the final :class:`AnswerResult`. ``in_hand``: the drawing a question that names
         none is about (:mod:`appliance.answer.in_hand`)."""
 
-    async def drawing_in_reply(self, reply: str, namespaces: Sequence[str]) -> InHand | None:
+    async def drawing_in_reply(
+        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+    ) -> InHand | None:
         """The drawing a reply to "which drawing do you mean?" names, if the reply is only its
-        name (:mod:`appliance.answer.which_drawing`); None for a question of its own."""
+        name (:mod:`appliance.answer.which_drawing`); None for a question of its own.
+        ``only_name``: not a word besides the name but "no", "I mean", "the" and the like."""
 
 
 class Speaker(Protocol):

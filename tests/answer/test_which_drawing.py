@@ -169,6 +169,13 @@ async def test_a_reply_that_is_a_drawing_name_answers_the_question_about_that_dr
         assert "PLA" in answer.spoken
     ecke = drawing_in_reply("the Aufspannung Ecke", store=store, namespaces=("global",))
     assert ecke is not None and ecke.source == "Aufspannung_Ecke.PDF"
+    # Said to correct which drawing an answer quoted, it must be the name alone.
+    for said in ("No, I mean the Aufspannung Ecke, please.", "the Aufspannung Ecke drawing"):
+        alone = drawing_in_reply(said, store=store, namespaces=("global",), only_name=True)
+        assert alone is not None and alone.source == "Aufspannung_Ecke.PDF", said
+    for said in ("the Aufspannung Ecke's scale", "scale of the Aufspannung Ecke"):
+        assert drawing_in_reply(said, store=store, namespaces=("global",), only_name=True) is None
+        assert drawing_in_reply(said, store=store, namespaces=("global",)) is not None
 
 
 def test_a_reply_that_asks_something_or_names_nothing_is_a_question_of_its_own(

@@ -259,6 +259,7 @@ async def test_a_drawing_named_after_an_answer_asks_the_same_question_about_it(
         first = await pipeline.handle(heard("what is it made of"))
         corrected = await pipeline.handle(heard("no, the shaft coupling"))
         back = await pipeline.handle(heard("the mounting bracket"))
+        terse = await pipeline.handle(heard("scale of the shaft coupling"))
         named = await pipeline.handle(heard("what revision is the shaft coupling"))
         plain = await pipeline.handle(heard("the mounting bracket"))
         await pipeline.handle(heard("what is it made of"))
@@ -271,6 +272,8 @@ async def test_a_drawing_named_after_an_answer_asks_the_same_question_about_it(
     assert "316" in corrected["spoken"], corrected["spoken"]
     assert corrected["extra"]["in_hand"].endswith(SAMPLES[1].file_name), corrected
     assert back["reply_to"] == "what is it made of" and "6061-T6" in back["spoken"], back
+    # A name with more than "no", "I mean" and the like around it asks its own question.
+    assert "reply_to" not in terse and "1:1" in terse["spoken"], terse
     assert "reply_to" not in named and "reply_to" not in plain, (named, plain)
     assert "reply_to" not in stopped, stopped
 
