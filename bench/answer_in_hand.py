@@ -254,6 +254,26 @@ class _Ear:
         )
 
 
+async def _corrected(
+    q: Question, answer: Answer, text: str, store: IndexStore, config: Config, names: SourceNames
+) -> Answer:
+    """``answer`` to the heard question ``text``, corrected once by the words that named its
+    drawing in the question as written, when it quotes no line of that drawing (as the pipeline
+    takes a name said after an answer to a question that named none, or after a question back)."""
+    if any(public_name(c.source) == q.drawing for c in answer.citations) or answer.named:
+        return answer
+    typed = names.match(q.text, soundalike_names=False)
+    made = follow_up(q.text, typed[0].said) if typed else None
+    if made is None:
+        return answer
+    held = drawing_in_reply(
+        made[1], store=store, namespaces=None, only_name=answer.mode != "asked"
+    )
+    if held is None:
+        return answer
+    return await _ask(text, store, config, held, heard=True)
+
+
 def _ms(seconds: list[float]) -> str:
     return f"{1000 * statistics.median(seconds):.0f} / {1000 * percentile(seconds, 95):.0f}"
 
@@ -265,9 +285,11 @@ async def run_heard(
     nothing in hand, with the drawing of the question before it in hand (the same drawing: the
     set asks about one drawing at a time), and with another drawing in hand (the last one asked
     about before this drawing's questions: the person turned to this drawing and the recogniser
-    lost its name)."""
+    lost its name); and "corrected": as "another drawing", and when the answer quotes no line of
+    the drawing meant (or asks which drawing), the person says the words that named it in the
+    question as written (typed, not heard: what a correction gives at best)."""
     questions = [q for q in load_set() if q.split == split and q.drawing and q.qid in heard]
-    conditions = ("alone", "same drawing", "another drawing")
+    conditions = ("alone", "same drawing", "another drawing", "corrected")
     right: dict[str, Counter[str]] = {c: Counter() for c in conditions}
     asked_back: Counter[str] = Counter()
     total: Counter[str] = Counter()
@@ -292,9 +314,12 @@ async def run_heard(
                 if before is not None and before.drawing in sources:
                     hand = InHand(*sources[before.drawing], "quoted", 0.0)
                 hands[label] = hand
+            hands["corrected"] = hands["another drawing"]
             verdicts = []
             for label, hand in hands.items():
                 answer = await _ask(heard[q.qid], store, config, hand, heard=True)
+                if label == "corrected":
+                    answer = await _corrected(q, answer, heard[q.qid], store, config, names)
                 asked_back[label] += answer.mode == "asked"
                 ok = score(q, answer)
                 right[label]["all"] += ok

@@ -35,7 +35,7 @@ from appliance.answer import extractive, finding, grammar, verify, wording
 from appliance.answer.context import HitLike, Source, build_sources, within_budget
 from appliance.answer.errors import QuestionError
 from appliance.answer.fitting import about_hand, found_cover, read_as
-from appliance.answer.in_hand import InHand, points_at_it
+from appliance.answer.in_hand import InHand, held_for_it, points_at_it
 from appliance.answer.prompts import format_messages
 from appliance.answer.which_drawing import (
     fits_drawings_alike,
@@ -414,7 +414,7 @@ def _prepare(
         # The question is about the drawing in hand: an answer from another drawing would be
         # about another part ("What revision is this drawing?" of one that has none).
         own = [h for h in hits if h.focused]
-        if about_hand(text, hits):
+        if held_for_it(in_hand) or about_hand(text, hits):
             hits = own
         else:
             held = None

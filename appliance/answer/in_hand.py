@@ -27,7 +27,7 @@ from typing import Literal
 from appliance.document import Citation
 
 #: Why a drawing is in hand.
-Why = Literal["scanned", "named", "quoted"]
+Why = Literal["scanned", "named", "quoted", "chosen"]
 
 #: Words by which a question points at the drawing in hand ("what is it made of?", "how long is
 #: this part?", "its weight", "what scale is the drawing?": one drawing, the one talked about).
@@ -47,6 +47,11 @@ _POINTING = re.compile(
 IN_HAND_MIN_COVER = 0.5
 
 
+def held_for_it(held: InHand | None) -> bool:
+    """Whether the drawing in hand was named for the question being answered (``chosen``)."""
+    return held is not None and held.why == "chosen"
+
+
 def points_at_it(question: str) -> bool:
     """Whether ``question`` points at a drawing in hand ("this part", "it")."""
     return _POINTING.search(question) is not None
@@ -60,8 +65,10 @@ class InHand:
     namespace: str
     #: Its source identifier, as indexed (a file under the inbox, or ``capture:<id>``).
     source: str
-    #: ``scanned`` (just captured by the camera), ``named`` (the last question named it) or
-    #: ``quoted`` (the last answer quoted it).
+    #: ``scanned`` (just captured by the camera), ``named`` (the last question named it),
+    #: ``quoted`` (the last answer quoted it) or ``chosen`` (the person named it for the question
+    #: being answered, in reply to "which drawing?" or to correct an answer: that question is about
+    #: it, whatever its words).
     why: Why
     #: When it was taken in hand (``time.monotonic()``).
     since: float

@@ -216,7 +216,7 @@ def drawing_in_reply(
     named = reply_names(read, names, heard, only_name)
     if named is None:
         return None
-    return InHand(named.namespace, named.source, "named", time.monotonic())
+    return InHand(named.namespace, named.source, "chosen", time.monotonic())
 
 
 @dataclass(frozen=True)

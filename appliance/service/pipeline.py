@@ -228,7 +228,7 @@ class QuestionPipeline:
             picked = chosen_by_place(question, asked.listed)
             if held is None and picked is not None:
                 # "The second one": of the drawings the question back named.
-                held = InHand(*picked, "named", time.monotonic())
+                held = InHand(*picked, "chosen", time.monotonic())
             if held is not None:
                 # "The adapter plate.": the question asked back is about it.
                 self.in_hand.take(held.namespace, held.source, held.why)
@@ -320,6 +320,10 @@ class QuestionPipeline:
         self._last_spoken = final.spoken
         named = final.extra.get("named")
         self.in_hand.after_answer(final.citations, (named[0], named[1]) if named else None)
+        held = self.in_hand.current()
+        if held is not None and held.why == "chosen":
+            # Chosen for this question only: the next one is about it as about any named drawing.
+            self.in_hand.take(held.namespace, held.source, "named")
         self._show_hand()
         return final
 

@@ -211,3 +211,17 @@ async def test_a_question_no_other_drawing_fits_better_stays_with_the_drawing_in
     # With nothing in hand, it is asked which drawing (each of them has a number).
     alone = await _ask(store, config, "What is the drawing number?", None)
     assert alone.mode == "asked", alone
+
+
+async def test_a_drawing_chosen_for_the_question_is_answered_from_whatever_its_words(
+    store: IndexStore, config: Config
+) -> None:
+    # Named in reply to "which drawing?" (or to correct an answer), the drawing is the one the
+    # person means for this question, even where another holds more of its words.
+    question = "What's the Gabe cop made of?"
+    chosen = InHand("global", "Elevator_bottom.PDF", "chosen", 0.0)
+    answer = await answer_question(question, store=store, config=config, in_hand=chosen)
+    assert answer.in_hand == "global/Elevator_bottom.PDF", answer
+    assert answer.mode == "abstained", answer  # the elevator bottom states no material
+    scanned = await _ask(store, config, question, "Elevator_bottom.PDF")
+    assert scanned.in_hand == "", scanned

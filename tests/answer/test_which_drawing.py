@@ -163,7 +163,7 @@ async def test_a_reply_that_is_a_drawing_name_answers_the_question_about_that_dr
 ) -> None:
     for reply in ("The Aufspannung.", "drawing Aufspannung.PDF", "I mean the Aufspannung, please"):
         held = drawing_in_reply(reply, store=store, namespaces=("global",), heard=True)
-        assert held is not None and (held.source, held.why) == ("Aufspannung.PDF", "named"), reply
+        assert held is not None and (held.source, held.why) == ("Aufspannung.PDF", "chosen"), reply
         answer = await _ask(store, config, "What is it made of?", held)
         assert [c.source for c in answer.citations] == ["Aufspannung.PDF"]
         assert "PLA" in answer.spoken
