@@ -264,11 +264,14 @@ async def _corrected(
         return answer
     typed = names.match(q.text, soundalike_names=False)
     made = follow_up(q.text, typed[0].said) if typed else None
-    if made is None:
-        return answer
-    held = drawing_in_reply(
-        made[1], store=store, namespaces=None, only_name=answer.mode != "asked"
-    )
+    if made is not None:
+        said = made[1]
+    else:
+        # Named in a way the index does not know ("the Beyond Mech part"): its number is said.
+        namespace, source = _source_of(store)[q.drawing]
+        info = store.source_info(namespace, source)
+        said = "drawing " + ((info.drawing_number or info.title) if info else q.drawing)
+    held = drawing_in_reply(said, store=store, namespaces=None, only_name=answer.mode != "asked")
     if held is None:
         return answer
     return await _ask(text, store, config, held, heard=True)
@@ -287,7 +290,8 @@ async def run_heard(
     about before this drawing's questions: the person turned to this drawing and the recogniser
     lost its name); and "corrected": as "another drawing", and when the answer quotes no line of
     the drawing meant (or asks which drawing), the person says the words that named it in the
-    question as written (typed, not heard: what a correction gives at best)."""
+    question as written, or its number where those words name no drawing (typed, not heard: what
+    a correction gives at best)."""
     questions = [q for q in load_set() if q.split == split and q.drawing and q.qid in heard]
     conditions = ("alone", "same drawing", "another drawing", "corrected")
     right: dict[str, Counter[str]] = {c: Counter() for c in conditions}

@@ -154,7 +154,7 @@ def reply_names(
 _BESIDE_A_NAME = frozenset(
     """no not nope nah i mean meant the a an one drawing part sheet please sorry actually that
     this is was wrong other instead rather than on about for of and oh um uh er well yes german
-    swedish chinese english ansi iso""".split()  # noqa: SIM905
+    swedish chinese english ansi iso png jpg jpeg pdf tif tiff""".split()  # noqa: SIM905
 )
 
 
