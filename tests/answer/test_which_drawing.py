@@ -6,8 +6,9 @@ a text note, with real embeddings)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -96,17 +97,26 @@ def store(config: Config, shared_data: Path) -> Iterator[IndexStore]:
         yield st
 
 
+@contextlib.contextmanager
+def _beside_a_note(
+    folder: Path, shared_data: Path, drawings: Sequence[str]
+) -> Iterator[IndexStore]:
+    """An index of ``drawings`` beside a text note about the gripper adapter."""
+    config = model_free_config(folder)
+    note = config.paths.data_dir / "gripper.md"
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
+    with shared_drawings(config, shared_data, drawings) as st:
+        assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
+        yield st
+
+
 @pytest.fixture(scope="module")
 def one_drawing(
     tmp_path_factory: pytest.TempPathFactory, shared_data: Path
 ) -> Iterator[IndexStore]:
     """An index of one drawing beside a text note."""
-    config = model_free_config(tmp_path_factory.mktemp("one-drawing"))
-    note = config.paths.data_dir / "gripper.md"
-    note.parent.mkdir(parents=True, exist_ok=True)
-    note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
-    with shared_drawings(config, shared_data, DRAWINGS[:1]) as st:
-        assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
+    with _beside_a_note(tmp_path_factory.mktemp("one-drawing"), shared_data, DRAWINGS[:1]) as st:
         yield st
 
 
@@ -278,12 +288,7 @@ def drawings_and_note(
     tmp_path_factory: pytest.TempPathFactory, shared_data: Path
 ) -> Iterator[IndexStore]:
     """The three drawings beside a text note."""
-    config = model_free_config(tmp_path_factory.mktemp("drawings-and-note"))
-    note = config.paths.data_dir / "gripper.md"
-    note.parent.mkdir(parents=True, exist_ok=True)
-    note.write_text("The gripper adapter is printed in black PETG.\n", encoding="utf-8")
-    with shared_drawings(config, shared_data, DRAWINGS) as st:
-        assert not ingest_path(st, note, "global", config=config, source="gripper.md").failures
+    with _beside_a_note(tmp_path_factory.mktemp("with-note"), shared_data, DRAWINGS) as st:
         yield st
 
 
