@@ -44,8 +44,11 @@ async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
     assert "6061-T6" in record["spoken"]
     for stage in ("wake", "capture", "cue", "transcription", "retrieval", "first_audio", "total"):
         assert stage in record["latency"], stage
-    # The "heard you" tone sounds as the question ends, before the transcription is done.
-    assert record["latency"]["cue"] < record["latency"]["transcription"], record["latency"]
+    # The "heard you" tone sounds as the question ends, before the transcription is waited for;
+    # the transcription may already be done then (0 s after the end): whisper, started at the
+    # speaker's first pause, can have the whole text before the end of the question is heard.
+    latency = record["latency"]
+    assert latency["cue"] < latency["transcription"] or latency["transcription"] == 0.0, latency
     spoken = sorted((data / "speech-out").glob("*.wav"))
     assert spoken, lines
     audio, rate = sf.read(spoken[-1], dtype="int16")
