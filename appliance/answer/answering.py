@@ -420,16 +420,12 @@ def _prepare(
             held = None
             unfocused = dataclasses.replace(options, focus_sources=())
             hits = search(store, text, searched, options=unfocused)
-    if (
-        not named
-        and held is None
-        and settings.ask_which_s > 0
-        and fits_drawings_alike(text, found_cover(text, hits, store))
-    ):
+    if not named and held is None and settings.ask_which_s > 0:
         # "What's the scale?" with nothing in hand: every drawing has one, so the search would
         # only pick which drawing's to say.
         drawings = _drawings(store, searched)
-        if len(drawings) > 1:
+        keys = {(d.namespace, d.source) for d in drawings}
+        if len(drawings) > 1 and fits_drawings_alike(text, found_cover(text, hits, keys)):
             return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
     sources = build_sources(
         hits, budget_tokens=settings.context_budget_tokens, max_sources=settings.max_sources

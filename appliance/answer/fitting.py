@@ -13,7 +13,7 @@ content words at all, yet fits every drawing that states the field: it counts as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from appliance.answer import extractive
@@ -21,12 +21,10 @@ from appliance.answer.context import HitLike, Source, build_sources
 from appliance.answer.fields import FIELD_WORDS, asked_field
 from appliance.answer.in_hand import IN_HAND_MIN_COVER, points_at_it
 from appliance.answer.terms import terms
-from appliance.answer.which_drawing import is_drawing
 from appliance.drawing_terms import translate
 
 if TYPE_CHECKING:
     from appliance.index.search import Hit
-    from appliance.index.store import IndexStore
 
 
 def read_as(source: Source) -> str:
@@ -72,13 +70,12 @@ def about_hand(question: str, hits: Sequence[Hit]) -> bool:
 
 
 def found_cover(
-    question: str, hits: Sequence[HitLike], store: IndexStore
+    question: str, hits: Sequence[HitLike], drawings: Collection[tuple[str, str]]
 ) -> list[tuple[str, bool, float]]:
-    """For each source the search found: its key, whether it is a current drawing, and the share
-    of the question's words its found slices hold (:func:`cover`)."""
-    found = []
-    for s in _whole(hits):
-        info = store.source_info(s.namespace, s.source)
-        drawing = info is not None and is_drawing(info) and not info.superseded
-        found.append((f"{s.namespace}/{s.source}", drawing, cover(question, s)))
-    return found
+    """For each source the search found: its key, whether it is one of the current ``drawings``
+    (namespace, source), and the share of the question's words its found slices hold
+    (:func:`cover`)."""
+    return [
+        (f"{s.namespace}/{s.source}", (s.namespace, s.source) in drawings, cover(question, s))
+        for s in _whole(hits)
+    ]

@@ -47,11 +47,6 @@ _POINTING = re.compile(
 IN_HAND_MIN_COVER = 0.5
 
 
-def held_for_it(held: InHand | None) -> bool:
-    """Whether the drawing in hand was named for the question being answered (``chosen``)."""
-    return held is not None and held.why == "chosen"
-
-
 def points_at_it(question: str) -> bool:
     """Whether ``question`` points at a drawing in hand ("this part", "it")."""
     return _POINTING.search(question) is not None
@@ -72,6 +67,11 @@ class InHand:
     why: Why
     #: When it was taken in hand (``time.monotonic()``).
     since: float
+
+
+def held_for_it(held: InHand | None) -> bool:
+    """Whether the drawing in hand was named for the question being answered (``chosen``)."""
+    return held is not None and held.why == "chosen"
 
 
 class DrawingInHand:
@@ -108,6 +108,10 @@ class DrawingInHand:
             self.take(namespace, source, "quoted")
         elif not quoted and named is not None:
             self.take(*named, "named")
+        elif (held := self.current()) is not None and held.why == "chosen":
+            # Chosen for the question just answered: the next one is about it as about a drawing
+            # named.
+            self.take(held.namespace, held.source, "named")
 
     def current(self) -> InHand | None:
         """The drawing in hand, if it is still held. (Whether it is in a namespace being searched

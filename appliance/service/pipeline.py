@@ -231,9 +231,7 @@ class QuestionPipeline:
                 held = InHand(*picked, "chosen", time.monotonic())
             if held is not None:
                 # "The adapter plate.": the question asked back is about it.
-                self.in_hand.take(held.namespace, held.source, held.why)
-                record["reply_to"] = asked.question
-                question = asked.question
+                question = self._about(held, asked.question, record)
             elif asked.tries < MAX_REPLY_TRIES and not asks_something(question):
                 # No drawing's name was heard in the reply ("the call of psychopum"): said back,
                 # with the way to name one that is heard best.
@@ -255,9 +253,7 @@ class QuestionPipeline:
             if held is not None:
                 # "The Spannpratze." after an answer from another drawing: the same question,
                 # about the drawing named.
-                self.in_hand.take(held.namespace, held.source, held.why)
-                record["reply_to"] = answered.question
-                question = answered.question
+                question = self._about(held, answered.question, record)
         result = await self._answer_and_speak(question, timer)
         if result.mode == "asked":
             self.answered.drop()
@@ -267,6 +263,13 @@ class QuestionPipeline:
         else:
             self.answered.ask(question)
         return result
+
+    def _about(self, held: InHand, question: str, record: dict[str, Any]) -> str:
+        """A reply named ``held`` for ``question``: that drawing in hand, the reply recorded as
+        one; returns the question to answer."""
+        self.in_hand.take(held.namespace, held.source, held.why)
+        record["reply_to"] = question
+        return question
 
     def _wait_for_reply(self, question: str, tries: int, listed: Sequence[tuple[str, str]]) -> None:
         """After "Which drawing do you mean?": hold the question, and listen for the reply
@@ -320,10 +323,6 @@ class QuestionPipeline:
         self._last_spoken = final.spoken
         named = final.extra.get("named")
         self.in_hand.after_answer(final.citations, (named[0], named[1]) if named else None)
-        held = self.in_hand.current()
-        if held is not None and held.why == "chosen":
-            # Chosen for this question only: the next one is about it as about any named drawing.
-            self.in_hand.take(held.namespace, held.source, "named")
         self._show_hand()
         return final
 
