@@ -223,6 +223,7 @@ class QuestionPipeline:
     ) -> AnswerResult:
         """Answer a question, or the question asked back about which drawing when this one is
         its reply."""
+        named: InHand | None = None  # the drawing a reply named for the question it answers
         if asked is not None:
             held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
             picked = chosen_by_place(question, asked.listed)
@@ -231,7 +232,7 @@ class QuestionPipeline:
                 held = InHand(*picked, "chosen", time.monotonic())
             if held is not None:
                 # "The adapter plate.": the question asked back is about it.
-                question = self._about(held, asked.question, record)
+                question, named = self._about(held, asked.question, record), held
             elif asked.tries < MAX_REPLY_TRIES and not asks_something(question):
                 # No drawing's name was heard in the reply ("the call of psychopum"): said back,
                 # with the way to name one that is heard best.
@@ -253,8 +254,8 @@ class QuestionPipeline:
             if held is not None:
                 # "The Spannpratze." after an answer from another drawing: the same question,
                 # about the drawing named.
-                question = self._about(held, answered.question, record)
-        result = await self._answer_and_speak(question, timer)
+                question, named = self._about(held, answered.question, record), held
+        result = await self._answer_and_speak(question, timer, named)
         if result.mode == "asked":
             self.answered.drop()
             self._wait_for_reply(question, 0, _listed(result.extra))
@@ -278,17 +279,20 @@ class QuestionPipeline:
         if self.listen_for_reply is not None:
             self.listen_for_reply()
 
-    async def _answer_and_speak(self, question: str, timer: QuestionTimer) -> AnswerResult:
+    async def _answer_and_speak(
+        self, question: str, timer: QuestionTimer, named: InHand | None = None
+    ) -> AnswerResult:
         """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready.
 
         An acknowledgement (the model is asked) is spoken on its own first, while the model works.
+        ``named``: the drawing a reply named for this question, which it is about even when no
+        drawing is kept in hand between questions (``answer.in_hand_s = 0``).
         """
         self.bus.publish(Event(EventType.THINKING, {"question": question}))
         final: AnswerResult | None = None
         first_sentence_at: float | None = None
-        stream = self.answerer.stream(
-            question, self.rooms.namespaces, _Times(timer), self.in_hand.current()
-        )
+        held = named if named is not None else self.in_hand.current()
+        stream = self.answerer.stream(question, self.rooms.namespaces, _Times(timer), held)
         first = await anext(stream, None)
         if isinstance(first, Acknowledgement):
             # Spoken whole before the answer's own speech starts; the model keeps working meanwhile.

@@ -278,6 +278,39 @@ async def test_a_drawing_named_after_an_answer_asks_the_same_question_about_it(
     assert "reply_to" not in stopped, stopped
 
 
+async def test_with_the_hand_off_a_drawing_named_in_reply_still_answers_the_question(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # answer.in_hand_s = 0 keeps no drawing for the questions after: a drawing named in reply to
+    # "which drawing?", or after an answer, is still the one the question it answers is about.
+    # Without it the reply was asked back again, and a correction answered the same drawing.
+    config = await _two_drawings(config, queue)
+    reader = ReaderStore(config, SharedEmbedder(config))
+    pipeline = _pipeline(config, queue, RecordingSpeaker())
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(0.0)
+    pipeline.asked = PendingQuestion(60.0)
+    pipeline.answered = PendingQuestion(60.0)
+    try:
+        asked = await pipeline.handle(heard("what is it made of"))
+        replied = await pipeline.handle(heard("the shaft coupling"))
+        follow = await pipeline.handle(heard("and what scale is it drawn at"))
+        await pipeline.handle(heard("the mounting bracket"))
+        searched = await pipeline.handle(heard("what torque do the M8 bolts take"))
+        corrected = await pipeline.handle(heard("no, the shaft coupling"))
+    finally:
+        reader.close()
+    assert asked["mode"] == "asked", asked
+    assert replied["reply_to"] == "what is it made of" and replied["mode"] == "extractive"
+    assert "316" in replied["spoken"], replied["spoken"]
+    # Nothing is kept in hand for the question after.
+    assert follow["mode"] == "asked", follow
+    assert pipeline.in_hand.current() is None
+    assert searched["mode"] == "extractive" and "25" in searched["spoken"], searched
+    assert corrected["reply_to"] == "what torque do the M8 bolts take", corrected
+    assert corrected["extra"]["in_hand"].endswith(SAMPLES[1].file_name), corrected
+
+
 async def test_the_reply_to_which_drawing_is_heard_without_the_wake_phrase(
     config: Config, queue: IndexQueue, embedder: Embedder, tmp_path: Path
 ) -> None:
