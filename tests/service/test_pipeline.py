@@ -67,6 +67,19 @@ def _pipeline(config: Config, queue: IndexQueue, speaker: RecordingSpeaker) -> Q
     )
 
 
+def _conversing(
+    config: Config, queue: IndexQueue, reader: ReaderStore, hold_s: float
+) -> QuestionPipeline:
+    """A pipeline answering from ``reader`` that holds a drawing in hand ``hold_s`` seconds, asks
+    which drawing, and takes a drawing named after an answer, each for 60 s."""
+    pipeline = _pipeline(config, queue, RecordingSpeaker())
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    pipeline.in_hand = DrawingInHand(hold_s)
+    pipeline.asked = PendingQuestion(60.0)
+    pipeline.answered = PendingQuestion(60.0)
+    return pipeline
+
+
 async def test_remember_writes_markdown_and_indexes_it(config: Config, queue: IndexQueue) -> None:
     speaker = RecordingSpeaker()
     pipeline = _pipeline(config, queue, speaker)
@@ -248,11 +261,7 @@ async def test_a_drawing_named_after_an_answer_asks_the_same_question_about_it(
     # about the coupling. After a question that named its drawing, a name is a question again.
     config = await _two_drawings(config, queue)
     reader = ReaderStore(config, SharedEmbedder(config))
-    pipeline = _pipeline(config, queue, RecordingSpeaker())
-    pipeline.answerer = AnswerAdapter(config, reader, None)
-    pipeline.in_hand = DrawingInHand(300.0)
-    pipeline.asked = PendingQuestion(60.0)
-    pipeline.answered = PendingQuestion(60.0)
+    pipeline = _conversing(config, queue, reader, hold_s=300.0)
     try:
         bracket = next(s for s in reader.get().list_sources() if s.drawing_number == "A-1024")
         pipeline.in_hand.take(bracket.namespace, bracket.source, "scanned")
@@ -286,11 +295,7 @@ async def test_with_the_hand_off_a_drawing_named_in_reply_still_answers_the_ques
     # Without it the reply was asked back again, and a correction answered the same drawing.
     config = await _two_drawings(config, queue)
     reader = ReaderStore(config, SharedEmbedder(config))
-    pipeline = _pipeline(config, queue, RecordingSpeaker())
-    pipeline.answerer = AnswerAdapter(config, reader, None)
-    pipeline.in_hand = DrawingInHand(0.0)
-    pipeline.asked = PendingQuestion(60.0)
-    pipeline.answered = PendingQuestion(60.0)
+    pipeline = _conversing(config, queue, reader, hold_s=0.0)
     try:
         asked = await pipeline.handle(heard("what is it made of"))
         replied = await pipeline.handle(heard("the shaft coupling"))
