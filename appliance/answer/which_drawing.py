@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from appliance.answer.in_hand import InHand
+from appliance.index.identity import question_words
 
 if TYPE_CHECKING:
     from appliance.index.identity import NamedSource, SourceNames
@@ -160,7 +161,6 @@ _BESIDE_A_NAME = frozenset(
 
 def _only_the_name(reply: str, named: NamedSource) -> bool:
     """Whether every word of ``reply`` is the name's, or one said around a name."""
-    from appliance.index.identity import question_words
 
     def of_the_name(word: str, forms: frozenset[str]) -> bool:
         # A code's parts ("b", "2040") are said apart from the code the name holds ("b2040").
@@ -178,8 +178,7 @@ _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
 def chosen_by_place(reply: str, listed: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     """The drawing of ``listed`` (namespace, source; in the order the question back said them) a
     reply picks by its place ("the first one", "the last"), if it picks one."""
-    words = reply.lower().replace("-", " ").split()
-    words = [w.strip(".,!?;:") for w in words]
+    words = [w.folded for w in question_words(reply)]
     picked = [_ORDINALS[w] for w in words if w in _ORDINALS]
     if "last" in words or "latter" in words:
         picked.append(len(listed) - 1)
@@ -192,8 +191,6 @@ def chosen_by_place(reply: str, listed: Sequence[tuple[str, str]]) -> tuple[str,
 
 def asks_something(reply: str) -> bool:
     """Whether a reply asks something of its own ("what's its scale?"): a question word in it."""
-    from appliance.index.identity import question_words
-
     return any(w.folded in _ASKING for w in question_words(reply))
 
 

@@ -223,7 +223,7 @@ class QuestionPipeline:
     ) -> AnswerResult:
         """Answer a question, or the question asked back about which drawing when this one is
         its reply."""
-        named: InHand | None = None  # the drawing a reply named for the question it answers
+        chosen: InHand | None = None  # the drawing a reply named for the question it answers
         if asked is not None:
             held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
             picked = chosen_by_place(question, asked.listed)
@@ -232,7 +232,7 @@ class QuestionPipeline:
                 held = InHand(*picked, "chosen", time.monotonic())
             if held is not None:
                 # "The adapter plate.": the question asked back is about it.
-                question, named = self._about(held, asked.question, record), held
+                question, chosen = asked.question, self._about(held, asked.question, record)
             elif asked.tries < MAX_REPLY_TRIES and not asks_something(question):
                 # No drawing's name was heard in the reply ("the call of psychopum"): said back,
                 # with the way to name one that is heard best.
@@ -254,8 +254,8 @@ class QuestionPipeline:
             if held is not None:
                 # "The Spannpratze." after an answer from another drawing: the same question,
                 # about the drawing named.
-                question, named = self._about(held, answered.question, record), held
-        result = await self._answer_and_speak(question, timer, named)
+                question, chosen = answered.question, self._about(held, answered.question, record)
+        result = await self._answer_and_speak(question, timer, chosen)
         if result.mode == "asked":
             self.answered.drop()
             self._wait_for_reply(question, 0, _listed(result.extra))
@@ -265,12 +265,12 @@ class QuestionPipeline:
             self.answered.ask(question)
         return result
 
-    def _about(self, held: InHand, question: str, record: dict[str, Any]) -> str:
+    def _about(self, held: InHand, question: str, record: dict[str, Any]) -> InHand:
         """A reply named ``held`` for ``question``: that drawing in hand, the reply recorded as
-        one; returns the question to answer."""
+        one; returns the drawing, chosen for the question."""
         self.in_hand.take(held.namespace, held.source, held.why)
         record["reply_to"] = question
-        return question
+        return held
 
     def _wait_for_reply(self, question: str, tries: int, listed: Sequence[tuple[str, str]]) -> None:
         """After "Which drawing do you mean?": hold the question, and listen for the reply
@@ -280,18 +280,18 @@ class QuestionPipeline:
             self.listen_for_reply()
 
     async def _answer_and_speak(
-        self, question: str, timer: QuestionTimer, named: InHand | None = None
+        self, question: str, timer: QuestionTimer, chosen: InHand | None = None
     ) -> AnswerResult:
         """Stream the answer into the speaker: each checked sentence is spoken as soon as it is ready.
 
         An acknowledgement (the model is asked) is spoken on its own first, while the model works.
-        ``named``: the drawing a reply named for this question, which it is about even when no
+        ``chosen``: the drawing a reply named for this question, which it is about even when no
         drawing is kept in hand between questions (``answer.in_hand_s = 0``).
         """
         self.bus.publish(Event(EventType.THINKING, {"question": question}))
         final: AnswerResult | None = None
         first_sentence_at: float | None = None
-        held = named if named is not None else self.in_hand.current()
+        held = chosen if chosen is not None else self.in_hand.current()
         stream = self.answerer.stream(question, self.rooms.namespaces, _Times(timer), held)
         first = await anext(stream, None)
         if isinstance(first, Acknowledgement):
