@@ -291,6 +291,13 @@ def extractive_answer(
             }
         )
     src = next(s for s in sources if s.number == found.source_number)
+    region = None if found.field or found.box else src.region_of(found.quote)
+    if found.section:
+        src = dataclasses.replace(src, section=found.section)
+    elif region is not None:
+        # A line is cited where it is written: its own slice's region and box, not the region of
+        # the slice that led the merged source.
+        src = dataclasses.replace(src, section=region.section, box=region.box or src.box)
     # An extractive answer quotes one source: it is [1] whatever its rank among the candidates.
     if found.field:
         text = f"{found.sentence()} [1]."

@@ -64,6 +64,18 @@ class HitLike(Protocol):
     def score(self) -> float: ...
 
 
+@dataclass(frozen=True)
+class Region:
+    """One merged slice's place on the page: where a line quoted from it is cited."""
+
+    #: The slice's section ("title block", "notes", "dimensions", a heading path).
+    section: str
+    #: The slice's box (None when it has none).
+    box: Box | None
+    #: The slice's text.
+    text: str
+
+
 @dataclass
 class Source:
     """One numbered source offered to the model and cited in the answer."""
@@ -104,7 +116,18 @@ class Source:
     tables: list[dict[str, Any]] = field(default_factory=list)
     #: Whether the text was cut to fit the budget.
     truncated: bool = False
+    #: The merged slices' own sections and boxes, in the order they were merged.
+    regions: list[Region] = field(default_factory=list, repr=False)
     _ords: list[int] = field(default_factory=list, repr=False)
+
+    def region_of(self, line: str) -> Region | None:
+        """The merged slice a quoted line was read from (the first that holds it), so that a
+        note quoted from a source led by its title block is cited in the notes, at the note."""
+        wanted = " ".join(line.split())
+        for region in self.regions:
+            if wanted and wanted in " ".join(region.text.split()):
+                return region
+        return None
 
     def label(self) -> str:
         """How the source is named to the model and the listener: drawing, revision, page."""
@@ -208,6 +231,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
             if _mergeable(src, hit):
                 src.slice_ids.append(hit.id)
                 src._ords.append(hit.ord)
+                src.regions.append(Region(hit.section, hit.box, hit.text))
                 parts[hit.ord] = hit.text
                 if hit.box is not None:
                     src.box = hit.box if src.box is None else src.box.union(hit.box)
@@ -236,6 +260,7 @@ def build_sources(hits: Sequence[HitLike], *, budget_tokens: int, max_sources: i
                     score=hit.score,
                     text="",
                     fields=_fields(hit.extra),
+                    regions=[Region(hit.section, hit.box, hit.text)],
                     _ords=[hit.ord],
                 )
             )

@@ -22,6 +22,9 @@ from appliance.vision.dimensions import Dimension, DimensionKind, parse_dimensio
 
 K = DimensionKind
 
+#: The region a dimension is cited in: the section the vision package indexes dimension slices under.
+DIMENSIONS_SECTION = "dimensions"
+
 
 @dataclass(frozen=True)
 class _Intent:
@@ -349,9 +352,17 @@ def _answer(intent: _Intent, found: list[_Found]) -> extractive.Extract | None:
     return handler(intent, found, named) if handler else None
 
 
-def _extract(item: _Found, quote: str, field: str) -> extractive.Extract:
+def _extract(item: _Found, quote: str, field: str, several: bool = False) -> extractive.Extract:
+    # The title block's slice and the page's summary carry every dimension's record too; the
+    # listener is sent to the views, where the dimension is drawn, not to the title block.
     return extractive.Extract(
-        item.source.number, quote, field, 1.0, box=item.dimension.box or item.source.box
+        item.source.number,
+        quote,
+        field,
+        1.0,
+        box=item.dimension.box or item.source.box,
+        section=DIMENSIONS_SECTION,
+        several=several,
     )
 
 
@@ -379,7 +390,7 @@ def _picked(intent: _Intent, items: list[_Found], field: str) -> extractive.Extr
     if len(distinct) == 1:
         return _extract(distinct[0], distinct[0].dimension.callout(), field)
     quote = ", ".join(f.dimension.callout() for f in distinct)
-    return _extract(distinct[0], quote, _PLURAL.get(field, field + "s"))
+    return _extract(distinct[0], quote, _PLURAL.get(field, field + "s"), several=True)
 
 
 _PLURAL = {"radius": "radii", "thread size": "threads"}
@@ -395,7 +406,9 @@ def _thread(intent: _Intent, found: list[_Found], named: list[_Found]) -> extrac
         return _extract(threads[0], f"{total} ({listed})", "number of threads")
     distinct = _distinct(threads)
     quote = ", ".join(f.dimension.callout() for f in distinct)
-    return _extract(distinct[0], quote, "thread size" if len(distinct) == 1 else "threads")
+    if len(distinct) == 1:
+        return _extract(distinct[0], quote, "thread size")
+    return _extract(distinct[0], quote, "threads", several=True)
 
 
 def _diameter(
@@ -544,7 +557,9 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
     if not fitted:
         return None
     quote = ", ".join(f.dimension.callout() for f in fitted)
-    return _extract(fitted[0], quote, "fit" if len(fitted) == 1 else "fits")
+    if len(fitted) == 1:
+        return _extract(fitted[0], quote, "fit")
+    return _extract(fitted[0], quote, "fits", several=True)
 
 
 def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
@@ -556,7 +571,9 @@ def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     distinct = _distinct(holes)
     listed = ", ".join(f.dimension.callout() for f in distinct)
     if not intent.count:
-        return _extract(distinct[0], listed, "hole size" if len(distinct) == 1 else "holes")
+        if len(distinct) == 1:
+            return _extract(distinct[0], listed, "hole size")
+        return _extract(distinct[0], listed, "hole sizes", several=True)
     total = sum(f.dimension.count for f in distinct)
     return _extract(distinct[0], f"{total} ({listed})", "number of holes")
 

@@ -41,6 +41,11 @@ class Extract:
     box: Box | None = None
     #: The quote's English sense when it is in Swedish, German or Chinese ("" otherwise).
     english: str = ""
+    #: The region of the drawing the quote is in when it is not its source's ("dimensions" for a
+    #: dimension whose record the title block's slice carries); "" when it is the source's own.
+    section: str = ""
+    #: Whether the quote lists several items ("2 x R0.15, 2 x R0.2"): its sentence says "are".
+    several: bool = False
 
     def said(self) -> str:
         """The quote as spoken: the original term, then its English sense where it is not
@@ -55,7 +60,7 @@ class Extract:
         if self.field == "units":
             return f"The drawing states: {self.said()}"
         name = FIELD_NAMES.get(self.field, self.field.replace("_", " "))
-        return f"The {name} is {self.said()}"
+        return f"The {name} {'are' if self.several else 'is'} {self.said()}"
 
 
 #: The verb of a field that names a person.

@@ -231,6 +231,10 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         line = line_extract(question, sources)
         if line is not None and RATIO.search(line.quote) and _VIEW.search(line.quote):
             return line
+        own = _view_scale(question, sources)
+        if own is not None or _DETAIL.search(question):
+            # A detail is drawn enlarged, at a scale written by it: the sheet's would be a guess.
+            return own
     if field in _SURFACE_FIELDS:
         # "How are the edges finished", "how smooth must the pin bore be": the line about that
         # feature, before the part's own finish in the title block.
@@ -521,6 +525,52 @@ def _names_its_drawing(line: Extract, sources: Sequence[Source]) -> bool:
 
 
 #: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).
+#: A question about a detail view (drawn enlarged, at its own scale).
+_DETAIL = re.compile(r"\b(?:details?|einzelheit|detalj)\b", re.I)
+#: A line that is a view's scale and nothing else: "2:1", "SCALE 1:2", "A 20 : 1", "MASSSTAB 5:1".
+_SCALE_LINE = re.compile(
+    r"^\s*(?:(?:detail|view|section|einzelheit|schnitt|snitt|detalj)\s+)?(?P<letter>[A-Z]\b)?"
+    r"\s*(?:scale|skala|ma(?:ß|ss)stab|比例)?\s*[:.]?\s*(?P<ratio>\d{1,3}\s?:\s?\d{1,3})\s*$",
+    re.I,
+)
+
+
+def _view_scale(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The scale a view of the asked drawing is drawn at, from a line that states only a scale
+    ("2:1" under detail B, "SCALE 1:2" under the isometric view) and is not the sheet's: the only
+    such scale, or the one written with the view's letter. None when none or several qualify."""
+    subject = subject_sources(question, "scale", sources)[:1]
+    if not subject:
+        return None
+    drawing = [s for s in sources if (s.source, s.page) == (subject[0].source, subject[0].page)]
+    sheet = {_ratio(s.fields["scale"]) for s in drawing if s.fields.get("scale")}
+    found: dict[str, list[tuple[Source, str, str]]] = {}
+    for src in drawing:
+        for line in src.text.splitlines():
+            match = _SCALE_LINE.match(line)
+            if match is None or _ratio(match["ratio"]) in sheet:
+                continue
+            entry = (src, line.strip(), (match["letter"] or "").upper())
+            found.setdefault(_ratio(match["ratio"]), []).append(entry)
+    if not found:
+        return None
+    if len(found) > 1:
+        letters = set(_VIEW_LETTER.findall(question))
+        found = {r: e for r, e in found.items() if any(letter in letters for _, _, letter in e)}
+        if len(found) != 1:
+            return None
+    src, line, _ = next(iter(found.values()))[0]
+    return Extract(src.number, line, "", 1.0)
+
+
+#: The letter a question names its view by ("detail B", "section A-A", "view C").
+_VIEW_LETTER = re.compile(r"\b(?:details?|views?|sections?|schnitt|snitt)\s+([A-Z])\b")
+
+
+def _ratio(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
 _VIEW = re.compile(
     r"\b(?:views?|sections?|details?|isometric|schnitt\w*|ansicht\w*|einzelheit|snitt\w*|vy)\b|剖|视图",
     re.I,

@@ -91,6 +91,9 @@ async def test_largest_diameter_of_the_named_drawing(store: IndexStore, config: 
     answer = await ask("What is the largest diameter on drawing 2022001?", store, config)
     assert "largest diameter" in answer.text and "⌀42" in answer.text
     _cites(answer, "Candle_holder.jpg", Box(130, 459, 205, 493))
+    # Cited in the drawing's dimensions, though the title block's slice carries its record too.
+    assert answer.citations[0].label.endswith("dimensions")
+    assert answer.spoken.endswith("page 1, dimensions.")
 
 
 async def test_overall_length_is_the_largest_linear_dimension(
@@ -119,6 +122,19 @@ async def test_text_layer_drawing_is_read_line_by_line(store: IndexStore, config
         "What is the tolerance on the 60.00 dimension of Aufspannung?", store, config
     )
     assert "±0.1" in answer.text
+
+
+async def test_a_detail_is_drawn_at_its_own_scale(store: IndexStore, config: Config) -> None:
+    answer = await ask("At what scale is detail B of the candle holder drawn?", store, config)
+    assert "2:1" in answer.text and "1:1" not in answer.text
+    # The "2:1" written under detail B's letter (Candle_holder.csv boxes the two as one,
+    # 775,1760-830,1842), not the title block or the page.
+    citation = answer.citations[0]
+    assert citation.source == "Candle_holder.jpg" and citation.box is not None
+    box = Box.from_list(citation.box)
+    assert 775 <= box.x0 < box.x1 <= 830 and 1760 <= box.y0 < box.y1 <= 1842, box
+    answer = await ask("What scale is the candle holder drawn at?", store, config)
+    assert "The scale is 1:1" in answer.text
 
 
 def test_which_questions_are_dimension_questions() -> None:

@@ -624,3 +624,28 @@ def test_a_tightening_torque_is_the_fasteners_even_when_its_line_does_not_say_sc
     )
     found = find_extract("What torque are the screws of JJ-4820-00 tightened to?", [base])
     assert found is not None and "25 N·m" in found.quote
+
+
+def test_several_dimensions_are_said_in_the_plural() -> None:
+    piston = drawing_source(1, "Dimensions of Kolv.", title="Kolv", dims="2x R0,15\n2x R0,2\n⌀16,5")
+    found = find_extract("What are the radii on the Kolv?", [piston])
+    assert found is not None and found.sentence() == "The radii are 2 x R0.15, 2 x R0.2"
+    found = find_extract("What is the largest radius on the Kolv?", [piston])
+    assert found is not None and found.sentence() == "The largest radius is 2 x R0.2"
+
+
+def test_a_view_scale_is_the_one_written_with_its_letter() -> None:
+    fields = {"scale": "1:2"}
+    drawing = drawing_source(
+        1, "Scale: 1:2\nA 5:1\nB 10 : 1\nSECTION C-C", title="Welle", fields=fields
+    )
+    found = find_extract("At what scale is detail B of the Welle drawn?", [drawing])
+    assert found is not None and found.quote == "B 10 : 1"
+    # Two details at their own scales and none named by its letter: either would be a guess.
+    assert find_extract("At what scale is the detail of the Welle drawn?", [drawing]) is None
+    # A section with no scale of its own is drawn at the sheet's.
+    lone = drawing_source(2, "Scale: 1:2\nSECTION C-C", title="Nabe", fields=fields)
+    found = find_extract("What scale is section C-C of the Nabe drawn at?", [lone])
+    assert found is not None and found.field == "scale" and found.quote == "1:2"
+    # A detail with no scale written by it is not said to be at the sheet's.
+    assert find_extract("What scale is detail B of the Nabe drawn at?", [lone]) is None
