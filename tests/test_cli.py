@@ -54,6 +54,18 @@ def test_index_search_forget_round_trip(tmp_path: Path) -> None:
     assert json.loads(out.stdout) == []
 
 
+def test_sources_lists_a_drawing_by_its_number_and_revision_when_it_has_one(
+    tmp_path: Path, shared_data: Path
+) -> None:
+    env = {"OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data")}
+    drawing = shared_data / "drawings-edocr2" / "Aufspannung.PDF"
+    assert run(["index", str(drawing)], env).returncode == 0
+    out = run(["sources"], env)
+    assert out.returncode == 0, out.stderr
+    # Its title block gives a number and no revision: no dangling "rev" after the number.
+    assert out.stdout.rstrip("\n").endswith("2 slices  Micro_Vu-4.20"), out.stdout
+
+
 def test_errors_become_exit_codes(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[index]\nfusion = 'x'\n")

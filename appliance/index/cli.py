@@ -78,7 +78,7 @@ def search_command(
             where += f" p.{h.page}"
         if h.line_start:
             where += f" lines {h.line_start}-{h.line_end}"
-        drawing = f" [{h.drawing_number} rev {h.revision}]" if h.drawing_number else ""
+        drawing = f" [{_drawing(h.drawing_number, h.revision)}]" if h.drawing_number else ""
         click.echo(f"{rank}. {h.score:.3f}  #{h.id}  {where}{drawing}  ({h.kind})")
         snippet = " ".join(h.text.split())
         click.echo(f"   {snippet[:200]}{'…' if len(snippet) > 200 else ''}")
@@ -138,7 +138,7 @@ def sources_command(app: AppContext, namespace: str | None, as_json: bool) -> No
         echo_json([vars(s) for s in sources])
         return
     for s in sources:
-        drawing = f"  {s.drawing_number} rev {s.revision}" if s.drawing_number else ""
+        drawing = f"  {_drawing(s.drawing_number, s.revision)}" if s.drawing_number else ""
         old = "  (superseded)" if s.superseded else ""
         click.echo(f"{s.namespace}\t{s.source}\t{s.slices} slices{drawing}{old}")
     click.echo(f"{len(sources)} sources", err=True)
@@ -183,3 +183,8 @@ def stats_command(app: AppContext, as_json: bool) -> None:
         f"total {stats['sources']} sources, {stats['slices']} slices, {stats['bytes'] / 1e6:.1f} MB"
     )
     click.echo(f"integrity: {stats['integrity']}")
+
+
+def _drawing(number: str, revision: str) -> str:
+    """A drawing's number as listed, with its revision when it has one ("A-1024 rev C")."""
+    return f"{number} rev {revision}" if revision else number
