@@ -45,6 +45,8 @@ class _Intent:
     features: int
     #: The question's words that say what is asked (left out when finding the drawing).
     words: tuple[str, ...]
+    #: Thread sizes the question names ("the M8 holes": "M8").
+    threads: tuple[str, ...] = ()
 
 
 _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
@@ -76,6 +78,10 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
     ("angle", "angle"),
     ("degrees", "angle"),
     ("winkel", "angle"),
+    ("counterbore", "counterbore"),
+    ("c'bore", "counterbore"),
+    ("spot face", "counterbore"),
+    ("spotface", "counterbore"),
     ("diameter", "diameter"),
     ("durchmesser", "diameter"),
     ("diam", "diameter"),
@@ -185,6 +191,16 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 
 _FIT = re.compile(r"(?<![A-Za-z])([A-Z]{1,2}\d{1,2}(?:/[a-z]{1,2}\d{1,2})?)(?![\w])")
 
 
+#: A distance between features ("the hole spacing", "the pitch of the bolt circle", "how far apart"):
+#: no one dimension's size, and the features' own sizes are not it.
+_SPACING = re.compile(
+    r"\b(?:spacing|spaced|pitch circle|bolt circle|far apart|centre distance|center distance"
+    r"|distance between|between (?:the )?(?:holes|centres|centers))\b"
+)
+#: A thread size as a question names it ("M8", "M10x1.25").
+_THREAD_NAMED = re.compile(r"\bM\d+(?:[.,]\d+)?(?:\s?[x×]\s?\d+(?:[.,]\d+)?)?\b", re.I)
+
+
 def asks_dimension(question: str) -> bool:
     """Whether the question is about the drawing's dimensions (then only the set answers it)."""
     return _intent(question) is not None
@@ -201,7 +217,7 @@ def _intent(question: str) -> _Intent | None:
         if re.search(pattern, q):
             aspect = aspect or name
             words.append(phrase)
-    if not aspect:
+    if not aspect or _SPACING.search(q):
         return None
     values = tuple(float(v.replace(",", ".")) for v in _VALUE.findall(question))
     if aspect == "tolerance" and not values and not _FEATURE.search(q):
@@ -214,7 +230,14 @@ def _intent(question: str) -> _Intent | None:
     features = next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", q)), 0)
     if aspect == "chamfer" and re.search(r"\bangle|\bdegree", q):
         aspect = "chamfer_angle"
-    return _Intent(aspect, pick, values, fits[0] if fits else "", count, features, tuple(words))
+    threads = tuple(_compact(t) for t in _THREAD_NAMED.findall(question))
+    return _Intent(
+        aspect, pick, values, fits[0] if fits else "", count, features, tuple(words), threads
+    )
+
+
+def _compact(thread: str) -> str:
+    return re.sub(r"\s", "", thread).upper().replace("×", "X").replace(",", ".")
 
 
 @dataclass(frozen=True)
@@ -564,6 +587,9 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
 
 def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
     holes = [f for f in _of_kind(found, K.DIAMETER, K.THREAD) if f.dimension.count > 1]
+    if intent.threads or named:
+        # "How many M8 holes", "the Ø11 holes": those, not every hole of the part.
+        holes = [f for f in holes if f in named or _is_thread_named(f.dimension, intent.threads)]
     if intent.features:
         holes = [f for f in holes if f.dimension.count == intent.features] or holes
     if not holes:
@@ -578,11 +604,45 @@ def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     return _extract(distinct[0], f"{total} ({listed})", "number of holes")
 
 
+def _is_thread_named(dim: Dimension, threads: tuple[str, ...]) -> bool:
+    """Whether ``dim`` is a thread the question names ("M8" names "M8x1.25" too)."""
+    own = _compact(dim.thread)
+    return bool(own) and any(own == t or own.startswith(t + "X") for t in threads)
+
+
 def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
     deep = [f for f in (named or found) if f.dimension.depth is not None]
-    if not deep:
+    field = "depth"
+    if any(w in _COUNTERBORE_WORDS for w in intent.words):
+        chosen, field = _widest_counterbore(deep), "counterbore depth"
+    else:
+        chosen = deep[0] if deep else None
+    if chosen is None:
         return None
-    return _extract(deep[0], deep[0].dimension.callout(), "depth")
+    # The depth first, then what it is the depth of: "20 (4 x ⌀11.00)".
+    dim = chosen.dimension
+    return _extract(chosen, f"{dim.depth:g} ({replace(dim, depth=None).callout()})", field)
+
+
+#: The question words that ask about a counterbore, countersink or spot face.
+_COUNTERBORE_WORDS = frozenset(p for p, aspect in _ASPECT_WORDS if aspect == "counterbore")
+
+
+def _widest_counterbore(found: list[_Found]) -> _Found | None:
+    """A counterbore is the wider, shallower step of a hole drawn with a depth ("4 x ⌀11 ↧20" and
+    "⌴ ⌀18 ↧12"): the widest of the diameters with a depth, when the drawing has two or more
+    (a single drilled depth is the hole's, not a counterbore's)."""
+    bores = _distinct([f for f in _of_kind(found, K.DIAMETER) if f.dimension.depth is not None])
+    if len(bores) < 2:
+        return None
+    return max(bores, key=lambda f: f.dimension.value or 0.0)
+
+
+def _counterbore(
+    intent: _Intent, found: list[_Found], named: list[_Found]
+) -> extractive.Extract | None:
+    bore = _widest_counterbore(found)
+    return None if bore is None else _extract(bore, bore.dimension.callout(), "counterbore")
 
 
 def _chamfer_angle(
@@ -607,6 +667,7 @@ def _feature(dim: Dimension) -> str:
 _HANDLERS: dict[str, Callable[..., extractive.Extract | None]] = {
     "thread": _thread,
     "diameter": _diameter,
+    "counterbore": _counterbore,
     "radius": _simple(K.RADIUS, "radius"),
     "angle": _simple(K.ANGLE, "angle"),
     "chamfer": _simple(K.CHAMFER, "chamfer"),

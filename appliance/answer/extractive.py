@@ -193,7 +193,7 @@ def line_extract(
     aspects = _aspect_terms(q_terms, subject, others)
     if not aspects:
         return None
-    candidates: list[tuple[int, str, set[str]]] = []
+    candidates: list[tuple[int, str, set[str], set[str]]] = []
     for src in subject:
         units = line_units(src.text)
         for i in range(len(units)):
@@ -203,7 +203,8 @@ def line_extract(
             if quote.rstrip().endswith(":") or is_bare_label(quote) or _label_then_label(quote):
                 continue  # a label without its value
             # The English sense of Swedish, German and Chinese words counts as theirs.
-            candidates.append((src.number, quote, set(terms(quote)) | set(terms(translate(quote)))))
+            english = set(terms(translate(quote)))
+            candidates.append((src.number, quote, set(terms(quote)) | english, english))
     if not candidates:
         return None
     n = len(candidates)
@@ -215,11 +216,13 @@ def line_extract(
     # 2022", "Date: 2022-08-26") is about something else; a size ("the 25 mm wall") designates.
     worded = [t for t in aspects if not _bare_number(t, question)] or aspects
     best: tuple[float, int, int, str] | None = None
-    for order, (number, quote, quote_terms) in enumerate(candidates):
+    for order, (number, quote, quote_terms, english) in enumerate(candidates):
         if not any(term_matches(t, quote_terms) for t in worded):
             continue
         if not any(not term_matches(u, q_terms) for u in quote_terms):
             continue  # says nothing the question did not
+        if english and not any(not term_matches(u, q_terms) for u in english):
+            continue  # nor in English: "KANTEN" is the question's "edges", in German
         if accept is not None and not accept(quote):
             continue
         matched = sum(w for t, w in weights.items() if term_matches(t, quote_terms))

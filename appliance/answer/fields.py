@@ -281,10 +281,13 @@ _FIELD_PHRASES = sorted(
 
 
 _FIELD_PATTERNS = [
-    # A phrase starts a word ("date" is not the end of "update"); Chinese has no word starts.
+    # A phrase starts a word ("date" is not the end of "update"); Chinese has no word starts. An
+    # "-ion" after it makes another noun: "projection" asks first or third angle, not the project.
     (
         re.compile(
-            ("" if re.match(r"[\u3400-\u9fff]", phrase) else r"(?<![^\W_])") + re.escape(phrase)
+            ("" if re.match(r"[\u3400-\u9fff]", phrase) else r"(?<![^\W_])")
+            + re.escape(phrase)
+            + r"(?!ion\b)"
         ),
         phrase,
         name,

@@ -203,6 +203,8 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
     edge = dimensions.edge_note_extract(question, sources)
     if edge is not None:
         return edge
+    if _PROJECTION_ASKED.search(question):
+        return _projection(question, sources)
     field, phrase = asked_field(question)
     # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
     # "how long is the leak test" asks a time, not a length.
@@ -525,6 +527,33 @@ def _names_its_drawing(line: Extract, sources: Sequence[Source]) -> bool:
 
 
 #: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).
+#: A question about how the views are arranged: first or third angle projection.
+_PROJECTION_ASKED = re.compile(
+    r"\bprojection\b|\b(?:first|third|1st|3rd)[- ]angle\b|\bprojektion\w*|\bprojektionsmetod",
+    re.I,
+)
+#: Where a drawing states its projection ("FIRST ANGLE PROJECTION", "THIRD ANGLE", "3RD ANGLE").
+_PROJECTION_STATED = re.compile(
+    r"\b(?:first|third|1st|3rd)[- ]?angle(?:\s+projection)?\b|\bprojektion\w*\s*[:=]?\s*(?:1|3|e|a)\b",
+    re.I,
+)
+
+
+def _projection(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The projection the asked drawing states ("FIRST ANGLE PROJECTION"), quoted as written; None
+    when it states none in words (the projection symbol is a drawing, not text)."""
+    subject = subject_sources(question, "", sources)[:1]
+    if not subject or names_absent(question, "projection", sources):
+        return None  # (a drawing named that is not among the sources: another's would be a guess)
+    drawing = [s for s in sources if (s.source, s.page) == (subject[0].source, subject[0].page)]
+    for src in drawing:
+        for line in src.text.splitlines():
+            stated = _PROJECTION_STATED.search(line)
+            if stated:
+                return Extract(src.number, stated.group(0), "", 1.0)
+    return None
+
+
 #: A question about a detail view (drawn enlarged, at its own scale).
 _DETAIL = re.compile(r"\b(?:details?|einzelheit|detalj)\b", re.I)
 #: A line that is a view's scale and nothing else: "2:1", "SCALE 1:2", "A 20 : 1", "MASSSTAB 5:1".

@@ -649,3 +649,59 @@ def test_a_view_scale_is_the_one_written_with_its_letter() -> None:
     assert found is not None and found.field == "scale" and found.quote == "1:2"
     # A detail with no scale written by it is not said to be at the sheet's.
     assert find_extract("What scale is detail B of the Nabe drawn at?", [lone]) is None
+
+
+_PLATE = drawing_source(
+    1,
+    "Dimensions of Adapterplatte.",
+    title="Adapterplatte",
+    dims="4 x M8\n4 x ⌀ 11,00 ↧ 20,00\n⌀ 18,00 ↧ 12,00\n200,00\n20,00",
+)
+
+
+def test_holes_named_by_their_size_are_counted_alone() -> None:
+    found = find_extract("How many M8 holes does the Adapterplatte have?", [_PLATE])
+    assert found is not None and found.quote == "4 (4 x M8)"
+    found = find_extract("How many Ø11 holes does the Adapterplatte have?", [_PLATE])
+    assert found is not None and found.quote.startswith("4 (4 x ⌀11")
+    found = find_extract("How many holes does the Adapterplatte have?", [_PLATE])
+    assert found is not None and found.quote.startswith("8 (")
+
+
+def test_a_counterbore_is_the_wider_shallower_step() -> None:
+    found = find_extract("What size are the counterbores in the Adapterplatte?", [_PLATE])
+    assert found is not None and found.quote == "⌀18.00, depth 12"
+    found = find_extract("How deep are the counterbores on the Adapterplatte?", [_PLATE])
+    assert found is not None and found.sentence() == "The counterbore depth is 12 (⌀18.00)"
+    found = find_extract("How deep are the Ø11 holes in the Adapterplatte?", [_PLATE])
+    assert found is not None and found.sentence() == "The depth is 20 (4 x ⌀11.00)"
+    # One drilled depth and no wider step: no counterbore is drawn.
+    drilled = drawing_source(2, "Welle", title="Welle", dims="⌀ 6 ↧ 10\n⌀40")
+    assert find_extract("How deep is the counterbore in the Welle?", [drilled]) is None
+
+
+def test_a_spacing_is_not_a_hole_size() -> None:
+    assert find_extract("What is the hole spacing on the Adapterplatte?", [_PLATE]) is None
+    assert find_extract("How far apart are the M8 holes on the Adapterplatte?", [_PLATE]) is None
+
+
+def test_a_line_that_is_only_the_asked_word_in_another_language_is_no_answer() -> None:
+    split = drawing_source(1, "ENTGRATEN\nUND SCHARFE\nKANTEN\nBRECHEN", title="Adapterplatte")
+    asked = "What should I do with the edges of the Adapterplatte?"
+    assert find_extract(asked, [split]) is None
+    whole = drawing_source(2, "Alle Kanten gebrochen 0,5x45°", title="Adapterplatte")
+    found = find_extract(asked, [whole])
+    assert found is not None and found.quote == "Alle Kanten gebrochen 0,5x45°"
+
+
+def test_the_projection_is_the_one_stated_in_words() -> None:
+    candle = drawing_source(
+        1, "DO NOT SCALE DRAWING\nFIRST ANGLE PROJECTION\nSS 1914", title="Ljushallare"
+    )
+    found = find_extract("Which projection is the Ljushallare drawn in?", [candle])
+    assert found is not None and found.quote == "FIRST ANGLE PROJECTION"
+    # "Projection" is not the project: the course code is not the answer, nor is the date.
+    coded = drawing_source(2, "Project: TMPS34\nDRAWN 2022-08-26", title="Ljushallare")
+    assert find_extract("Which projection is the Ljushallare drawn in?", [coded]) is None
+    # A drawing named that is not among the sources is not answered for by another's.
+    assert find_extract("Which projection is the gearbox cover drawn in?", [candle]) is None
