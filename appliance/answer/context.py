@@ -145,6 +145,11 @@ class Source:
         return ", ".join(parts)
 
 
+def same_page(src: Source, sources: Sequence[Source]) -> list[Source]:
+    """The sources of ``src``'s drawing page (its file and page; ``src`` among them), in order."""
+    return [s for s in sources if (s.source, s.page) == (src.source, src.page)]
+
+
 def _fields(extra: dict[str, Any]) -> dict[str, str]:
     """Structured fields a slice carries (the vision package puts title-block fields there)."""
     out: dict[str, str] = {}

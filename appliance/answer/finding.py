@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
 from appliance.answer import dimensions, forms, notes, parts, tables
-from appliance.answer.context import Source
+from appliance.answer.context import Source, same_page
 from appliance.answer.extractive import Extract, line_extract
 from appliance.answer.fields import (
     FIELD_LABELS,
@@ -63,7 +63,7 @@ def find_extract(
     quoted = next((s for s in sources if s.number == found.source_number), None)
     if quoted is None:
         return found
-    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    drawing = same_page(quoted, sources)
     if not heard and unstated_designations(question, drawing):
         return None
     return found
@@ -398,7 +398,7 @@ def _followed_to_its_note(found: Extract, sources: Sequence[Source]) -> Extract:
     quoted = next((s for s in sources if s.number == found.source_number), None)
     if see is None or quoted is None:
         return found
-    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    drawing = same_page(quoted, sources)
     note = notes.numbered_note_extract(f"note {see[1] or see[2]}", drawing)
     return note if note is not None else found
 
@@ -545,7 +545,7 @@ def _projection(question: str, sources: Sequence[Source]) -> Extract | None:
     subject = subject_sources(question, "", sources)[:1]
     if not subject or names_absent(question, "projection", sources):
         return None  # (a drawing named that is not among the sources: another's would be a guess)
-    drawing = [s for s in sources if (s.source, s.page) == (subject[0].source, subject[0].page)]
+    drawing = same_page(subject[0], sources)
     for src in drawing:
         for line in src.text.splitlines():
             stated = _PROJECTION_STATED.search(line)
@@ -571,7 +571,7 @@ def _view_scale(question: str, sources: Sequence[Source]) -> Extract | None:
     subject = subject_sources(question, "scale", sources)[:1]
     if not subject:
         return None
-    drawing = [s for s in sources if (s.source, s.page) == (subject[0].source, subject[0].page)]
+    drawing = same_page(subject[0], sources)
     sheet = {_ratio(s.fields["scale"]) for s in drawing if s.fields.get("scale")}
     found: dict[str, list[tuple[Source, str, str]]] = {}
     for src in drawing:

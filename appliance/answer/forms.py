@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from appliance.answer.context import Source
+from appliance.answer.context import Source, same_page
 from appliance.answer.extractive import Extract, line_units, with_value
 from appliance.answer.subjects import identity_terms, names_file, subject_sources
 from appliance.answer.terms import term_matches, terms
@@ -86,7 +86,7 @@ def form_extract(question: str, form: Form, sources: Sequence[Source]) -> Extrac
     ident = identity_terms(src)
     if not names_file(question, src) and not any(term_matches(t, ident) for t in terms(question)):
         return None
-    drawing = [s for s in sources if (s.source, s.page) == (src.source, src.page)]
+    drawing = same_page(src, sources)
     found: list[tuple[int, str]] = []
     values: set[str] = set()
     for part in drawing:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from appliance.answer import extractive, subjects
-from appliance.answer.context import Source
+from appliance.answer.context import Source, same_page
 from appliance.drawing_terms import english, senses
 from appliance.index.identity import compact, singular
 from appliance.vision.tables import Table, TableRow
@@ -219,7 +219,7 @@ def own_row_extract(
     quoted = next((s for s in sources if s.number == found.source_number), None)
     if column is None or quoted is None or not SEE_PARTS_LIST.search(found.quote):
         return None
-    drawing = [s for s in sources if (s.source, s.page) == (quoted.source, quoted.page)]
+    drawing = same_page(quoted, sources)
     names = {
         compact(v)
         for s in drawing
