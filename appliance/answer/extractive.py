@@ -133,7 +133,8 @@ def _aspect_terms(
 
     A term names the document when it is part of a subject source's identity (title, drawing number,
     file name) or, for plain words, when it occurs in the subject sources and in none of the others
-    ("Beyond Mech" in a question about the BeyondMech drawing). Terms with digits ("H12", "21.5")
+    ("Beyond Mech" in a question about the BeyondMech drawing), unless the question names the
+    document by its identity already. Terms with digits ("H12", "21.5")
     always count as asked: they pick out a feature, not a document. The second rule holds for paged
     sources (drawings, PDFs) only.
     """
@@ -144,12 +145,16 @@ def _aspect_terms(
     # In a note (no pages) a word found only there is what the note is about, i.e. content.
     subject_terms = [set(terms(src.text)) for src in subject if src.page > 0]
     other_terms = [set(terms(src.text)) | identity_terms(src) for src in others]
+    # A question that names its drawing by title or number does not name it again by a word only
+    # its text holds: "what texture goes on the cover plate" asks the texture.
+    named = any(term_matches(t, ident) for t in q_terms)
     aspects = []
     for t in q_terms:
         if term_matches(t, ident):
             continue
         if (
             others
+            and not named
             and not any(ch.isdigit() for ch in t)
             and any(term_matches(t, st) for st in subject_terms)
             and not any(term_matches(t, ot) for ot in other_terms)

@@ -705,3 +705,19 @@ def test_the_projection_is_the_one_stated_in_words() -> None:
     assert find_extract("Which projection is the Ljushallare drawn in?", [coded]) is None
     # A drawing named that is not among the sources is not answered for by another's.
     assert find_extract("Which projection is the gearbox cover drawn in?", [candle]) is None
+
+
+def test_a_word_only_the_named_drawing_holds_is_what_is_asked() -> None:
+    cover = drawing_source(
+        1,
+        "NOTES:\n1. WALL THICKNESS 2.0 UNLESS NOTED\n3. TEXTURE MT-11010 ON OUTSIDE FACES",
+        title="SENSOR COVER PLATE",
+        drawing="C-3310",
+    )
+    bracket = drawing_source(
+        2, "NOTES:\n1. BREAK ALL SHARP EDGES", title="MOUNTING BRACKET", drawing="A-1024"
+    )
+    # "Texture" is on the cover plate only, and the question names the plate by its title:
+    # the word is what is asked, not another name of the drawing.
+    found = find_extract("What texture goes on the cover plate?", [cover, bracket])
+    assert found is not None and "MT-11010" in found.quote
