@@ -526,7 +526,6 @@ def _names_its_drawing(line: Extract, sources: Sequence[Source]) -> bool:
     )
 
 
-#: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).
 #: A question about how the views are arranged: first or third angle projection.
 _PROJECTION_ASKED = re.compile(
     r"\bprojection\b|\b(?:first|third|1st|3rd)[- ]angle\b|\bprojektion\w*|\bprojektionsmetod",
@@ -544,7 +543,7 @@ def _projection(question: str, sources: Sequence[Source]) -> Extract | None:
     when it states none in words (the projection symbol is a drawing, not text)."""
     subject = subject_sources(question, "", sources)[:1]
     if not subject or names_absent(question, "projection", sources):
-        return None  # (a drawing named that is not among the sources: another's would be a guess)
+        return None  # a drawing named that is not among the sources: another's would be a guess
     drawing = same_page(subject[0], sources)
     for src in drawing:
         for line in src.text.splitlines():
@@ -600,6 +599,7 @@ def _ratio(text: str) -> str:
     return re.sub(r"\s", "", text)
 
 
+#: A view of a drawing named in a question or a line (its own scale may differ from the sheet's).
 _VIEW = re.compile(
     r"\b(?:views?|sections?|details?|isometric|schnitt\w*|ansicht\w*|einzelheit|snitt\w*|vy)\b|剖|视图",
     re.I,
