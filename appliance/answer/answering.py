@@ -291,10 +291,9 @@ def extractive_answer(
             }
         )
     src = next(s for s in sources if s.number == found.source_number)
-    region = None if found.field or found.box else src.region_of(found.quote)
     if found.section:
         src = dataclasses.replace(src, section=found.section)
-    elif region is not None:
+    elif not found.field and found.box is None and (region := src.region_of(found.quote)):
         # A line is cited where it is written: its own slice's region and box, not the region of
         # the slice that led the merged source.
         src = dataclasses.replace(src, section=region.section, box=region.box or src.box)

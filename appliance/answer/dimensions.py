@@ -230,14 +230,16 @@ def _intent(question: str) -> _Intent | None:
     features = next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", q)), 0)
     if aspect == "chamfer" and re.search(r"\bangle|\bdegree", q):
         aspect = "chamfer_angle"
-    threads = tuple(_compact(t) for t in _THREAD_NAMED.findall(question))
+    # Written as the drawing's own threads are ("m8 x 1,25" is "M8x1.25"), by the same reader.
+    threads = tuple(
+        d.thread
+        for named in _THREAD_NAMED.findall(question)
+        for d in parse_dimensions(named.upper())
+        if d.thread
+    )
     return _Intent(
         aspect, pick, values, fits[0] if fits else "", count, features, tuple(words), threads
     )
-
-
-def _compact(thread: str) -> str:
-    return re.sub(r"\s", "", thread).upper().replace("×", "X").replace(",", ".")
 
 
 @dataclass(frozen=True)
@@ -606,8 +608,8 @@ def _holes(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
 
 def _is_thread_named(dim: Dimension, threads: tuple[str, ...]) -> bool:
     """Whether ``dim`` is a thread the question names ("M8" names "M8x1.25" too)."""
-    own = _compact(dim.thread)
-    return bool(own) and any(own == t or own.startswith(t + "X") for t in threads)
+    own = dim.thread
+    return bool(own) and any(own == t or own.startswith(t + "x") for t in threads)
 
 
 def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractive.Extract | None:
@@ -624,7 +626,8 @@ def _depth(intent: _Intent, found: list[_Found], named: list[_Found]) -> extract
     return _extract(chosen, f"{dim.depth:g} ({replace(dim, depth=None).callout()})", field)
 
 
-#: The question words that ask about a counterbore, countersink or spot face.
+#: The question words that ask about a counterbore or a spot face (a countersink has an angle,
+#: not a depth: the line that states it answers).
 _COUNTERBORE_WORDS = frozenset(p for p, aspect in _ASPECT_WORDS if aspect == "counterbore")
 
 
