@@ -644,7 +644,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--batch",
-        help="ask only the questions of this batch (main, fresh, blind); default: every batch",
+        help="ask only the questions of this batch (main, fresh, blind, blind2); default: every batch",
     )
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
     parser.add_argument(

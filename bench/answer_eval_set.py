@@ -48,7 +48,7 @@ class Question:
     #: False when the drawings do not answer it.
     answerable: bool
     #: The batch the question was written in ("main": decisions 0016 and 0025; "fresh": 0026;
-    #: "blind": 0052).
+    #: "blind": 0052; "blind2": 0065).
     batch: str = "main"
 
 
@@ -97,7 +97,7 @@ def load_set(folder: Path = SET_DIR) -> list[Question]:
                     style=drawings[drawing]["style"],
                     classes=classes,
                     answerable=answerable,
-                    batch=batch,
+                    batch=raw.get("batch", batch),
                 )
             )
     return questions

@@ -62,6 +62,7 @@ _LABELS = sorted(
     ((label, name) for name, labels in FIELD_LABELS.items() for label in labels),
     key=lambda item: -len(item[0]),
 )
+_LABEL_SET = frozenset(label for label, _ in _LABELS)
 #: A date: ISO 8601, year first with dots (GB/T 10609.1 sign-offs, "2026.03.16"), day or month first.
 DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2}|\d{4}\.\d{1,2}\.\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
 
@@ -215,6 +216,10 @@ def _centre_y(word: OcrWord) -> float:
     return (word.box.y0 + word.box.y1) / 2
 
 
+#: A unit in brackets glued to the end of a label ("重量(kg)", "Weight[kg]").
+_GLUED_UNIT = re.compile(r"\s*[(\[]\s*(kg|g|lbs?|mm|in|t)\s*[)\]]$")
+
+
 def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
     """(field, number of tokens used) when a known label starts at ``tokens[pos]``."""
     for label, name in _LABELS:
@@ -222,6 +227,7 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
         if pos + width > len(tokens):
             continue
         head = " ".join(tokens[pos : pos + width]).lower().strip("|[ ").rstrip(":.;,")
+        head = _GLUED_UNIT.sub("", head)  # "重量(kg)": the label with its unit
         if "/" in head and not head.startswith("/"):
             # A bilingual label read as one word ("Scale/skala", "Description/benämning"): the
             # first language decides.
@@ -235,7 +241,16 @@ def match_label(tokens: list[str], pos: int) -> tuple[str, int] | None:
             and abs(len(head) - len(label)) <= 1
             and difflib.SequenceMatcher(None, head, label).ratio() >= 0.88
         ) or (len(label) >= 7 and edit_distance(head, label, 1) <= 1)
-        if not (exact or fuzzy):
+        # A Chinese label of four characters or more read without its first, the one against
+        # the cell's left rule ("样名称" for "图样名称"): the rest of it names it alone.
+        clipped = (
+            len(label) >= 4
+            and len(head) == len(label) - 1
+            and label.endswith(head)
+            and _HAN.fullmatch(label) is not None
+            and head not in _LABEL_SET
+        )
+        if not (exact or fuzzy or clipped):
             continue
         following = tokens[pos + width].lower() if pos + width < len(tokens) else ""
         if label in ("rev", "revision") and following.startswith("by"):
@@ -277,9 +292,14 @@ def cell_fields(per_cell: list[tuple[Cell, list[OcrWord]]]) -> dict[str, FieldRe
         under = _label_under(pairs)
         if under is not None:
             label_cells.add(i)
-            name, value_pairs = under
+            name, value_pairs, unit = under
             used = tuple(dict.fromkeys(w for _, w in value_pairs))
-            value = clean_value(name, " ".join(t for t, _ in value_pairs))
+            value = " ".join(t for t, _ in value_pairs)
+            if unit and re.fullmatch(r"[\d.,\s]+", value):
+                value = (
+                    f"{value} {unit}"  # "1.62" under "重量(kg)": the label's unit is the value's
+                )
+            value = clean_value(name, value)
             fields.setdefault(name, FieldReading(value, min(w.conf for w in used), used))
             continue
         tokens = [t for t, _ in pairs]
@@ -430,23 +450,53 @@ def _text_rows(pairs: list[tuple[str, OcrWord]]) -> list[list[tuple[str, OcrWord
 
 def _label_under(
     pairs: list[tuple[str, OcrWord]],
-) -> tuple[str, list[tuple[str, OcrWord]]] | None:
-    """(field, value tokens) of a cell whose value is written over its label: the last row is a
-    label and nothing else, printed smaller than the rows above it (ISO 7200 blocks that put the
-    small label under the value). A cell read top to bottom would find the label with nothing
-    after it."""
+) -> tuple[str, list[tuple[str, OcrWord]], str] | None:
+    """(field, value tokens, the label's unit or "") of a cell whose value is written over its
+    label: the last row is a label and nothing else, printed smaller than the rows above it (ISO
+    7200 blocks that put the small label under the value). A cell read top to bottom would find
+    the label with nothing after it."""
     rows = _text_rows(pairs)
     if len(rows) < 2:
         return None
     tokens = [t for t, _ in rows[-1]]
     match = match_label(tokens, 0)
-    if match is None or any(t.strip(".:;,|") for t in tokens[match[1] :]):
+    unit = None if match is None else _only_label(tokens, match[0], match[1])
+    if match is None or unit is None:
         return None
     label_height = max(w.box.y1 - w.box.y0 for _, w in rows[-1])
     above = [pair for row in rows[:-1] for pair in row]
     if max(w.box.y1 - w.box.y0 for _, w in above) < 1.15 * label_height:
         return None
-    return match[0], above
+    return match[0], above, unit
+
+
+#: A unit written after a label ("重量(kg)", "Weight [kg]", "Masse kg").
+_UNIT = re.compile(r"[(\[]?\s*(kg|g|lbs?|mm|in|t)\s*[)\]]?", re.I)
+
+
+def _only_label(tokens: list[str], name: str, start: int) -> str | None:
+    """The unit of a label row that says nothing but the label ("" when it gives none): the
+    tokens after its first ``start`` are its second language ("材料 MATERIAL", "图号 DWG NO.") or
+    its unit ("重量 (kg)"). None when they say more."""
+    units = [m.group(1) for t in tokens[:start] if (m := _GLUED_UNIT.search(t.lower()))]
+    pos = start
+    while pos < len(tokens):
+        token = tokens[pos].strip(".:;,|/")
+        again = match_label(tokens, pos)
+        unit = _UNIT.fullmatch(token)
+        if again is not None and again[0] == name:
+            units += [
+                m.group(1)
+                for t in tokens[pos : pos + again[1]]
+                if (m := _GLUED_UNIT.search(t.lower()))
+            ]
+            pos += again[1]
+        elif not token or unit:
+            units += [unit.group(1)] if unit else []
+            pos += 1
+        else:
+            return None
+    return units[0].lower() if units else ""
 
 
 def _latin_beside_chinese(label: list[OcrWord], beside: list[OcrWord]) -> bool:
