@@ -73,3 +73,34 @@ def test_a_label_is_never_a_value() -> None:
     assert not valid_value("checked_by", "APPROVED BY")
     assert valid_value("drawn_by", "李强")
     assert valid_value("drawn_by", "P. AHMED")
+
+
+def test_a_label_under_its_value_in_two_languages_or_with_its_unit() -> None:
+    """ "材料 MATERIAL", "图号 DWG NO." and "重量(kg)" under their values: the label row says the
+    label twice or with its unit, and a bare number under a unit in the label takes the unit."""
+    fields = cell_fields(
+        [
+            _cell(0, _row(6, 23, "Q235-A"), _row(52, 15, "材料", "MATERIAL")),
+            _cell(345, _row(6, 23, "DJ-2740-01", x=355), _row(52, 15, "图号", "DWG", "NO.", x=355)),
+            _cell(690, _row(6, 23, "1.62", x=700), _row(52, 15, "重量(kg)", x=700)),
+            _cell(1035, _row(6, 23, "2", x=1045), _row(52, 15, "件数", "其他", x=1045)),
+        ]
+    )
+    assert fields["material"].value == "Q235-A"
+    assert fields["drawing_number"].value == "DJ-2740-01"
+    assert fields["weight"].value == "1.62 kg"
+    # A label row with another word after the label is a label and its value, not a label alone.
+    assert fields["quantity"].value == "其他"
+
+
+def test_a_chinese_label_read_without_its_first_character() -> None:
+    """ "样名称" is "图样名称" with its first character lost against the cell's rule; a short label
+    ("幅" of "图幅") is too little to tell."""
+    fields = cell_fields(
+        [
+            _cell(0, _row(6, 15, "样名称"), _row(40, 23, "轴承透盖组件")),
+            _cell(345, _row(6, 15, "幅", x=355), _row(40, 23, "A3", x=355)),
+        ]
+    )
+    assert fields["title"].value == "轴承透盖组件"
+    assert "size" not in fields or fields["size"].value == "A3"
