@@ -20,7 +20,7 @@ from appliance.answer.subjects import (
     of_a_component,
     subject_sources,
 )
-from appliance.drawing_terms import LABELS, split_label, strip_connective, translate
+from appliance.drawing_terms import LABELS, english, split_label, strip_connective, translate
 
 #: Abbreviations of drawing templates that are labels too (besides the glossary's words).
 _TEMPLATE_LABELS: dict[str, tuple[str, ...]] = {
@@ -303,6 +303,8 @@ def asked_field(question: str) -> tuple[str, str]:
     # "The date on the title block" asks for the date: the sheet's part names no field. Masked
     # with spaces, so the positions of the other words stay the question's.
     q = _TITLE_BLOCK.sub(lambda m: " " * len(m.group(0)), f" {question.lower()} ")
+    # "Called out to MIL-A-8625" is how a drawing states a requirement, not what a part is called.
+    q = _CALLED_OUT.sub(lambda m: " " * len(m.group(0)), q)
     found = [
         (name, phrase, m) for pattern, phrase, name in _FIELD_PATTERNS if (m := pattern.search(q))
     ]
@@ -339,6 +341,8 @@ _WHAT_IS_DRAWING = re.compile(
 
 #: The sheet's title block, which names no field ("the date on the title block").
 _TITLE_BLOCK = re.compile(r"title[\s-]?blocks?\b")
+#: A drafting call-out ("called out to", "calls out"), which asks for no title.
+_CALLED_OUT = re.compile(r"\bcall(?:ed|s)?[\s-]out\b")
 
 #: Phrases asking what a part is made of, which may instead name the drawing by its material.
 _MADE_OF = ("made of", "made from", "made out of", "cast from", "machined from", "turned from")
@@ -540,7 +544,11 @@ def _has_form(field: str, value: str) -> bool:
     if field == "general_tolerance" and _TOLERANCED.match(value):
         return False  # "12 ±0.1": a dimension with its own tolerance, not the general one
     found = split_label(value)
-    return found is None or bool(found.rest)
+    if found is None:
+        return True
+    # The index writes a label's English sense after it: "单位名称 (company)" is a label alone.
+    rest = found.rest.strip(" ()")
+    return bool(rest) and rest.lower() != (english(found.label) or "").lower()
 
 
 def field_extract(

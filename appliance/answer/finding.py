@@ -241,6 +241,8 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         # "How are the edges finished", "how smooth must the pin bore be": the line about that
         # feature, before the part's own finish in the title block.
         featured = _feature_line(question, field, sources)
+        if featured is None:
+            featured = _step_of_treatment(question, phrase, sources)
         if featured is not None:
             return featured
     if field == "roughness" and phrase == "surface finish":
@@ -434,6 +436,36 @@ def _feature_line(question: str, field: str, sources: Sequence[Source]) -> Extra
     return line_extract(asked, drawing, about_it) if drawing else None
 
 
+#: Treatments named by their process ("before anodize", "after plating").
+_PROCESS_WORDS = ("anodis", "anodiz", "plating", "plated", "coating", "coated")
+
+
+def _step_of_treatment(question: str, phrase: str, sources: Sequence[Source]) -> Extract | None:
+    """The line of the asked drawing that says the treatment's process together with the other
+    thing asked ("mask anything before anodize?" of "MASK ⌀1.5010 BORE FROM ANODIZE"): the
+    question asks about a step of the treatment, not which treatment it is."""
+    if phrase not in _PROCESS_WORDS:
+        return None
+    subject = subject_sources(question, "", sources)[:1]
+    if not subject:
+        return None
+    src = subject[0]
+    own = set(terms(f"{src.title} {translate(src.title)} {src.drawing_number}"))
+    other = [
+        t for t in terms(question) if not t.startswith(phrase[:5]) and t not in own and len(t) > 2
+    ]
+    if not other:
+        return None
+
+    def says_both(quote: str) -> bool:
+        said = set(terms(quote)) | set(terms(translate(quote)))
+        return any(w.startswith(phrase[:5]) for w in said) and any(
+            term_matches(t, said) for t in other
+        )
+
+    return line_extract(question, [s for s in sources if s.source == src.source], says_both)
+
+
 def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extract | None:
     """The best line of the sources, kept only if it answers what the question asks."""
     line = line_extract(question, sources, _answers_as_asked(question, sources))
@@ -454,6 +486,8 @@ def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extrac
         return None  # a parts-list row is answered cell by cell (parts.py), or not at all
     if line is not None and field and _ends_with_label(field, line.quote):
         return None  # "DO NOT SCALE DRAWING REVISION": the label, its value cell empty
+    if line is not None and _another_person(field, line.quote):
+        return None  # the approver asked, the drafter's line: the approver's cell is empty
     return line
 
 
@@ -769,7 +803,25 @@ def _without_table(
     line = line_extract(question, sources)
     if line is not None and one_hole and not _names_hole(row.key, line.quote):
         return None  # a line that does not name the hole
+    if (
+        line is not None
+        and row.kind == "revisions"
+        and row.key
+        and not _names_change(row.key, line.quote)
+    ):
+        return None  # "what changed in index b" of a note that only mentions the index
     return line
+
+
+def _names_change(key: str, quote: str) -> bool:
+    """Whether a line names change ``key`` ("Rev. B", "Index b", "Utgåva B", "b |" first in a row)."""
+    key = re.escape(key)
+    return bool(
+        re.search(
+            rf"(?:rev(?:ision)?|index|utgåva|änd(?:ring)?|ecn|eco)\W{{0,2}}{key}(?!\w)", quote, re.I
+        )
+        or re.match(rf"\W*{key}(?![\w.])", quote, re.I)
+    )
 
 
 def _names_hole(key: str, quote: str) -> bool:
@@ -787,20 +839,40 @@ def _names_field(field: str, quote: str) -> bool:
     stem, at most five letters: "hardened" for "CASE HARDEN", "coated" for "POWDER COAT") starts a
     word of the line or of its English sense, or the line shows the field's form. A finish and a
     roughness are one family: "Bore honed, Ra 0.4" says what finish the bore has."""
-    text = f"{quote} {translate(quote)}".lower()
     family = _SURFACE_FIELDS if field in _SURFACE_FIELDS else (field,)
-    for name in family:
-        if name in _LINE_FORMS and _LINE_FORMS[name].search(quote):
+    return any(
+        (name in _LINE_FORMS and _LINE_FORMS[name].search(quote)) or _speaks_of(name, quote)
+        for name in family
+    )
+
+
+def _speaks_of(field: str, quote: str) -> bool:
+    """Whether one of the field's labels or question words (a single word by its stem, at most
+    five letters) starts a word of the line or of its English sense."""
+    text = f"{quote} {translate(quote)}".lower()
+    for word in {*FIELD_LABELS.get(field, ()), *FIELD_WORDS.get(field, ())}:
+        word = word.lower()
+        if " " not in word:  # "coated" -> "coat", "hardened" -> "harde"
+            # A long label keeps most of itself: "Zeichnungsnummer" is not "ZEICHNUNG".
+            word = re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)
+            word = word[: max(5, len(word) - 2)]
+        if re.search(r"(?<![^\W_])" + re.escape(word), text):
             return True
-        for word in {*FIELD_LABELS.get(name, ()), *FIELD_WORDS.get(name, ())}:
-            word = word.lower()
-            if " " not in word:  # "coated" -> "coat", "hardened" -> "harde"
-                # A long label keeps most of itself: "Zeichnungsnummer" is not "ZEICHNUNG".
-                word = re.sub(r"(?<=\w{3})(?:ed|ing|es|s)$", "", word)
-                word = word[: max(5, len(word) - 2)]
-            if re.search(r"(?<![^\W_])" + re.escape(word), text):
-                return True
     return False
+
+
+#: The people a title block names, each in a cell of their own.
+_PEOPLE = ("drawn_by", "checked_by", "approved_by")
+
+
+def _another_person(field: str, quote: str) -> bool:
+    """Whether a line names another person's role than the one asked, and not this one's ("Ritad
+    av: S. Nyberg" for who approved: the drafter, not the approver)."""
+    return (
+        field in _PEOPLE
+        and not _speaks_of(field, quote)
+        and any(_speaks_of(other, quote) for other in _PEOPLE if other != field)
+    )
 
 
 #: What a line must hold to answer a question about these fields when no field value answered it.

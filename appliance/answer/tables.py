@@ -121,6 +121,11 @@ _SPOKEN = {
 _SPOKEN_HOLES = {**_SPOKEN, "description": "callout of hole {key}"}
 #: Columns a revision table may have besides description, date and approval, known by their
 #: header or, when the header was not read, by how their cells are written.
+#: A hole's size as a table writes it: a diameter, a thread, a drill number or an inch thread.
+_SIZE = re.compile(
+    r"\s*(?:\d+\s*[xX×]\s*)?(?:[⌀Ø]\s*\.?\d|M\d|#\d|\d+/\d+-\d+|\d*\.\d+\s*(?:DIA|THRU))"
+)
+
 _OTHER_COLUMNS = {
     "order": (
         frozenset(
@@ -247,6 +252,14 @@ def _column_for(table: Table, row: TableRow, asked: str) -> str | None:
     zone) the one whose header says it or, its header unread, whose cell is written that way."""
     if asked in row.cells:
         return asked
+    if asked == "size":
+        # A table without a size column writes the size in its description ("⌀.2505/.2500 THRU").
+        sized = [
+            n
+            for n in table.columns
+            if n not in ("key", "x", "y") and _SIZE.match(row.cells.get(n, ""))
+        ]
+        return sized[0] if len(sized) == 1 else None
     if asked not in _OTHER_COLUMNS:
         return None
     headers, form = _OTHER_COLUMNS[asked]
