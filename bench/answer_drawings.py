@@ -4197,7 +4197,13 @@ DRAWINGS: tuple[Drawing, ...] = (
             "经磁粉探伤检查，不允许有裂纹",
         ),
         revisions=(
-            Rev("A", "轴颈长度 60 改为 62±0.1", "2025.12.05", ("62±0.1", "轴颈长度"), doc="GC-25-114"),
+            Rev(
+                "A",
+                "轴颈长度 60 改为 62±0.1",
+                "2025.12.05",
+                ("62±0.1", "轴颈长度"),
+                doc="GC-25-114",
+            ),
             Rev("B", "增加两端中心孔 B3.15", "2026.01.20", ("中心孔", "B3.15"), doc="GC-26-009"),
             Rev("C", "未注倒角 C0.5 改为 C1", "2026.02.26", ("C1", "倒角"), doc="GC-26-041"),
         ),
@@ -4349,7 +4355,9 @@ DRAWINGS: tuple[Drawing, ...] = (
             ("note", "说明", 230),
         ),
         asks=(
-            Ask("material", "What material is DJ-2740-01?", ("Q235-A",), ("field", "field_foreign")),
+            Ask(
+                "material", "What material is DJ-2740-01?", ("Q235-A",), ("field", "field_foreign")
+            ),
             Ask(
                 "weight",
                 "How much does the motor mounting plate weigh?",
@@ -4424,7 +4432,13 @@ DRAWINGS: tuple[Drawing, ...] = (
         layout="stacked",
         columns=3,
         fields=(
-            Field("title", "图样名称", "轴承透盖组件", ("bearing cover assembly", "bearing cover"), span=2),
+            Field(
+                "title",
+                "图样名称",
+                "轴承透盖组件",
+                ("bearing cover assembly", "bearing cover"),
+                span=2,
+            ),
             Field("number", "图样代号", "TG-6214-03"),
             Field("weight", "质量", "4.1 kg"),
             Field("scale", "比例", "1:2"),
@@ -4458,7 +4472,14 @@ DRAWINGS: tuple[Drawing, ...] = (
         revisions=(
             Rev("a", "螺钉孔 Ø9 改为 Ø11", "2026-01-15", ("Ø9", "Ø11"), by="刘晓东", places="6"),
             Rev("b", "油封型号改为 FB 型", "2026-03-08", ("FB",), by="陈静", places="1"),
-            Rev("c", "增加技术要求第 3 条", "2026-04-22", ("第 3 条", "技术要求"), by="陈静", places="1"),
+            Rev(
+                "c",
+                "增加技术要求第 3 条",
+                "2026-04-22",
+                ("第 3 条", "技术要求"),
+                by="陈静",
+                places="1",
+            ),
         ),
         rev_columns=(
             ("rev", "标记", 80),
@@ -4488,7 +4509,9 @@ DRAWINGS: tuple[Drawing, ...] = (
                 ("TG-6214-03",),
                 ("field", "field_foreign", "naming"),
             ),
-            Ask("weight", "How heavy is TG-6214-03?", ("4.1 kg", "4.1"), ("field", "field_foreign")),
+            Ask(
+                "weight", "How heavy is TG-6214-03?", ("4.1 kg", "4.1"), ("field", "field_foreign")
+            ),
             Ask(
                 "scale",
                 "What scale is the bearing cover assembly drawn at?",
@@ -4635,7 +4658,14 @@ DRAWINGS: tuple[Drawing, ...] = (
         ),
         revisions=(
             Rev("A", "INITIAL RELEASE", "06/03/25", ("INITIAL",), zone="", by="D.K."),
-            Rev("B", "Ø.250 DOWEL HOLES WAS Ø.188", "09/17/25", ("Ø.188", "DOWEL"), zone="C3", by="D.K."),
+            Rev(
+                "B",
+                "Ø.250 DOWEL HOLES WAS Ø.188",
+                "09/17/25",
+                ("Ø.188", "DOWEL"),
+                zone="C3",
+                by="D.K.",
+            ),
             Rev("C", "ADDED NOTE 6", "01/20/26", ("NOTE 6",), zone="B2", by="D.K."),
         ),
         rev_columns=(
@@ -4908,7 +4938,9 @@ DRAWINGS: tuple[Drawing, ...] = (
             Field("revision", "Utgåva", "C"),
             Field("material", "Material", "Se stycklista", ("see parts list",)),
             Field("scale", "Skala", "1:2"),
-            Field("surface", "Ytbehandling", "Förzinkad", ("zinc plated", "zinc-plated", "galvanised")),
+            Field(
+                "surface", "Ytbehandling", "Förzinkad", ("zinc plated", "zinc-plated", "galvanised")
+            ),
             Field("weight", "Vikt", "7,2 kg", ("7.2 kg",)),
             Field("gentol", "Toleranser", "SS-ISO 2768-m"),
             Field("sheet", "Blad", "1(1)"),
