@@ -645,8 +645,6 @@ WORDS: dict[str, str] = {
     "aufspannung": "clamping fixture",
     "vorrichtung": "fixture",
     "fixtur": "fixture",
-    "kompl": "assembly",
-    "komplett": "assembly",
     "aufnahme": "mount",
     "ecke": "corner",
     "hörn": "corner",
@@ -1206,8 +1204,22 @@ def _latin_english(word: str) -> str | None:
         return sense
     parts = split_compound(folded)
     if len(parts) < 2:
+        parts = _with_umlaut_read_as_i(folded)
+    if len(parts) < 2:
         return None
     return " ".join(_WORDS[p] for p in parts)
+
+
+def _with_umlaut_read_as_i(folded: str) -> tuple[str, ...]:
+    """The parts of a compound whose "ü" the English OCR model read as "i" ("Fihrungsplatte" for
+    "Führungsplatte"): tried only where the word does not split as read, and only a split into
+    two or more known parts is taken."""
+    for k, ch in enumerate(folded[:12]):
+        if ch == "i":
+            parts = split_compound(folded[:k] + "u" + folded[k + 1 :])
+            if len(parts) >= 2:
+                return parts
+    return ()
 
 
 def _han_english(run: str) -> tuple[str, bool]:

@@ -202,3 +202,11 @@ def test_known_spelling_mends_ocr_slips_of_accented_words() -> None:
 def test_notes_process_words_read_in_english(note: str, english_words: tuple[str, ...]) -> None:
     text = dt.translate(note)
     assert all(word in text for word in english_words), text
+
+
+def test_a_compound_whose_umlaut_was_read_as_i() -> None:
+    """The English OCR model reads "ü" as "i": "Fihrungsplatte" is still a guide plate; a word that
+    splits into no known parts either way stays unknown."""
+    assert dt.english("Fihrungsplatte") == "guide plate"
+    assert dt.english("Führungsplatte") == "guide plate"
+    assert dt.english("Printing") is None

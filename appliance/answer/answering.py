@@ -366,6 +366,11 @@ class _Prepared:
     ask_which: tuple[SourceInfo, ...] = ()
 
 
+def _text_of(store: IndexStore, namespace: str, source: str) -> str:
+    """A source's indexed text, every slice of it."""
+    return "\n".join(s.text for s in store.source_slices(namespace, source))
+
+
 def _prepare(
     question: str,
     *,
@@ -376,6 +381,7 @@ def _prepare(
     in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
+    from appliance.index.language import LANGUAGE_MIN_SCORE, in_language
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -390,6 +396,13 @@ def _prepare(
         names = store.names.names(searched)
         text = names.split_compounds(text)
         named = names.match(text, heard=heard)
+        # "The German guide plate": of the guide plates, the one written in German.
+        named = in_language(
+            text,
+            named,
+            lambda n: _text_of(store, n.namespace, n.source),
+            lambda: names.match(text, min_score=LANGUAGE_MIN_SCORE, heard=heard),
+        )
         if (
             named
             and in_hand

@@ -1,0 +1,55 @@
+"""A drawing named by the language it is written in: "the German guide plate" of two guide plates
+is the one written in German."""
+
+from __future__ import annotations
+
+from appliance.index.identity import NamedSource
+from appliance.index.language import asked_language, in_language, written_in
+
+_TEXTS = {
+    "DX-3105-02.png": "Title: 导向板 (guide plate)\n材料 45 GB/T 699",
+    "FP-3619-02.png": "Benennung: Führungsplatte\nWerkstoff: 16MnCr5\nGezeichnet: M. Schäfer",
+    "BP-5531-01.png": "Benämning: Bottenplatta\nRitad av: S. Nyberg\nYtbehandling: Förzinkad",
+    "JP-55187.png": "TITLE: JIG PLATE\nMATERIAL: 6061-T6 ALUMINUM",
+}
+
+
+def _named(*sources: str) -> list[NamedSource]:
+    return [NamedSource(i, "global", s, 1.0, s) for i, s in enumerate(sources)]
+
+
+def _text(n: NamedSource) -> str:
+    return _TEXTS[n.source]
+
+
+def test_the_language_a_question_names() -> None:
+    assert asked_language("What's the width of the little German guide plate?") == "german"
+    assert asked_language("the Swedish fixture base plate") == "swedish"
+    assert asked_language("Which material is the Chinese flange?") == "chinese"
+    assert asked_language("Which material is the guide plate?") is None
+
+
+def test_the_language_a_drawing_is_written_in() -> None:
+    assert [written_in([t]) for t in _TEXTS.values()] == ["chinese", "german", "swedish", None]
+
+
+def test_of_two_drawings_named_alike_the_one_in_the_language_asked() -> None:
+    both = _named("DX-3105-02.png", "FP-3619-02.png")
+    german = in_language("the German guide plate", both, _text)
+    assert [n.source for n in german] == ["FP-3619-02.png"]
+    chinese = in_language("the Chinese guide plate", both, _text)
+    assert [n.source for n in chinese] == ["DX-3105-02.png"]
+    # No language said: both stay, in their order.
+    assert in_language("the guide plate", both, _text) == both
+
+
+def test_a_name_said_less_fully_is_taken_when_its_language_picks_it() -> None:
+    """The one drawing named is Chinese; the Swedish one was said only half ("fixture base plate")."""
+    named = _named("DX-3105-02.png")
+    wider = _named("DX-3105-02.png", "BP-5531-01.png")
+    found = in_language("the Swedish fixture base plate", named, _text, lambda: wider)
+    assert [n.source for n in found] == ["BP-5531-01.png"]
+    # No drawing in the language asked: the named ones stand.
+    assert in_language("the Swedish jig plate", _named("JP-55187.png"), _text) == _named(
+        "JP-55187.png"
+    )
