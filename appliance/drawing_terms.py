@@ -1048,7 +1048,7 @@ CHINESE: dict[str, str] = {
     "部件": "assembly",
     "电机": "motor",
     "电动机": "motor",
-    "透盖": "through cover",
+    "透盖": "cover",
     "闷盖": "blind cover",
     "止口": "spigot",
     "油封": "oil seal",

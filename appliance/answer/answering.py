@@ -381,7 +381,7 @@ def _prepare(
     in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
-    from appliance.index.language import LANGUAGE_MIN_SCORE, in_language
+    from appliance.index.qualifiers import LANGUAGE_MIN_SCORE, described_as, in_language
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -397,6 +397,13 @@ def _prepare(
         text = names.split_compounds(text)
         named = names.match(text, heard=heard)
         # "The German guide plate": of the guide plates, the one written in German.
+        # "The black anodized adapter plate": of the adapter plates, the one anodized black.
+        named, text = described_as(
+            text,
+            named,
+            lambda n: _text_of(store, n.namespace, n.source),
+            lambda: names.match(text, min_score=LANGUAGE_MIN_SCORE, heard=heard),
+        )
         named = in_language(
             text,
             named,

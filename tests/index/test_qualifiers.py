@@ -1,10 +1,10 @@
-"""A drawing named by the language it is written in: "the German guide plate" of two guide plates
-is the one written in German."""
+"""A drawing named by the language it is written in ("the German guide plate" of two guide plates
+is the one written in German) or by what its part is made of or finished with."""
 
 from __future__ import annotations
 
 from appliance.index.identity import NamedSource
-from appliance.index.language import asked_language, in_language, written_in
+from appliance.index.qualifiers import asked_language, described_as, in_language, written_in
 
 _TEXTS = {
     "DX-3105-02.png": "Title: 导向板 (guide plate)\n材料 45 GB/T 699",
@@ -53,3 +53,40 @@ def test_a_name_said_less_fully_is_taken_when_its_language_picks_it() -> None:
     assert in_language("the Swedish jig plate", _named("JP-55187.png"), _text) == _named(
         "JP-55187.png"
     )
+
+
+_PLATES = {
+    "Adapterplatte.jpg": "Benennung: Adapterplatte\nWerkstoff: Stahl",
+    "AP-6613-01.png": "TITLE: ADAPTER PLATE, SPINDLE MOTOR\nMATL 6061-T6\nFINISH: BLK ANODIZE",
+}
+
+
+def _plate(n: NamedSource) -> str:
+    return _PLATES[n.source]
+
+
+def _plates() -> list[NamedSource]:
+    return [
+        NamedSource(i, "global", s, 1.0, s, frozenset({"adapter", "plate"}))
+        for i, s in enumerate(_PLATES)
+    ]
+
+
+def test_a_drawing_described_by_its_material_or_finish() -> None:
+    """ "The black anodized adapter plate" is the aluminium one; the describing words name the
+    drawing, so the question keeps only what it asks."""
+    found, asked = described_as(
+        "How much does the black anodized adapter plate weigh?", _plates(), _plate
+    )
+    assert [n.source for n in found] == ["AP-6613-01.png"]
+    assert asked == "How much does the adapter plate weigh?"
+    found, _ = described_as("What scale is the aluminium adapter plate?", _plates(), _plate)
+    assert [n.source for n in found] == ["AP-6613-01.png"]
+
+
+def test_a_material_asked_about_is_no_description() -> None:
+    """ "Black" after the name asks something; a description no drawing fits changes nothing."""
+    question = "Is the adapter plate anodized black?"
+    assert described_as(question, _plates(), _plate) == (_plates(), question)
+    question = "What does the brass adapter plate weigh?"
+    assert described_as(question, _plates(), _plate) == (_plates(), question)

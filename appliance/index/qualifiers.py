@@ -1,0 +1,147 @@
+"""What a question says of a drawing besides its name: the language it is written in ("the German
+guide plate", "the Swedish base plate") or what the part is made of or finished with ("the black
+anodized adapter plate", "the aluminium bracket"). Of several drawings a question's words name
+alike, the ones the qualifier fits.
+
+A drawing's language is read from its own text: Chinese by its characters, German and Swedish by
+the title-block labels and note words each writes and the other does not. A material or finish
+is found in the drawing's text in any of the ways drawings write it ("6061-T6" is aluminium).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from appliance.index.identity import NamedSource
+
+#: How fully a drawing's name must be said to be taken when its language picks it: half, as
+#: "the Swedish fixture base plate" says "base plate" after a word the Bottenplatta's name lacks.
+LANGUAGE_MIN_SCORE = 0.5
+#: The language a question names a drawing by ("the German ...").
+_ASKED = re.compile(r"\b(german|deutsch\w*|swedish|svensk\w*|chinese)\b", re.I)
+
+#: Words written only in that language's drawings (labels and common note words).
+_MARKS: dict[str, re.Pattern[str]] = {
+    "chinese": re.compile(r"[\u3400-\u9fff]"),
+    "german": re.compile(
+        r"\b(?:werkstoff|benennung|ma(?:ß|ss)stab|gezeichnet|gepr[üu]ft|zeichnungs\w*|zeichn|"
+        r"oberfl[äa]che\w*|anmerkungen?|st[üu]ckliste|bemerkung|allgemeintol\w*|freigegeben|"
+        r"blatt|gewicht|masse|änderung|kanten|gebrochen|nicht)\b",
+        re.I,
+    ),
+    "swedish": re.compile(
+        r"\b(?:ben[äa]mning|ritningsnummer|ritad|granskad|godk[äa]nd|skala|vikt|ytbehandling|"
+        r"blad|anm[äa]rkningar|stycklista|utg[åa]va|toleranser|ej|gradas|enligt)\b",
+        re.I,
+    ),
+}
+
+
+def asked_language(question: str) -> str | None:
+    """The language the question names a drawing by ("chinese", "german", "swedish"), or None."""
+    found = _ASKED.search(question)
+    if found is None:
+        return None
+    word = found.group(1).lower()
+    if word.startswith("deutsch"):
+        return "german"
+    if word.startswith("svensk"):
+        return "swedish"
+    return word
+
+
+def written_in(texts: Iterable[str]) -> str | None:
+    """The language a drawing's texts are written in, by the marks each language leaves; None
+    when none leaves any (an English drawing)."""
+    text = "\n".join(texts)
+    if _MARKS["chinese"].search(text):
+        return "chinese"
+    counts = {lang: len(_MARKS[lang].findall(text)) for lang in ("german", "swedish")}
+    best = max(counts, key=lambda lang: counts[lang])
+    if counts[best] == 0 or counts["german"] == counts["swedish"]:
+        return None
+    return best
+
+
+def in_language(
+    question: str,
+    named: Sequence[NamedSource],
+    text_of: Callable[[NamedSource], str],
+    wider: Callable[[], Sequence[NamedSource]] = lambda: (),
+) -> list[NamedSource]:
+    """The named drawings written in the language the question names them by. When none of them
+    is, the ``wider`` matches (names said less fully: "the Swedish fixture base plate" of a
+    Bottenplatta) written in it; all of ``named`` when the question names no language or no
+    drawing in it is named at all."""
+    language = asked_language(question)
+    if language is None:
+        return list(named)
+    kept = [n for n in named if written_in([text_of(n)]) == language]
+    if not kept:
+        kept = [n for n in wider() if written_in([text_of(n)]) == language]
+    return kept or list(named)
+
+
+#: Materials and finishes a person describes a part by: the words a question says them with, and
+#: how a drawing writes them (grades, other languages).
+_DESCRIPTIONS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(said, re.I), re.compile(written, re.I))
+    for said, written in (
+        (
+            r"alumin(?:i?um)|alu\b",
+            r"alumin|\b(?:6061|6082|7075|5083)\b|\bAlMg|\bAlSi|EN AW|\baluminium|铝",
+        ),
+        (
+            r"stainless",
+            r"stainless|rostfri|nichtrostend|\b1\.4[34]\d\d\b|\b30[34]\b|\b316L?\b|不锈钢",
+        ),
+        (r"brass", r"brass|mässing|messing|CuZn|黄铜"),
+        (r"black", r"black|\bblk\b|svart|schwarz|发黑|黑色|brüniert"),
+        (r"anodi[sz]ed", r"anodi[sz]|eloxiert|anodiserad|阳极氧化"),
+        (r"zinc[- ]plated|galvani[sz]ed", r"zinc|galvani|förzink|verzinkt|镀锌"),
+        (r"plastic", r"plastic|\bPOM\b|\bPA ?6\b|\bABS\b|nylon|PTFE|\bPE\b"),
+        (r"cast[- ]iron", r"cast iron|gjutjärn|EN-GJ[LS]|\bGG ?\d|\bHT ?\d{3}|铸铁"),
+    )
+)
+
+
+def described_as(
+    question: str,
+    named: Sequence[NamedSource],
+    text_of: Callable[[NamedSource], str],
+    wider: Callable[[], Sequence[NamedSource]] = lambda: (),
+) -> tuple[list[NamedSource], str]:
+    """The named drawings whose part is what the question describes it as, said right before its
+    name ("the black anodized adapter plate": of two adapter plates, the one anodized black), and
+    the question without the describing words, which name the drawing and ask nothing. When none
+    of ``named`` fits, the ``wider`` matches that do; ``named`` and the question as they were when
+    the question describes nothing or no drawing fits."""
+    said = {w for n in named for w in n.said if w.isalpha()}
+    if not said:
+        return list(named), question
+    words = "|".join(re.escape(w) for w in sorted(said, key=len, reverse=True))
+    described = []
+    spans = []
+    for asked, written in _DESCRIPTIONS:
+        found = re.search(
+            rf"\b(?:{asked.pattern})(?=\W+(?:[a-z]+\W+){{0,3}}?(?:{words}))", question, re.I
+        )
+        if found:
+            described.append(written)
+            spans.append(found.span())
+    if not described:
+        return list(named), question
+
+    def fits(n: NamedSource) -> bool:
+        text = text_of(n)
+        return all(w.search(text) for w in described)
+
+    kept = [n for n in named if fits(n)]
+    if not kept:
+        kept = [n for n in wider() if fits(n)]
+    if not kept:
+        return list(named), question
+    for start, end in sorted(spans, reverse=True):
+        question = question[:start] + question[end:]
+    return kept, re.sub(r"\s{2,}", " ", question)
