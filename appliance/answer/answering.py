@@ -381,7 +381,12 @@ def _prepare(
     in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
-    from appliance.index.qualifiers import LANGUAGE_MIN_SCORE, described_as, in_language
+    from appliance.index.qualifiers import (
+        LANGUAGE_MIN_SCORE,
+        described_as,
+        in_language,
+        the_whole,
+    )
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -404,6 +409,7 @@ def _prepare(
             lambda n: _text_of(store, n.namespace, n.source),
             lambda: names.match(text, min_score=LANGUAGE_MIN_SCORE, heard=heard),
         )
+        named = the_whole(text, named)
         named = in_language(
             text,
             named,

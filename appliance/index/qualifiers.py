@@ -145,3 +145,28 @@ def described_as(
     for start, end in sorted(spans, reverse=True):
         question = question[:start] + question[end:]
     return kept, re.sub(r"\s{2,}", " ", question)
+
+
+def the_whole(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
+    """Of a part named "of" another drawing ("the base plate of the fixture base"), the drawing it
+    belongs to: the part is a component of the whole, which is the drawing asked about. The
+    named drawings as they were when none is said that way."""
+    if len({n.id for n in named}) < 2:
+        return list(named)
+
+    def run(n: NamedSource) -> str:
+        words = sorted((w for w in n.said if w.isalpha()), key=len, reverse=True)
+        return "|".join(re.escape(w) for w in words)
+
+    parts = set()
+    for part in named:
+        for whole in named:
+            if part.id == whole.id or not run(part) or not run(whole):
+                continue
+            pattern = (
+                rf"\b(?:{run(part)})\w*\s+of\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}?(?:{run(whole)})\b"
+            )
+            if re.search(pattern, question, re.I) and not (part.said <= whole.said):
+                parts.add(part.id)
+    kept = [n for n in named if n.id not in parts]
+    return kept or list(named)

@@ -4,7 +4,13 @@ is the one written in German) or by what its part is made of or finished with.""
 from __future__ import annotations
 
 from appliance.index.identity import NamedSource
-from appliance.index.qualifiers import asked_language, described_as, in_language, written_in
+from appliance.index.qualifiers import (
+    asked_language,
+    described_as,
+    in_language,
+    the_whole,
+    written_in,
+)
 
 _TEXTS = {
     "DX-3105-02.png": "Title: 导向板 (guide plate)\n材料 45 GB/T 699",
@@ -90,3 +96,19 @@ def test_a_material_asked_about_is_no_description() -> None:
     assert described_as(question, _plates(), _plate) == (_plates(), question)
     question = "What does the brass adapter plate weigh?"
     assert described_as(question, _plates(), _plate) == (_plates(), question)
+
+
+def test_a_part_named_of_another_drawing_is_that_drawings() -> None:
+    """ "The base plate of the fixture base": the fixture base is asked about, its base plate is
+    a row of its parts list, whichever other drawing is titled base plate."""
+    base_plate = NamedSource(
+        1, "global", "BP-5531-01.png", 1.0, "Bottenplatta", frozenset({"base", "plate"})
+    )
+    fixture = NamedSource(
+        2, "global", "JJ-4820-00.png", 1.0, "夹具底座", frozenset({"fixture", "base"})
+    )
+    both = [base_plate, fixture]
+    assert the_whole("What is the base plate of the fixture base cast from?", both) == [fixture]
+    assert the_whole("What is the fixture base of the base plate?", both) == [base_plate]
+    # Named side by side, neither belongs to the other.
+    assert the_whole("Is the base plate heavier than the fixture base?", both) == both
