@@ -154,19 +154,23 @@ def the_whole(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
     if len({n.id for n in named}) < 2:
         return list(named)
 
-    def run(n: NamedSource) -> str:
-        words = sorted((w for w in n.said if w.isalpha()), key=len, reverse=True)
-        return "|".join(re.escape(w) for w in words)
+    def run(words: frozenset[str]) -> str:
+        alpha = sorted((w for w in words if w.isalpha()), key=len, reverse=True)
+        return "|".join(re.escape(w) for w in alpha)
 
     parts = set()
     for part in named:
         for whole in named:
-            if part.id == whole.id or not run(part) or not run(whole):
+            # Each by the words only its name has: "the fixture base of the base plate" shares
+            # "base", which says neither.
+            mine, its = run(part.said - whole.said), run(whole.said - part.said)
+            if part.id == whole.id or not mine or not its:
                 continue
             pattern = (
-                rf"\b(?:{run(part)})\w*\s+of\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}?(?:{run(whole)})\b"
+                rf"\b(?:{mine})\w*(?:\s+\w+){{0,2}}?\s+of\s+(?:the\s+|a\s+)?"
+                rf"(?:\w+\s+){{0,2}}?(?:{its})\b"
             )
-            if re.search(pattern, question, re.I) and not (part.said <= whole.said):
+            if re.search(pattern, question, re.I):
                 parts.add(part.id)
     kept = [n for n in named if n.id not in parts]
     return kept or list(named)
