@@ -86,6 +86,8 @@ _ASPECT_WORDS: tuple[tuple[str, str], ...] = (
     ("durchmesser", "diameter"),
     ("diam", "diameter"),
     ("bore", "diameter"),
+    ("spigot", "diameter"),
+    ("journal", "diameter"),
     ("⌀", "diameter"),
     ("holes", "holes"),
     ("hole", "diameter"),
@@ -440,12 +442,11 @@ def _diameter(
     intent: _Intent, found: list[_Found], named: list[_Found]
 ) -> extractive.Extract | None:
     diameters = _of_kind(found, K.DIAMETER)
-    if intent.pick == "all" and "bore" in intent.words and len(_distinct(diameters)) > 1:
-        # A bore is a hole: toleranced by a hole's fit class, a capital letter ("⌀25 H7"); a
-        # small letter ("⌀40 g6") is a shaft's, the outside.
-        bores = _distinct([f for f in diameters if f.dimension.fit[:1].isupper()])
-        if len(bores) == 1:
-            return _extract(bores[0], bores[0].dimension.callout(), "bore diameter")
+    side = _fitted_side(intent)
+    if intent.pick == "all" and side is not None and len(_distinct(diameters)) > 1:
+        one = _one_fitted(diameters, side)
+        if one is not None:
+            return _extract(one, one.dimension.callout(), f"{side} diameter")
     if intent.pick == "all" and len(_distinct(diameters)) > 1:
         holes = [f for f in diameters if f.dimension.count > 1 or f.dimension.depth is not None]
         if intent.features:
@@ -455,6 +456,30 @@ def _diameter(
         # "The diameter of the piston" is its outside: the largest.
         return _picked(replace(intent, pick="max"), diameters, "diameter")
     return _picked(intent, diameters, "diameter")
+
+
+#: Question words naming the inside of a fit (a bore) or its outside (a spigot, a journal).
+_BORE_WORDS = frozenset({"bore", "bores", "hole", "holes", "housing"})
+_SHAFT_WORDS = frozenset({"spigot", "spigots", "pilot", "journal", "journals", "shaft", "spindle"})
+
+
+def _fitted_side(intent: _Intent) -> str | None:
+    """ "bore" or "spigot" when the question names one side of a fit and not the other."""
+    words = set(intent.words)
+    bore, shaft = bool(words & _BORE_WORDS), bool(words & _SHAFT_WORDS)
+    if bore == shaft:
+        return None
+    return "bore" if bore else "spigot"
+
+
+def _one_fitted(found: list[_Found], side: str) -> _Found | None:
+    """The one size toleranced for that side of a fit: a hole's fit class is a capital letter
+    ("⌀25 H7"), a shaft's a small one ("⌀110 f7", the outside that locates in a bore)."""
+    upper = side == "bore"
+    sided = _distinct(
+        [f for f in found if f.dimension.fit[:1].isupper() == upper and f.dimension.fit]
+    )
+    return sided[0] if len(sided) == 1 else None
 
 
 def _simple(kind: DimensionKind, field: str) -> Callable[..., extractive.Extract | None]:
@@ -520,6 +545,13 @@ def _tolerance(
                 f for f in found if f.dimension.fit and f.dimension.kind != K.DIAMETER
             ]
             fitted = _distinct([f for f in found if f.dimension.fit and not f.dimension.tolerance])
+            side = _fitted_side(intent)
+            if side is not None and len(fitted) > 1:
+                # "The spigot diameter with its tolerance": the one outside fit ("⌀110 f7").
+                one = _one_fitted(fitted, side)
+                fitted = [one] if one is not None else fitted
+                if one is not None:
+                    return _extract(one, one.dimension.callout(), f"{side} diameter")
             if not any(f.dimension.tolerance for f in found) and len(fitted) == 1:
                 item = fitted[0]
                 return _extract(
@@ -536,7 +568,9 @@ def _tolerance(
 
 
 #: Words of a question naming a round feature (its size is a diameter).
-_ROUND_FEATURES = frozenset({"bore", "hole", "holes", "shaft", "pin", "diameter", "⌀"})
+_ROUND_FEATURES = frozenset(
+    {"bore", "hole", "holes", "shaft", "pin", "diameter", "⌀", "spigot", "journal"}
+)
 
 
 def _thickness(
@@ -581,6 +615,10 @@ def _fit(intent: _Intent, found: list[_Found], named: list[_Found]) -> extractiv
     fitted = _distinct([f for f in found if f.dimension.fit])
     if not fitted:
         return None
+    side = _fitted_side(intent)
+    one = _one_fitted(fitted, side) if side is not None and len(fitted) > 1 else None
+    if one is not None:
+        return _extract(one, one.dimension.callout(), f"{side} fit")
     quote = ", ".join(f.dimension.callout() for f in fitted)
     if len(fitted) == 1:
         return _extract(fitted[0], quote, "fit")

@@ -52,6 +52,11 @@ _PARTS_COLUMNS = (
     ("remarks", re.compile(r"\bremarks?\b|\bbemerkung\b|备注", re.I)),
     ("name", re.compile(r"\bwhat is\b|\bwhat's\b|\bwhich\b|\bname[ds]?\b|\bcalled\b", re.I)),
 )
+#: Words asking a size or its tolerance, which no parts-list column holds.
+_SIZE_ASKED = re.compile(
+    r"\b(?:fit|tolerance|diameter|bore|radius|radii|length|width|thick\w*|deep|depth|angle|chamfer)\b",
+    re.I,
+)
 _PARTS_SPOKEN = {
     "unit": "unit of item {key}",
     "qty": "quantity of item {key}",
@@ -77,7 +82,8 @@ def parts_extract(
     material is VW-3318-00"). An item named by its number whose cell the list lacks is settled
     unanswered: another line of the drawing would only be a guess."""
     column = next((c for c, pattern in _PARTS_COLUMNS if pattern.search(question)), None)
-    if column is None:
+    if column is None or (column == "name" and _SIZE_ASKED.search(question)):
+        # "What's the fit on the seal bore": a size of the part drawn, not a row of the list.
         return None, False
     item = _ITEM.search(question)
     asked = question.replace(item[0], " ") if item else question
