@@ -309,6 +309,9 @@ def asked_field(question: str) -> tuple[str, str]:
         (name, phrase, m) for pattern, phrase, name in _FIELD_PATTERNS if (m := pattern.search(q))
     ]
     if not found:
+        chinese = _chinese_label(question)
+        if chinese is not None:
+            return chinese
         # "What is drawing JJ-4820-00?": what the drawing shows is its title.
         what = _WHAT_IS_DRAWING.match(question)
         return ("title", what.group(1) or "") if what else ("", "")
@@ -328,6 +331,24 @@ def asked_field(question: str) -> tuple[str, str]:
         if which:
             return ("drawing_number" if which.group(1) == "drawing" else "title"), which.group(0)
     return name, phrase
+
+
+#: Title-block labels in Chinese, longest first: a question asked in Chinese names its field by
+#: the label ("谁设计的" asks who 设计, designed).
+_CHINESE_LABELS = sorted(
+    (
+        (label, name)
+        for name, labels in FIELD_LABELS.items()
+        for label in labels
+        if re.fullmatch(r"[\u3400-\u9fff]+", label)
+    ),
+    key=lambda item: -len(item[0]),
+)
+
+
+def _chinese_label(question: str) -> tuple[str, str] | None:
+    """(field, label) for the longest Chinese label a question says, or None."""
+    return next(((name, label) for label, name in _CHINESE_LABELS if label in question), None)
 
 
 #: "What is drawing X?", "What's on drawing X?", "What part is X?": a drawing asked for by its

@@ -1,7 +1,7 @@
 """A title block's empty cell is not answered from its neighbour, a change that is not drawn is not
 answered from a note that only names the index, a step of a treatment is the line saying both, a
-call-out asks no title, and a hole table without a size column gives the size its description
-holds."""
+call-out asks no title, a hole table without a size column gives the size its description holds,
+and a question asked in Chinese names its field by the title block's label."""
 
 from __future__ import annotations
 
@@ -79,3 +79,13 @@ def test_a_hole_size_from_the_description_column() -> None:
     assert found is not None and found.quote == "⌀.2505 THRU"
     thread = find_extract("What size is hole A1 on the adapter plate?", [src])
     assert thread is not None and thread.quote == "1/4-20 UNC-2B"
+
+
+def test_a_question_asked_in_chinese_names_its_field_by_the_label() -> None:
+    assert asked_field("谁设计的 TG-6214-03?") == ("drawn_by", "设计")
+    assert asked_field("TG-6214-03 的材料是什么?")[0] == "material"
+    src = drawing_source(
+        1, "设计 刘晓东\n审核 陈静", fields={"drawn_by": "刘晓东"}, drawing="TG-6214-03"
+    )
+    found = find_extract("谁设计的 TG-6214-03?", [src])
+    assert found is not None and found.quote == "刘晓东"
