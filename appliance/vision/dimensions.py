@@ -174,6 +174,8 @@ _TOKEN = re.compile(
             rf"(?P<chamfer_ch>CH\s?(?P<ch_only>{_NUM}))",
             # 4x, 2 X: how many features the callout stands for ("2×" is often read "2*").
             r"(?P<count>(?P<n>\d{1,3})\s?[xX×*](?=\s?(?:[⌀RMD]|SR|\d)))",
+            # 4-M6, 6-⌀9: the count as Chinese and Japanese drawings write it.
+            r"(?P<count_dash>(?<![\d.\-])(?P<nd>\d{1,2})\s?-\s?(?=M\d|⌀))",
             # Metric ISO thread M8, M8x1.25, M10x1-6H, MF12x1.5; trapezoidal Tr20x4; pipe G1/2.
             rf"(?P<thread>(?<![A-WYZa-wyz])(?:MF?|Tr)\s?{_NUM}(?:\s?[xX×]\s?{_NUM})?"
             r"(?:\s?-\s?\d[a-hA-H](?:\d[a-hA-H])?)?(?![\d.]))",
@@ -187,6 +189,10 @@ _TOKEN = re.compile(
             rf"(?P<diam_letter>(?<![A-Za-z])[DB]\s(?={_NUM}\b)|(?<![A-Za-z])G(?=\d{{2,}}\b))",
             # ↧ (depth), read as V, v or T between two numbers.
             rf"(?P<depth>(?<=\s)[↧VvT]\s?)(?={_NUM})",
+            # A depth in words after its number ("M8 - 16 tief", ".50 DP", "16 deep", "12 djup")
+            # or before it ("深12", "孔深 12").
+            rf"(?P<depth_words>(?:-\s?)?(?P<dw>{_NUM})\s?(?:tief|deep|DEEP|DP|djup)\b)",
+            rf"(?P<depth_zh>深\s?(?P<dz>{_NUM}))",
             rf"(?P<plusminus>±\s?(?P<pm>{_NUM}))",
             rf"(?P<signed>[+\-]\s?{_NUM})",
             rf"(?P<numeric>(?P<number>{_NUM})(?P<degree>\s?°)?)",
@@ -284,6 +290,14 @@ def parse_dimensions(
             start(_Draft(DimensionKind.CHAMFER, float(match.group("ch_only"))))
         elif kind == "count":
             pending_count = int(match.group("n"))
+        elif kind == "count_dash":
+            pending_count = int(match.group("nd"))
+        elif kind in ("depth_words", "depth_zh"):
+            if current is not None and current.kind in (
+                DimensionKind.DIAMETER,
+                DimensionKind.THREAD,
+            ):
+                current.depth = float(match.group("dw") or match.group("dz"))
         elif kind in ("thread", "pipe", "unified"):
             designation = group.replace("×", "x").replace("X", "x")
             if kind != "unified":

@@ -50,6 +50,19 @@ def test_thread_designation_pitch_class_and_count() -> None:
     assert (dim.kind, dim.thread, dim.count) == (K.THREAD, "M10-6H", 2)
 
 
+def test_a_depth_in_words_and_a_count_with_a_dash() -> None:
+    """ "M8 - 16 tief", ".50 DP", "16 deep" and "深12" give the depth; "4-M6" and "6-⌀9" the count,
+    as Chinese and Japanese drawings write it; a range ("10-12") stays a range."""
+    assert one("4x M8 - 16 tief").depth == 16.0
+    assert one("4 x 1/4-20 UNC-2B .50 DP").depth == 0.5
+    assert one("M8x1.25 - 16 deep").depth == 16.0
+    zh = one("4-M6 深12")
+    assert (zh.kind, zh.count, zh.thread, zh.depth) == (K.THREAD, 4, "M6", 12.0)
+    holes = one("6-⌀9")
+    assert (holes.kind, holes.count, holes.value) == (K.DIAMETER, 6, 9.0)
+    assert one("10-12").count == 1
+
+
 def test_tolerances_plus_minus_and_deviation_pairs() -> None:
     dim = one("⌀21,5±0,1")
     assert (dim.kind, dim.value, dim.tolerance, dim.upper, dim.lower) == (
