@@ -4552,7 +4552,7 @@ DRAWINGS: tuple[Drawing, ...] = (
             Ask(
                 "spigot",
                 "Spigot diameter on TG-6214-03, with its tolerance?",
-                ("Ø110f7", "110f7"),
+                ("Ø110f7", "110f7", "Ø110 f7", "110 f7"),
                 ("dimension",),
             ),
             Ask(

@@ -459,7 +459,7 @@ def _diameter(
 
 
 #: Question words naming the inside of a fit (a bore) or its outside (a spigot, a journal).
-_BORE_WORDS = frozenset({"bore", "bores", "hole", "holes", "housing"})
+_BORE_WORDS = frozenset({"bore", "bores", "housing"})
 _SHAFT_WORDS = frozenset({"spigot", "spigots", "pilot", "journal", "journals", "shaft", "spindle"})
 
 
