@@ -153,6 +153,8 @@ class TableAsk:
     latest: bool = False
     #: What something was before a change, no revision named: the row whose change says so.
     before: bool = False
+    #: A group of holes named by its letter ("the C holes": C1, C2 ...), not one row.
+    group: bool = False
 
 
 def _is_revision_letter(question: str, found: re.Match[str]) -> bool:
@@ -169,7 +171,9 @@ def _is_revision_letter(question: str, found: re.Match[str]) -> bool:
 
 
 #: Words besides the title block's revision labels that name one change ("change c").
-_CHANGE = re.compile(r"(?<![^\W_])(?i:change)\s+([A-Za-z])\b(?!-)")
+_CHANGE = re.compile(r"(?:(?<![^\W_])(?i:change)\s+|更改\s*|修改\s*|版次\s*)([A-Za-z])\b(?!-)")
+#: Holes named as a group by the letter their tags share ("the C holes").
+_HOLE_GROUP = re.compile(r"\bthe\s+([A-Z])\s+holes\b")
 
 
 def asks_table(question: str) -> TableAsk | None:
@@ -179,6 +183,12 @@ def asks_table(question: str) -> TableAsk | None:
         for column, pattern in _HOLE_COLUMNS:
             if pattern.search(question):
                 return TableAsk("holes", row_key(hole[1]), column, (hole[0],))
+        return None
+    group = _HOLE_GROUP.search(question)
+    if group:
+        for column, pattern in _HOLE_COLUMNS:
+            if pattern.search(question):
+                return TableAsk("holes", group[1], column, (group[0],), group=True)
         return None
     latest = _LATEST.search(question)
     if latest:
@@ -222,6 +232,11 @@ def table_extract(
                 continue
             seen_table = True
             # No key: the first revision, the table's first row by date.
+            if ask.group:
+                cell = _group_cell(src.number, table, ask)
+                if cell is not None:
+                    return cell, True
+                continue
             if ask.latest:
                 row = _last_row(table)
             elif ask.before:
@@ -245,6 +260,25 @@ def table_extract(
             )
             return cell, True
     return None, seen_table
+
+
+def _group_cell(number: int, table: Table, ask: TableAsk) -> extractive.Extract | None:
+    """What every hole of a group has in the column asked ("the C holes": C1 and C2 are both
+    "M6-6H"); None when the group has no hole or its holes differ there."""
+    rows = [r for r in table.rows if re.fullmatch(rf"{ask.key}\d{{1,3}}", r.key or "")]
+    values = set()
+    first: tuple[TableRow, str] | None = None
+    for row in rows:
+        column = _column_for(table, row, ask.column)
+        if column is None:
+            return None
+        values.add(row.cells[column].strip())
+        first = first or (row, column)
+    if first is None or len(values) != 1:
+        return None
+    row, column = first
+    field = f"{ask.column} of the {ask.key} holes"
+    return extractive.Extract(number, row.cells[column], field, 1.0, box=row.boxes.get(column))
 
 
 def _column_for(table: Table, row: TableRow, asked: str) -> str | None:
