@@ -89,3 +89,33 @@ def test_a_question_asked_in_chinese_names_its_field_by_the_label() -> None:
     )
     found = find_extract("谁设计的 TG-6214-03?", [src])
     assert found is not None and found.quote == "刘晓东"
+
+
+def _plate_holes() -> Table:
+    rows = [
+        TableRow("A1", {"key": "A1", "x": "25", "y": "25", "size": "⌀9"}, {}),
+        TableRow("B1", {"key": "B1", "x": "100", "y": "80", "size": "⌀52H8"}, {}),
+        TableRow("C1", {"key": "C1", "x": "60", "y": "80", "size": "M6-6H"}, {}),
+        TableRow("C2", {"key": "C2", "x": "140", "y": "80", "size": "M6-6H"}, {}),
+        TableRow("D1", {"key": "D1", "x": "10", "y": "10", "size": "⌀5"}, {}),
+        TableRow("D2", {"key": "D2", "x": "20", "y": "10", "size": "⌀6"}, {}),
+    ]
+    return Table("holes", ["key", "x", "y", "size"], {}, rows, Box(0, 0, 10, 10))
+
+
+def test_holes_named_as_a_group_by_their_letter() -> None:
+    """ "The C holes" are C1 and C2, both M6-6H; the D holes differ, so no one size answers."""
+    src = drawing_source(1, "电机安装板 DJ-2740-01", drawing="DJ-2740-01", tables=[_plate_holes()])
+    found = find_extract("What thread are the C holes in DJ-2740-01?", [src])
+    assert found is not None and found.quote == "M6-6H"
+    assert find_extract("What size are the D holes in DJ-2740-01?", [src]) is None
+
+
+def test_a_change_named_in_chinese() -> None:
+    rows = [
+        TableRow("A", {"key": "A", "description": "螺钉孔 Ø9 改为 Ø11", "date": "2026-05-02"}, {})
+    ]
+    changes = Table("revisions", ["key", "description", "date"], {}, rows, Box(0, 0, 10, 10))
+    src = drawing_source(1, "轴承透盖组件 TG-6214-03", drawing="TG-6214-03", tables=[changes])
+    found = find_extract("What was changed in 更改 a on TG-6214-03?", [src])
+    assert found is not None and "Ø11" in found.quote
