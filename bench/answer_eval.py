@@ -332,7 +332,9 @@ async def run(
         from appliance.audio.engines.whisper import WhisperRecogniser
 
         recogniser = WhisperRecogniser.from_manifest(
-            config.audio.whisper_model, config.paths.models_dir
+            config.audio.whisper_model,
+            config.paths.models_dir,
+            short_context=config.audio.whisper_short_context,
         )
         tts = build_tts(config)
     results = []
@@ -638,6 +640,11 @@ def main() -> None:
         help="spoken: the question recogniser (default: the configured audio.whisper_model)",
     )
     parser.add_argument(
+        "--short-context",
+        action="store_true",
+        help="spoken: whisper's encoder shortened to the question (audio.whisper_short_context)",
+    )
+    parser.add_argument(
         "--voices",
         choices=["espeak", "piper"],
         default="espeak",
@@ -701,6 +708,9 @@ def main() -> None:
         if args.whisper_model:
             audio = dataclasses.replace(config.audio, whisper_model=args.whisper_model)
             config = dataclasses.replace(config, audio=audio)
+        if args.short_context:
+            audio = dataclasses.replace(config.audio, whisper_short_context=True)
+            config = dataclasses.replace(config, audio=audio)
         print(f"\n# condition {condition}: index in {root}")
         files = clean_files() if condition == "clean" else photo_files()
         build_index(config, root, files, args.verbose)
@@ -723,6 +733,7 @@ def main() -> None:
             if args.spoken and heard_before is None:
                 transcripts = out_dir("answer_eval") / (
                     f"heard-{condition}-{config.audio.whisper_model}"
+                    f"{'-short' if args.short_context else ''}"
                     f"{'-piper' if args.voices == 'piper' else ''}.json"
                 )
                 transcripts.write_text(

@@ -66,7 +66,10 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
     from appliance.audio.engines.whisper import WhisperRecogniser
 
     return WhisperRecogniser.from_manifest(
-        s.whisper_model, config.paths.models_dir, threads=s.stt_threads
+        s.whisper_model,
+        config.paths.models_dir,
+        threads=s.stt_threads,
+        short_context=s.whisper_short_context,
     )
 
 

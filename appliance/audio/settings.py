@@ -106,6 +106,9 @@ class AudioSettings:
     whisper_model: str = "whisper-base"
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
+    #: Transcribe questions up to 20 s with whisper's encoder shortened to the audio and half a
+    #: second, not 30 s: several times less work, a few more words wrong (docs/audio.md).
+    whisper_short_context: bool = False
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
