@@ -381,12 +381,7 @@ def _prepare(
     in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
-    from appliance.index.qualifiers import (
-        LANGUAGE_MIN_SCORE,
-        described_as,
-        in_language,
-        the_whole,
-    )
+    from appliance.index.qualifiers import WIDER_MIN_SCORE, qualified
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -401,20 +396,13 @@ def _prepare(
         names = store.names.names(searched)
         text = names.split_compounds(text)
         named = names.match(text, heard=heard)
-        # "The German guide plate": of the guide plates, the one written in German.
-        # "The black anodized adapter plate": of the adapter plates, the one anodized black.
-        named, text = described_as(
+        # "The German guide plate", "the black anodized adapter plate", "the base plate of the
+        # fixture base": what the question says besides the name picks among the drawings named.
+        named, text = qualified(
             text,
             named,
             lambda n: _text_of(store, n.namespace, n.source),
-            lambda: names.match(text, min_score=LANGUAGE_MIN_SCORE, heard=heard),
-        )
-        named = the_whole(text, named)
-        named = in_language(
-            text,
-            named,
-            lambda n: _text_of(store, n.namespace, n.source),
-            lambda: names.match(text, min_score=LANGUAGE_MIN_SCORE, heard=heard),
+            lambda: names.match(text, min_score=WIDER_MIN_SCORE, heard=heard),
         )
         if (
             named

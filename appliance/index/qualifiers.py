@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from appliance.index.identity import NamedSource
 
-#: How fully a drawing's name must be said to be taken when its language picks it: half, as
-#: "the Swedish fixture base plate" says "base plate" after a word the Bottenplatta's name lacks.
-LANGUAGE_MIN_SCORE = 0.5
+#: How fully a drawing's name must be said to be taken when a qualifier picks it: half, as "the
+#: Swedish fixture base plate" says "base plate" after a word the Bottenplatta's name lacks.
+WIDER_MIN_SCORE = 0.5
 #: The language a question names a drawing by ("the German ...").
 _ASKED = re.compile(r"\b(german|deutsch\w*|swedish|svensk\w*|chinese)\b", re.I)
 
@@ -174,3 +174,17 @@ def the_whole(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
                 parts.add(part.id)
     kept = [n for n in named if n.id not in parts]
     return kept or list(named)
+
+
+def qualified(
+    question: str,
+    named: Sequence[NamedSource],
+    text_of: Callable[[NamedSource], str],
+    wider: Callable[[], Sequence[NamedSource]] = lambda: (),
+) -> tuple[list[NamedSource], str]:
+    """The named drawings the question's qualifiers pick (:func:`described_as`, :func:`the_whole`,
+    :func:`in_language`), and the question without its describing words. ``text_of`` gives a
+    drawing's indexed text; ``wider`` the names said at least :data:`WIDER_MIN_SCORE`."""
+    kept, question = described_as(question, named, text_of, wider)
+    kept = the_whole(question, kept)
+    return in_language(question, kept, text_of, wider), question
