@@ -73,6 +73,9 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "drawing_number": (
         "drawing number",
         "dwg no",
+        "dwg number",
+        "dwg #",
+        "drawing #",
         "drawing no",
         "identification number",
         "zeichnungsnummer",

@@ -119,3 +119,10 @@ def test_a_change_named_in_chinese() -> None:
     src = drawing_source(1, "轴承透盖组件 TG-6214-03", drawing="TG-6214-03", tables=[changes])
     found = find_extract("What was changed in 更改 a on TG-6214-03?", [src])
     assert found is not None and "Ø11" in found.quote
+
+
+def test_a_drawing_number_asked_as_the_dwg_number() -> None:
+    assert asked_field("What's the dwg number for the spindle motor adapter plate?")[0] == (
+        "drawing_number"
+    )
+    assert asked_field("What's the drawing # of the bracket?")[0] == "drawing_number"
