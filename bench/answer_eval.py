@@ -54,7 +54,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from appliance.answer.answering import Answer, stream_answer  # noqa: E402
+from appliance.answer.answering import Answer, abstention, stream_answer  # noqa: E402
 from appliance.answer.in_hand import InHand  # noqa: E402
 from appliance.answer.verify import strip_citations  # noqa: E402
 from appliance.audio.bias import index_names  # noqa: E402
@@ -273,6 +273,10 @@ async def ask(
     """One answer, the seconds to its first sentence (or abstention) and to its acknowledgement,
     and the first sentence's spoken text; ``in_hand``: the drawing a question that names none is
     about (bench/answer_in_hand.py)."""
+    if not text.strip():
+        # Nothing was heard: the appliance answers nothing (an empty utterance), so it is scored
+        # as declined.
+        return abstention(text, ("global",), (), False, 0.0), 0.0, None, ""
     t0 = time.perf_counter()
     first: float | None = None
     ack: float | None = None
