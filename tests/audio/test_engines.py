@@ -224,3 +224,21 @@ def test_whisper_base_transcribes_english_with_the_multilingual_model(synth: Syn
     audio = samples_of(synth("the mounting bracket takes twenty five newton metres"))
     text = base.transcribe(audio).text
     assert wer("the mounting bracket takes twenty five newton metres", text) <= 0.5, text
+
+
+def test_short_context_transcribes_with_a_long_vocabulary(synth: SynthFn) -> None:
+    """The shortened encoder context with the index's vocabulary as the prompt: the prompt's
+    tokens leave room for the question (it came back empty when they counted against it)."""
+    from appliance.audio.engines.whisper import WhisperRecogniser
+
+    short = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", Path("/nonexistent-models-dir"), short_context=True
+    )
+    said = "the mounting bracket takes twenty five newton metres"
+    audio = samples_of(synth(said))
+    vocabulary = ["open claw", "A-1024", "mounting bracket"] + [
+        f"drawing {i} of the shop" for i in range(40)
+    ]
+    for heard in (short.transcribe(audio, vocabulary=vocabulary), short.transcribe(audio)):
+        text = heard.text.lower()
+        assert "mounting bracket" in text and "newton" in text, heard.text

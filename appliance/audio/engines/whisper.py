@@ -36,6 +36,8 @@ from appliance.models.store import model_dir
 FRAMES_PER_S = 100
 #: Longest question transcribed with a shortened encoder context when ``short_context`` is on.
 SHORT_CONTEXT_MAX_S = 20
+#: Whisper's decoder holds at most this many tokens, prompt included.
+MAX_DECODER_TOKENS = 448
 #: Word boundaries, counted from the end of a window's text, where the wake verifier forces the
 #: phrase (besides the start).
 VERIFY_POSITIONS = 3
@@ -164,6 +166,9 @@ class WhisperRecogniser:
         if self.short_context and len(audio) <= SHORT_CONTEXT_MAX_S * SAMPLE_RATE:
             prompt_text = ", ".join(vocabulary)[:PROMPT_CHARS]
             tokens = max(24, int(len(audio) / SAMPLE_RATE * 6) + 16)  # ~3 words/s, 2 tokens/word
+            # The decoder's length counts the prompt: a long vocabulary left no room for the
+            # question (an empty transcript).
+            tokens = min(MAX_DECODER_TOKENS, tokens + len(self.prompt_tokens(prompt_text)))
             window = self.decode_window(audio, max_tokens=tokens, bias=prompt_text)
             return Transcript(
                 text=window.text,
