@@ -107,9 +107,10 @@ class AudioSettings:
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
     #: Transcribe questions up to 20 s with whisper's encoder shortened to the audio and half a
-    #: second, not 30 s: about three times less work, so the first word of the answer comes
-    #: within 2 s on two slow cores, for a few more questions heard wrong (decision 0066).
-    whisper_short_context: bool = True
+    #: second, not 30 s: about three times less work (the first word of the answer within 2 s on
+    #: two slow cores), but more questions heard wrong and a reply to "which drawing?" misheard
+    #: in a test of the whole front end, so it is off (decision 0066).
+    whisper_short_context: bool = False
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited

@@ -242,3 +242,15 @@ def test_short_context_transcribes_with_a_long_vocabulary(synth: SynthFn) -> Non
     for heard in (short.transcribe(audio, vocabulary=vocabulary), short.transcribe(audio)):
         text = heard.text.lower()
         assert "mounting bracket" in text and "newton" in text, heard.text
+
+
+def test_a_short_context_loop_is_cut_where_it_starts_over() -> None:
+    """Greedy decoding past the audio's end loops back to the start, with small changes; a
+    sentence repeating two words near its end is left alone."""
+    from appliance.audio.engines.whisper import cut_restart
+
+    looped = "Open Claw, which room? Open Claws, which Room? OpenClaw, with room Open Clause"
+    assert cut_restart(looped) == "Open Claw, which room?"
+    assert cut_restart("Go forward ten. Go forward ten.") == "Go forward ten."
+    kept = "what is the scale of the drawings scale"
+    assert cut_restart(kept) == kept

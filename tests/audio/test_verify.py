@@ -481,12 +481,12 @@ def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
 
 
 def test_the_short_context_setting_reaches_the_question_recogniser() -> None:
-    """``audio.whisper_short_context`` (on by default) is passed to the recogniser the service
-    builds; off, the recogniser transcribes with whisper's full 30-s context."""
+    """``audio.whisper_short_context`` is passed to the recogniser the service builds; off (the
+    default), the recogniser transcribes with whisper's full 30-s context."""
     from appliance.audio.build import build_recogniser
 
-    recogniser = build_recogniser(load_config(environ={}), "whisper")
+    short = load_config(environ={"OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT": "true"})
+    recogniser = build_recogniser(short, "whisper")
     assert isinstance(recogniser, WhisperRecogniser) and recogniser.short_context
-    off = load_config(environ={"OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT": "false"})
-    full = build_recogniser(off, "whisper")
+    full = build_recogniser(load_config(environ={}), "whisper")
     assert isinstance(full, WhisperRecogniser) and not full.short_context

@@ -111,9 +111,15 @@ def cut_restart(text: str) -> str:
 
     spans = word_spans(text)
     n = len(spans)
-    head = [w for w, _, _ in spans[:2]]
+
+    def stem(word: str) -> str:
+        # The loop comes back with small changes: "Open Claw, which room? Open Claws, which Room?"
+        word = word.lower()
+        return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+    head = [stem(w) for w, _, _ in spans[:2]]
     for k in range(2, n - 1):
-        if [w for w, _, _ in spans[k : k + 2]] == head and (n - k) / n >= 0.4:
+        if [stem(w) for w, _, _ in spans[k : k + 2]] == head and (n - k) / n >= 0.4:
             return text[: spans[k][1]].strip()
     return text
 
