@@ -109,7 +109,7 @@ class AudioSettings:
     #: Transcribe questions up to 20 s with whisper's encoder shortened to the audio and half a
     #: second, not 30 s: about three times less work (the first word of the answer within 2 s on
     #: two slow cores), but more questions heard wrong and a reply to "which drawing?" misheard
-    #: in a test of the whole front end, so it is off (decision 0066).
+    #: in a test of the whole front end, so it is off (docs/audio.md).
     whisper_short_context: bool = False
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()

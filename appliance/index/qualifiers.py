@@ -10,6 +10,7 @@ is found in the drawing's text in any of the ways drawings write it ("6061-T6" i
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -77,10 +78,23 @@ def in_language(
     language = asked_language(question)
     if language is None:
         return list(named)
-    kept = [n for n in named if written_in([text_of(n)]) == language]
-    if not kept:
-        kept = [n for n in wider() if written_in([text_of(n)]) == language]
+    kept = _fitting(named, wider, lambda n: written_in([text_of(n)]) == language)
     return kept or list(named)
+
+
+def _fitting(
+    named: Sequence[NamedSource],
+    wider: Callable[[], Sequence[NamedSource]],
+    fits: Callable[[NamedSource], bool],
+) -> list[NamedSource]:
+    """The named drawings that fit, or when none does the ``wider`` matches that do."""
+    return [n for n in named if fits(n)] or [n for n in wider() if fits(n)]
+
+
+def _alternation(words: Iterable[str]) -> str:
+    """A regex alternation of the words of letters, longest first ("" when there are none)."""
+    alpha = sorted((w for w in words if w.isalpha()), key=len, reverse=True)
+    return "|".join(re.escape(w) for w in alpha)
 
 
 #: Materials and finishes a person describes a part by: the words a question says them with, and
@@ -117,10 +131,9 @@ def described_as(
     the question without the describing words, which name the drawing and ask nothing. When none
     of ``named`` fits, the ``wider`` matches that do; ``named`` and the question as they were when
     the question describes nothing or no drawing fits."""
-    said = {w for n in named for w in n.said if w.isalpha()}
-    if not said:
+    words = _alternation({w for n in named for w in n.said})
+    if not words:
         return list(named), question
-    words = "|".join(re.escape(w) for w in sorted(said, key=len, reverse=True))
     described = []
     spans = []
     for asked, written in _DESCRIPTIONS:
@@ -137,9 +150,7 @@ def described_as(
         text = text_of(n)
         return all(w.search(text) for w in described)
 
-    kept = [n for n in named if fits(n)]
-    if not kept:
-        kept = [n for n in wider() if fits(n)]
+    kept = _fitting(named, wider, fits)
     if not kept:
         return list(named), question
     for start, end in sorted(spans, reverse=True):
@@ -154,16 +165,12 @@ def the_whole(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
     if len({n.id for n in named}) < 2:
         return list(named)
 
-    def run(words: frozenset[str]) -> str:
-        alpha = sorted((w for w in words if w.isalpha()), key=len, reverse=True)
-        return "|".join(re.escape(w) for w in alpha)
-
     parts = set()
     for part in named:
         for whole in named:
             # Each by the words only its name has: "the fixture base of the base plate" shares
             # "base", which says neither.
-            mine, its = run(part.said - whole.said), run(whole.said - part.said)
+            mine, its = _alternation(part.said - whole.said), _alternation(whole.said - part.said)
             if part.id == whole.id or not mine or not its:
                 continue
             pattern = (
@@ -185,6 +192,9 @@ def qualified(
     """The named drawings the question's qualifiers pick (:func:`described_as`, :func:`the_whole`,
     :func:`in_language`), and the question without its describing words. ``text_of`` gives a
     drawing's indexed text; ``wider`` the names said at least :data:`WIDER_MIN_SCORE`."""
+    # Each drawing's text is read, and the wider names matched, once for all the qualifiers.
+    text_of = functools.cache(text_of)
+    wider = functools.cache(wider)
     kept, question = described_as(question, named, text_of, wider)
     kept = the_whole(question, kept)
     return in_language(question, kept, text_of, wider), question
