@@ -61,7 +61,7 @@ from appliance.audio.bias import index_names  # noqa: E402
 from appliance.audio.heard_names import choose_name_in_question  # noqa: E402
 from appliance.config import Config, load_config  # noqa: E402
 from appliance.errors import public_name  # noqa: E402
-from appliance.index.store import IndexStore  # noqa: E402
+from appliance.index.store import IndexStore, SourceInfo  # noqa: E402
 from appliance.ingest.pipeline import ingest_path  # noqa: E402
 from appliance.service.samples import write_samples  # noqa: E402
 from bench.answer_causes import IndexedText, drawing_files, report_causes, why_wrong  # noqa: E402
@@ -110,6 +110,9 @@ class Result:
     audio_s: float | None = None
     #: Why the answer was not right ("" when it was; bench/answer_causes.py).
     cause: str = ""
+    #: The appliance asked back which drawing was meant, and ``answer`` is the one given after
+    #: the reply (the drawing the question's key is about, said by its number).
+    asked_back: bool = False
 
 
 # ------------------------------------------------------------------------------------ files
@@ -352,6 +355,7 @@ async def run(
                 else []
             )
             indexed, files_of = IndexedText(store), drawing_files(load_set())
+            by_name = {public_name(s.source): s for s in store.list_sources()}
             for i, q in enumerate(questions):
                 heard, transcribe_s, voice = "", 0.0, ""
                 text = q.text
@@ -369,6 +373,12 @@ async def run(
                 answer, first_s, ack_s, first_text = await ask(
                     text, store, config, worker, mode, heard=bool(voice)
                 )
+                asked_back = answer.mode == "asked"
+                meant = by_name.get(q.source or files_of.get(q.drawing, ""))
+                if asked_back and meant is not None:
+                    # "Which drawing do you mean: …?" The person says the drawing they meant by
+                    # its number, and the question is answered about it, as the service does.
+                    answer = await answer_after_reply(text, meant, store, config, worker, mode)
                 audio_s = None
                 if tts is not None:
                     audio_s = transcribe_s + first_s + await first_audio_s(tts, first_text)
@@ -384,6 +394,7 @@ async def run(
                     None if ack_s is None else ack_s + transcribe_s,
                     audio_s,
                     why_wrong(q, answer, right, indexed, files_of, claim, MAX_CLAIM_CHARS),
+                    asked_back,
                 )
                 results.append(r)
                 if verbose:
@@ -392,6 +403,21 @@ async def run(
         if worker is not None:
             await worker.close()  # type: ignore[attr-defined]
     return results
+
+
+async def answer_after_reply(
+    question: str, meant: SourceInfo, store: IndexStore, config: Config, worker: object, mode: str
+) -> Answer:
+    """The answer after the reply to "which drawing do you mean?": the reply (the meant drawing's
+    number, else its title) puts the drawing in hand, as the service's reply path does."""
+    from appliance.answer.which_drawing import drawing_in_reply
+
+    reply = meant.drawing_number or meant.title or Path(meant.source).stem
+    held = drawing_in_reply(reply, store=store, namespaces=None, only_name=True)
+    if held is None:
+        return abstention(question, ("global",), (), False, 0.0)
+    answer, *_ = await ask(question, store, config, worker, mode, in_hand=held)
+    return answer
 
 
 async def first_audio_s(voice: object, sentence: str) -> float:
@@ -476,6 +502,8 @@ def print_line(r: Result) -> None:
     q = r.question
     flag = ("RIGHT" if r.right else "wrong") if q.answerable else ("ok" if r.right else "ANSWERED")
     why = f" [{r.cause}]" if r.cause else ""
+    if r.asked_back:
+        why += " (asked back which drawing)"
     cite = public_name(a.citations[0].source) if a.citations else "-"
     heard = f" heard={r.heard!r}" if r.heard else ""
     # Why the model's answer was not used, and what it said: the model path's misses read from -v.
@@ -540,6 +568,15 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
                     )
                 )
     report_causes(((r.question.split, r.cause) for r in results if r.cause), splits)
+    for s in splits:
+        rows = [r for r in results if r.question.split == s and r.asked_back]
+        if rows:
+            right = [r for r in rows if r.right and r.question.answerable]
+            print(
+                f"  {s}: asked back which drawing {len(rows)} times "
+                f"({sum(r.question.answerable for r in rows)} answerable, right after the reply: "
+                f"{len(right)}; {sum(not r.question.answerable for r in rows)} unanswerable)"
+            )
     declined = [r for r in answerable if r.answer.mode == "abstained"]
     print(f"  answerable but declined: {len(declined)}/{len(answerable)}")
     times = [r.first_s for r in results]

@@ -38,9 +38,11 @@ from appliance.answer.fitting import about_hand, found_cover, read_as
 from appliance.answer.in_hand import InHand, held_for_it, points_at_it
 from appliance.answer.prompts import format_messages
 from appliance.answer.which_drawing import (
+    asks_for_drawings,
     fits_drawings_alike,
     is_drawing,
     listed_drawings,
+    named_alike,
     which_question,
 )
 from appliance.document import Box, Citation
@@ -381,7 +383,7 @@ def _prepare(
     in_hand: InHand | None = None,
 ) -> _Prepared:
     from appliance.index.identity import by_title
-    from appliance.index.qualifiers import WIDER_MIN_SCORE, qualified
+    from appliance.index.qualifiers import WIDER_MIN_SCORE, as_titled, naming_words, qualified
     from appliance.index.search import SearchOptions, scope, search
 
     settings = config.answer
@@ -413,6 +415,16 @@ def _prepare(
             # "this drawing", said plainly, beats a drawing named only by how some words sound
             # ("hole table" heard as the belt pulley's name).
             named = []
+    alike = named_alike(text, named)
+    if alike and in_hand:
+        # "The guide plate", of two, with one of them in hand: the one in hand.
+        mine = [n for n in alike if (n.namespace, n.source) == (in_hand.namespace, in_hand.source)]
+        named, alike = (mine, []) if mine else (named, alike)
+    if alike and settings.ask_which_s > 0 and not asks_for_drawings(text):
+        # "The guide plate", of two guide plates: the search would only pick one of them.
+        infos = [store.source_info(n.namespace, n.source) for n in alike]
+        drawings = [i for i in infos if i is not None]
+        return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
     focus = tuple(n.id for n in named)
     # A question that names no drawing is about the drawing in hand, if one is.
     held = _held_source(store, in_hand, searched) if not named and in_hand else None
@@ -457,7 +469,7 @@ def _prepare(
         # as the drawing's own when judging whether anything was found.
         text = finding.as_named(text, sources)
     # The words that named a drawing were matched already: they count as found.
-    said = " ".join(t for n in named for t in n.said)
+    said = " ".join([*(t for n in named for t in n.said), *naming_words(text, named)])
     asked = text
     if held is not None:
         # "How long is this part?" about the drawing in hand is read as if it had named it.
@@ -468,9 +480,8 @@ def _prepare(
         others = [ns for ns in store.namespaces() if ns not in searched]
     except Exception:  # listing is a courtesy; the answer does not depend on it
         others = []
-    find_text = by_title(
-        text, named, {s.source: s.title for s in sources}, {s.source: s.text for s in sources}
-    )
+    titles, texts = {s.source: s.title for s in sources}, {s.source: s.text for s in sources}
+    find_text = by_title(as_titled(text, named, titles, texts), named, titles, texts)
     return _Prepared(
         text,
         find_text,

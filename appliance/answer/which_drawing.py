@@ -16,6 +16,10 @@ found hold its words as fully as any source found does (at least half of them), 
 does; a question that asks for drawings ("which part is made of S235?", "how many drawings …")
 is searched, since the drawings are its answer, and so is one that calls a drawing by a name the
 index does not know ("the crankshaft drawing"), which is then declined.
+
+A question that names two drawings alike is asked back the same way: "the guide plate", with a
+Chinese and a German guide plate indexed, names both in full, and the search would only pick one.
+When the drawing in hand is one of them, the question is about it.
 """
 
 from __future__ import annotations
@@ -27,12 +31,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from appliance import drawing_terms
 from appliance.answer.in_hand import InHand
 from appliance.index.identity import question_words
 
 if TYPE_CHECKING:
     from appliance.index.identity import NamedSource, SourceNames
     from appliance.index.store import IndexStore, SourceInfo
+
+#: Chinese characters, which the voice does not say.
+_HAN = re.compile(r"[\u3400-\u9fff]")
 
 #: How many drawings the question back names when there are only a few to choose from.
 MAX_LISTED = 3
@@ -100,6 +108,18 @@ def fits_drawings_alike(question: str, found: Iterable[tuple[str, bool, float]])
     return len(alike) >= 2 and all(alike)
 
 
+def named_alike(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
+    """The drawings a question names in full and alike ("the guide plate" of two guide plates),
+    when it names more than one so; else none. A name said in the plural ("which guide plates
+    are hardened?", "both guide plates") means them all: none is asked for."""
+    full = {n.id: n for n in named if n.score >= 1.0}
+    words = {w.folded for w in question_words(question)}
+    said = {t for n in full.values() for t in n.said}
+    if any(f"{t}s" in words or f"{t}es" in words for t in said):
+        return []
+    return list(full.values()) if len(full) > 1 else []
+
+
 def is_drawing(source: SourceInfo) -> bool:
     """Whether an indexed source is a drawing (a PDF, an image, a capture), not a text note."""
     return not source.media_type.startswith("text/")
@@ -107,8 +127,13 @@ def is_drawing(source: SourceInfo) -> bool:
 
 def spoken_title(source: SourceInfo) -> str:
     """A drawing as the question back names it: its title and number, or its file name (said with
-    spaces for the underscores)."""
-    parts = [p for p in (source.title, source.drawing_number) if p]
+    spaces for the underscores). A title in Chinese is said by its English sense, which the voice
+    can say ("guide plate DX-3105-02"), or left out."""
+    title = source.title
+    if title and _HAN.search(title):
+        title = drawing_terms.english(title) or ""
+        title = "" if _HAN.search(title) else title
+    parts = [p for p in (title, source.drawing_number) if p]
     if not parts:
         name = source.source.rsplit("/", 1)[-1]
         parts = [name.rsplit(".", 1)[0] if "." in name else name]
@@ -201,19 +226,40 @@ def drawing_in_reply(
     namespaces: Iterable[str] | None,
     heard: bool = False,
     only_name: bool = False,
+    listed: Sequence[tuple[str, str]] = (),
 ) -> InHand | None:
     """The drawing a reply to "which drawing?" names, to put in hand (None: the reply is not only
     a name). ``heard``: the reply is a recogniser's transcript, read as a spoken question is;
-    ``only_name``: see :func:`reply_names`."""
+    ``only_name``: see :func:`reply_names`; ``listed``: the drawings the question back named
+    (namespace, source), of which a reply may pick one by its language ("the German one")."""
     from appliance.answer import wording
     from appliance.index.search import scope
 
     names = store.names.names(scope(namespaces))
     read = names.split_compounds(wording.as_read(reply, heard))
     named = reply_names(read, names, heard, only_name)
-    if named is None:
+    if named is not None:
+        return InHand(named.namespace, named.source, "chosen", time.monotonic())
+    picked = chosen_by_language(read, listed, store)
+    return None if picked is None else InHand(*picked, "chosen", time.monotonic())
+
+
+def chosen_by_language(
+    reply: str, listed: Sequence[tuple[str, str]], store: IndexStore
+) -> tuple[str, str] | None:
+    """The one drawing of ``listed`` written in the language a reply says ("the German one",
+    "the Chinese drawing"), if the reply asks nothing and exactly one is."""
+    from appliance.index.qualifiers import asked_language, written_in
+
+    language = asked_language(reply)
+    if language is None or asks_something(reply):
         return None
-    return InHand(named.namespace, named.source, "chosen", time.monotonic())
+    fits = [
+        (namespace, source)
+        for namespace, source in listed
+        if written_in(s.text for s in store.source_slices(namespace, source)) == language
+    ]
+    return fits[0] if len(fits) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,16 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from appliance.index.identity import NamedSource
+from appliance import drawing_terms
+from appliance.index.identity import NamedSource, compact, is_identifier, terms
+from appliance.spelling import edit_distance, fold
 
 #: How fully a drawing's name must be said to be taken when a qualifier picks it: half, as "the
 #: Swedish fixture base plate" says "base plate" after a word the Bottenplatta's name lacks.
 WIDER_MIN_SCORE = 0.5
+#: Letters a foreign word must have for one OCR slip in a name to still be that word
+#: ("Fihrungsplatte" written for "Führungsplatte").
+SLIP_MIN_LETTERS = 8
 #: The language a question names a drawing by ("the German ...").
 _ASKED = re.compile(r"\b(german|deutsch\w*|swedish|svensk\w*|chinese)\b", re.I)
 
@@ -183,6 +188,80 @@ def the_whole(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
     return kept or list(named)
 
 
+def by_number(named: Sequence[NamedSource]) -> list[NamedSource]:
+    """Of drawings named alike, the one named by its drawing number said in full ("the base plate
+    底板 in JJ-4820-00" names JJ-4820-00, not a drawing titled base plate): a number names one
+    drawing only. The named drawings as they were unless exactly one is named so."""
+    numbered = [n for n in named if is_identifier(compact(n.name)) and compact(n.name) in n.said]
+    return numbered if len({n.id for n in numbered}) == 1 else list(named)
+
+
+def _foreign_words(question: str) -> list[str]:
+    """The question's words that the glossary gives an English sense for (folded):
+    "Führungsplatte", "Vorgelegewelle"."""
+    words = re.findall(r"[^\W\d_]{4,}", question)
+    return [
+        fold(w) for w in words if (sense := drawing_terms.english(w)) and fold(sense) != fold(w)
+    ]
+
+
+def naming_words(question: str, named: Sequence[NamedSource]) -> list[str]:
+    """The foreign words of the question that named a drawing by their English sense
+    ("Führungsplatte" for a drawing whose name says guide plate): found, as the name's own words
+    are, though the drawing's text may write them otherwise."""
+    said = frozenset().union(*(n.said for n in named)) if named else frozenset()
+    out = []
+    for word in re.findall(r"[^\W\d_]{4,}", question):
+        sense = drawing_terms.english(word)
+        meant = set(terms(sense)) if sense else set()
+        if sense and fold(sense) != fold(word) and meant and meant <= said:
+            out.append(word)
+    return out
+
+
+def as_titled(
+    question: str, named: Sequence[NamedSource], titles: dict[str, str], texts: dict[str, str]
+) -> str:
+    """The question with each foreign word that named its one drawing by its sense, and that the
+    drawing's text does not write, written as the drawing's title writes it ("Führungsplatte" ->
+    "Fihrungsplatte", as OCR read it), so that what reads the drawing finds the name there."""
+    if len(named) != 1:
+        return question
+    title = titles.get(named[0].source, "")
+    written = fold(f"{title}\n{texts.get(named[0].source, '')}")
+    for word in naming_words(question, named):
+        if title and fold(word) not in written:
+            question = re.sub(rf"\b{re.escape(word)}\b", title, question)
+    return question
+
+
+def _holds_word(name: str, word: str) -> bool:
+    """Whether a drawing's name holds ``word`` as written, or with one letter read wrong in a long
+    word ("Fihrungsplatte" for "Führungsplatte")."""
+    for written in re.findall(r"[^\W\d_]+", fold(name)):
+        if word in written:
+            return True
+        if len(word) >= SLIP_MIN_LETTERS and edit_distance(word, written, 1) <= 1:
+            return True
+    return False
+
+
+def in_own_words(question: str, named: Sequence[NamedSource]) -> list[NamedSource]:
+    """Of drawings named alike, the ones whose name holds the foreign words the question says
+    ("who drew the Führungsplatte?" names the German guide plate, not the Chinese one whose name
+    has the same English sense). The named drawings as they were when the question says no
+    foreign word, or none or all of them hold it."""
+    foreign = _foreign_words(question)
+    if not foreign or len({n.id for n in named}) < 2:
+        return list(named)
+    kept = [
+        n
+        for n in named
+        if any(_holds_word(f"{n.name} {n.source.rsplit('/', 1)[-1]}", w) for w in foreign)
+    ]
+    return kept or list(named)
+
+
 def qualified(
     question: str,
     named: Sequence[NamedSource],
@@ -190,11 +269,11 @@ def qualified(
     wider: Callable[[], Sequence[NamedSource]] = lambda: (),
 ) -> tuple[list[NamedSource], str]:
     """The named drawings the question's qualifiers pick (:func:`described_as`, :func:`the_whole`,
-    :func:`in_language`), and the question without its describing words. ``text_of`` gives a
+    :func:`by_number`, :func:`in_own_words`, :func:`in_language`), and the question without its describing words. ``text_of`` gives a
     drawing's indexed text; ``wider`` the names said at least :data:`WIDER_MIN_SCORE`."""
     # Each drawing's text is read, and the wider names matched, once for all the qualifiers.
     text_of = functools.cache(text_of)
     wider = functools.cache(wider)
     kept, question = described_as(question, named, text_of, wider)
-    kept = the_whole(question, kept)
+    kept = in_own_words(question, by_number(the_whole(question, kept)))
     return in_language(question, kept, text_of, wider), question

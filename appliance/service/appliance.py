@@ -117,7 +117,11 @@ class _NoAnswers:
         yield ""  # pragma: no cover - makes this an async generator
 
     async def drawing_in_reply(
-        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+        self,
+        reply: str,
+        namespaces: Sequence[str],
+        only_name: bool = False,
+        listed: Sequence[tuple[str, str]] = (),
     ) -> InHand | None:
         """No drawings without the answer part."""
         return None

@@ -146,9 +146,14 @@ class AnswerAdapter:
         yield self._result(store, final)
 
     async def drawing_in_reply(
-        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+        self,
+        reply: str,
+        namespaces: Sequence[str],
+        only_name: bool = False,
+        listed: Sequence[tuple[str, str]] = (),
     ) -> InHand | None:
-        """The drawing a reply to "which drawing?" names, if it is only a name (a transcript)."""
+        """The drawing a reply to "which drawing?" names, if it is only a name (a transcript),
+        or the one of ``listed`` it picks by language ("the German one")."""
         from appliance.answer.which_drawing import drawing_in_reply
 
         return await asyncio.to_thread(
@@ -158,6 +163,7 @@ class AnswerAdapter:
                 namespaces=namespaces,
                 heard=True,
                 only_name=only_name,
+                listed=listed,
             )
         )
 

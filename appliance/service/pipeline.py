@@ -225,7 +225,9 @@ class QuestionPipeline:
         its reply."""
         chosen: InHand | None = None  # the drawing a reply named for the question it answers
         if asked is not None:
-            held = await self.answerer.drawing_in_reply(question, self.rooms.namespaces)
+            held = await self.answerer.drawing_in_reply(
+                question, self.rooms.namespaces, listed=asked.listed
+            )
             picked = chosen_by_place(question, asked.listed)
             if held is None and picked is not None:
                 # "The second one": of the drawings the question back named.

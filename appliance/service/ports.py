@@ -71,11 +71,16 @@ class Answerer(Protocol):
         none is about (:mod:`appliance.answer.in_hand`)."""
 
     async def drawing_in_reply(
-        self, reply: str, namespaces: Sequence[str], only_name: bool = False
+        self,
+        reply: str,
+        namespaces: Sequence[str],
+        only_name: bool = False,
+        listed: Sequence[tuple[str, str]] = (),
     ) -> InHand | None:
         """The drawing a reply to "which drawing do you mean?" names, if the reply is only its
         name (:mod:`appliance.answer.which_drawing`); None for a question of its own.
-        ``only_name``: not a word besides the name but "no", "I mean", "the" and the like."""
+        ``only_name``: not a word besides the name but "no", "I mean", "the" and the like;
+        ``listed``: the drawings the question back named, which a reply may pick by language."""
 
 
 class Speaker(Protocol):

@@ -6,8 +6,10 @@ from __future__ import annotations
 from appliance.index.identity import NamedSource
 from appliance.index.qualifiers import (
     asked_language,
+    by_number,
     described_as,
     in_language,
+    in_own_words,
     the_whole,
     written_in,
 )
@@ -112,3 +114,33 @@ def test_a_part_named_of_another_drawing_is_that_drawings() -> None:
     assert the_whole("What is the fixture base of the base plate?", both) == [base_plate]
     # Named side by side, neither belongs to the other.
     assert the_whole("Is the base plate heavier than the fixture base?", both) == both
+
+
+def test_a_drawing_number_said_in_full_names_its_drawing_over_a_title() -> None:
+    """ "the base plate 底板 in JJ-4820-00": the number names the fixture base drawing; the base
+    plate is a part in it, not the Swedish drawing titled Bottenplatta (base plate)."""
+    jj = NamedSource(1, "global", "JJ-4820-00.png", 1.0, "JJ-4820-00", frozenset({"jj482000"}))
+    bp = NamedSource(2, "global", "BP-5531-01.png", 1.0, "Bottenplatta", frozenset({"base"}))
+    assert by_number([jj, bp]) == [jj]
+    # Two numbers said: neither is preferred.
+    other = NamedSource(3, "global", "FP-3619-02.png", 1.0, "FP-3619-02", frozenset({"fp361902"}))
+    assert by_number([jj, other]) == [jj, other]
+    # No number said: the names stand.
+    said_title = NamedSource(1, "global", "JJ-4820-00.png", 1.0, "夹具底座", frozenset({"fixture"}))
+    assert by_number([said_title, bp]) == [said_title, bp]
+
+
+def test_a_foreign_word_said_names_the_drawing_that_writes_it() -> None:
+    """ "Führungsplatte" has the English sense of both guide plates' names; only the German one
+    writes it (read by OCR with its ü as i)."""
+    dx = NamedSource(1, "global", "DX-3105-02.png", 1.0, "导向板 (guide plate)")
+    fp = NamedSource(2, "global", "FP-3619-02.png", 1.0, "Fihrungsplatte (guide plate)")
+    assert in_own_words("Who drew the Führungsplatte?", [dx, fp]) == [fp]
+    # Said in English, the words are both names': both stay.
+    assert in_own_words("Who drew the guide plate?", [dx, fp]) == [dx, fp]
+    # A file name holds the word too.
+    vw = NamedSource(3, "global", "Vorgelegewelle_VW-3318-00.png", 1.0, "VW-3318-00")
+    cz = NamedSource(4, "global", "chilunzhou_CZ-4402-01.png", 1.0, "齿轮轴 (gear shaft)")
+    assert in_own_words("What module is the gear on the Vorgelegewelle?", [vw, cz]) == [vw]
+    # A foreign word no name holds picks nothing.
+    assert in_own_words("Who released the guide plate, Freigegeben?", [dx, fp]) == [dx, fp]
