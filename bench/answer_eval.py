@@ -342,6 +342,7 @@ async def run(
             config.audio.whisper_model,
             config.paths.models_dir,
             short_context=config.audio.whisper_short_context,
+            short_context_min_score=config.audio.whisper_short_context_min_score,
         )
         tts = build_tts(config)
     results = []
@@ -473,6 +474,10 @@ def say(text: str, i: int, voices: str = "espeak") -> Any:
     return np.concatenate([silence(0.4), speech, silence(0.4)])
 
 
+#: For each question heard, whether whisper's shortened-context transcript was kept.
+SHORTENED: list[bool] = []
+
+
 def hear(
     recogniser: object,
     text: str,
@@ -487,6 +492,7 @@ def hear(
     audio = say(text, i, voices)
     t0 = time.perf_counter()
     transcript = recogniser.transcribe(audio, vocabulary=vocabulary)  # type: ignore[attr-defined]
+    SHORTENED.append(transcript.shortened)
     heard = transcript.text.strip()
     choice = choose_name_in_question(recogniser, audio, heard, heard, names or [])  # type: ignore[arg-type]
     if choice is not None:
@@ -630,6 +636,10 @@ def report_spoken(
         "  right question by voice: "
         + ", ".join(f"{v} {sum(h)}/{len(h)}" for v, h in sorted(by_voice.items()))
     )
+    if SHORTENED:
+        print(
+            f"  shortened-context transcript kept for {sum(SHORTENED)}/{len(SHORTENED)} questions"
+        )
     latency = [r.first_s for r in results]
     transcribe = [r.transcribe_s for r in results]
     if not any(transcribe):
@@ -681,9 +691,11 @@ def main() -> None:
         help="spoken: the question recogniser (default: the configured audio.whisper_model)",
     )
     parser.add_argument(
-        "--short-context",
-        action="store_true",
-        help="spoken: whisper's encoder shortened to the question (audio.whisper_short_context)",
+        "--context",
+        choices=["configured", "full", "short", "sure"],
+        default="configured",
+        help="spoken: whisper's context: full 30 s, shortened to the question, shortened when "
+        "heard surely (audio.whisper_short_context_min_score) else full, or as configured",
     )
     parser.add_argument(
         "--voices",
@@ -749,8 +761,14 @@ def main() -> None:
         if args.whisper_model:
             audio = dataclasses.replace(config.audio, whisper_model=args.whisper_model)
             config = dataclasses.replace(config, audio=audio)
-        if args.short_context:
-            audio = dataclasses.replace(config.audio, whisper_short_context=True)
+        if args.context != "configured":
+            audio = dataclasses.replace(
+                config.audio,
+                whisper_short_context=args.context != "full",
+                whisper_short_context_min_score=(
+                    0.0 if args.context == "short" else config.audio.whisper_short_context_min_score
+                ),
+            )
             config = dataclasses.replace(config, audio=audio)
         print(f"\n# condition {condition}: index in {root}")
         files = clean_files() if condition == "clean" else photo_files()
@@ -774,7 +792,7 @@ def main() -> None:
             if args.spoken and heard_before is None:
                 transcripts = out_dir("answer_eval") / (
                     f"heard-{condition}-{config.audio.whisper_model}"
-                    f"{'-short' if args.short_context else ''}"
+                    f"{'' if args.context in ('configured', 'full') else '-' + args.context}"
                     f"{'-piper' if args.voices == 'piper' else ''}.json"
                 )
                 transcripts.write_text(

@@ -75,6 +75,10 @@ class Transcript:
     audio_s: float = 0.0
     #: Seconds of CPU wall time the transcription took.
     compute_s: float = 0.0
+    #: Whisper read only the question's length of audio, not its full 30-s context.
+    shortened: bool = False
+    #: Mean token probability of a shortened transcript, 0..1 (0 when not measured).
+    score: float = 0.0
 
 
 @dataclass(frozen=True)

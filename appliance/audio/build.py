@@ -70,6 +70,7 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
         config.paths.models_dir,
         threads=s.stt_threads,
         short_context=s.whisper_short_context,
+        short_context_min_score=s.whisper_short_context_min_score,
     )
 
 

@@ -111,6 +111,9 @@ class AudioSettings:
     #: two slow cores), but more questions heard wrong and a reply to "which drawing?" misheard
     #: in a test of the whole front end, so it is off (docs/audio.md).
     whisper_short_context: bool = False
+    #: With ``whisper_short_context``: a transcript heard with a mean token probability below this
+    #: is transcribed again with the full context (0: the short one is always kept).
+    whisper_short_context_min_score: float = 0.55
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
@@ -201,6 +204,11 @@ class AudioSettings:
             ),
             ("preroll_s", 0.0 <= self.preroll_s <= 10.0, "between 0 and 10"),
             ("stt_threads", 1 <= self.stt_threads <= 16, "between 1 and 16"),
+            (
+                "whisper_short_context_min_score",
+                0.0 <= self.whisper_short_context_min_score <= 1.0,
+                "between 0 and 1",
+            ),
             ("wake_verify_threads", 1 <= self.wake_verify_threads <= 16, "between 1 and 16"),
             ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),
             ("max_question_s", 1.0 <= self.max_question_s <= 60.0, "between 1 and 60"),

@@ -244,6 +244,34 @@ def test_short_context_transcribes_with_a_long_vocabulary(synth: SynthFn) -> Non
         assert "mounting bracket" in text and "newton" in text, heard.text
 
 
+def test_an_unsure_short_context_transcript_is_heard_again_with_the_full_context(
+    synth: SynthFn,
+) -> None:
+    """A shortened-context transcript is kept when it was heard surely; below the setting's
+    score, the question is transcribed again with whisper's full context."""
+    from appliance.audio.engines.whisper import WhisperRecogniser
+
+    said = "what material is the mounting bracket made of"
+    audio = samples_of(synth(said))
+    models = Path("/nonexistent-models-dir")
+    kept = WhisperRecogniser.from_manifest("whisper-tiny-en", models, short_context=True)
+    short = kept.transcribe(audio)
+    assert short.shortened and 0.0 < short.score <= 1.0, short
+    assert "mounting bracket" in short.text.lower(), short.text
+    # No transcript is that sure: every one is read again with the full context.
+    strict = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", models, short_context=True, short_context_min_score=1.0
+    )
+    full = strict.transcribe(audio)
+    assert not full.shortened and full.score == 0.0, full
+    assert "mounting bracket" in full.text.lower(), full.text
+    # Above the transcript's own score: read again; at it: kept.
+    at = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", models, short_context=True, short_context_min_score=short.score
+    )
+    assert at.transcribe(audio).shortened
+
+
 def test_a_short_context_loop_is_cut_where_it_starts_over() -> None:
     """Greedy decoding past the audio's end loops back to the start, with small changes; a
     sentence repeating two words near its end is left alone."""

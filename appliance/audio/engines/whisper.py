@@ -136,6 +136,7 @@ class WhisperRecogniser:
         threads: int = 1,
         compute_type: str = "int8",
         short_context: bool = False,
+        short_context_min_score: float = 0.0,
     ) -> None:
         self.folder = folder
         #: The manifest name of the model (:meth:`from_manifest`; else the folder's name).
@@ -144,6 +145,9 @@ class WhisperRecogniser:
         self.threads = threads
         #: Transcribe questions up to SHORT_CONTEXT_MAX_S with a shortened encoder context (faster).
         self.short_context = short_context
+        #: A shortened-context transcript whose mean token probability is below this is transcribed
+        #: again with the full context (0: always kept).
+        self.short_context_min_score = short_context_min_score
         self._model = _load(folder, threads, compute_type)
         from faster_whisper.tokenizer import Tokenizer
 
@@ -158,11 +162,22 @@ class WhisperRecogniser:
 
     @classmethod
     def from_manifest(
-        cls, name: str, models_dir: Path, *, threads: int = 1, short_context: bool = False
+        cls,
+        name: str,
+        models_dir: Path,
+        *,
+        threads: int = 1,
+        short_context: bool = False,
+        short_context_min_score: float = 0.0,
     ) -> WhisperRecogniser:
         """Load the manifest's model ``name`` after verifying every file of it."""
         spec = load_manifest().get(name)
-        recogniser = cls(model_dir(spec, models_dir), threads=threads, short_context=short_context)
+        recogniser = cls(
+            model_dir(spec, models_dir),
+            threads=threads,
+            short_context=short_context,
+            short_context_min_score=short_context_min_score,
+        )
         recogniser.model_name = name
         return recogniser
 
@@ -176,12 +191,17 @@ class WhisperRecogniser:
             # question (an empty transcript).
             tokens = min(MAX_DECODER_TOKENS, tokens + len(self.prompt_tokens(prompt_text)))
             window = self.decode_window(audio, max_tokens=tokens, bias=prompt_text)
-            return Transcript(
-                text=window.text,
-                engine=self.name,
-                audio_s=len(audio) / SAMPLE_RATE,
-                compute_s=time.perf_counter() - started,
-            )
+            if window.text and window.score >= self.short_context_min_score:
+                return Transcript(
+                    text=window.text,
+                    engine=self.name,
+                    audio_s=len(audio) / SAMPLE_RATE,
+                    compute_s=time.perf_counter() - started,
+                    shortened=True,
+                    score=window.score,
+                )
+            # Heard unsurely: read again with the full context, which hears more right; a sure
+            # transcript does not wait for it.
         x = audio.astype(np.float32) / 32768.0
         prompt = None
         if vocabulary:
