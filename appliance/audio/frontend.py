@@ -500,6 +500,9 @@ class VoiceFrontEnd:
             audio_s=round(len(audio) / SAMPLE_RATE, 3),
             transcribe_s=round(latency["transcribe_s"], 4),
             heard=transcript.text,
+            # Whisper kept its shortened-context reading (heard surely), and how surely.
+            shortened=transcript.shortened,
+            short_score=round(transcript.score, 3),
             grammar=None if grammar is None else round(grammar.lead, 2),
             # The name the audio was asked about, and how well it did against the free text.
             name=None

@@ -107,10 +107,9 @@ class AudioSettings:
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
     #: Transcribe questions up to 20 s with whisper's encoder shortened to the audio and half a
-    #: second, not 30 s: about three times less work (the first word of the answer within 2 s on
-    #: two slow cores), but more questions heard wrong and a reply to "which drawing?" misheard
-    #: in a test of the whole front end, so it is off (docs/audio.md).
-    whisper_short_context: bool = False
+    #: second, not 30 s: about three times less work. Kept only when heard surely (below); an
+    #: unsure reading is transcribed again with the full context (docs/audio.md).
+    whisper_short_context: bool = True
     #: With ``whisper_short_context``: a transcript heard with a mean token probability below this
     #: is transcribed again with the full context (0: the short one is always kept).
     whisper_short_context_min_score: float = 0.55

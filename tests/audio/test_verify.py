@@ -481,12 +481,17 @@ def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
 
 
 def test_the_short_context_setting_reaches_the_question_recogniser() -> None:
-    """``audio.whisper_short_context`` is passed to the recogniser the service builds; off (the
-    default), the recogniser transcribes with whisper's full 30-s context."""
+    """``audio.whisper_short_context`` and its least score are passed to the recogniser the
+    service builds; on by default, off it transcribes with whisper's full 30-s context."""
     from appliance.audio.build import build_recogniser
 
-    short = load_config(environ={"OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT": "true"})
-    recogniser = build_recogniser(short, "whisper")
-    assert isinstance(recogniser, WhisperRecogniser) and recogniser.short_context
-    full = build_recogniser(load_config(environ={}), "whisper")
+    short = build_recogniser(load_config(environ={}), "whisper")
+    assert isinstance(short, WhisperRecogniser) and short.short_context
+    assert short.short_context_min_score == 0.55
+    env = {
+        "OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT": "false",
+        "OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT_MIN_SCORE": "0.7",
+    }
+    full = build_recogniser(load_config(environ=env), "whisper")
     assert isinstance(full, WhisperRecogniser) and not full.short_context
+    assert full.short_context_min_score == 0.7
