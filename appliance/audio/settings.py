@@ -106,7 +106,7 @@ class AudioSettings:
     whisper_model: str = "whisper-base"
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
-    #: Transcribe questions up to 20 s with whisper's encoder shortened to the audio and half a
+    #: Transcribe questions up to 8 s with whisper's encoder shortened to the audio and half a
     #: second, not 30 s: about three times less work. Kept only when heard surely (below); an
     #: unsure reading is transcribed again with the full context (docs/audio.md).
     whisper_short_context: bool = True

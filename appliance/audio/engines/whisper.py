@@ -34,8 +34,11 @@ from appliance.models.store import model_dir
 
 #: Feature frames per second of audio (10 ms hop).
 FRAMES_PER_S = 100
-#: Longest question transcribed with a shortened encoder context when ``short_context`` is on.
-SHORT_CONTEXT_MAX_S = 20
+#: Longest question transcribed with a shortened encoder context when ``short_context`` is on
+#: (the wake phrase included). On real readers (whisper base, bench/audio_wer.py clips) the
+#: shortened reading of clips up to 8 s heard as well as the full one, but a longer one was cut
+#: short however sure it was ("... Bible of about 145" for 8.4 s).
+SHORT_CONTEXT_MAX_S = 8
 #: Whisper's decoder holds at most this many tokens, prompt included.
 MAX_DECODER_TOKENS = 448
 #: Word boundaries, counted from the end of a window's text, where the wake verifier forces the
