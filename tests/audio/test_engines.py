@@ -272,6 +272,28 @@ def test_an_unsure_short_context_transcript_is_heard_again_with_the_full_context
     assert at.transcribe(audio).shortened
 
 
+def test_a_short_context_reading_that_looped_is_read_again(
+    synth: SynthFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shortened reading that came back to its start ran past the audio: however sure its
+    score, which copy is the question is a guess, so the full context reads it."""
+    from appliance.audio.engines.whisper import WhisperRecogniser, WindowResult
+
+    said = "what is it made of"
+    audio = samples_of(synth(said))
+    short = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", Path("/nonexistent-models-dir"), short_context=True
+    )
+    looped = WindowResult("Open Claw, what is it made on?", 0.9, 0.01, looped=True)
+    monkeypatch.setattr(short, "decode_window", lambda *a, **k: looped)
+    heard = short.transcribe(audio)
+    assert not heard.shortened and "made of" in heard.text.lower(), heard
+    # The same reading without the loop is kept.
+    kept = WindowResult("what is it made on", 0.9, 0.01)
+    monkeypatch.setattr(short, "decode_window", lambda *a, **k: kept)
+    assert short.transcribe(audio).text == "what is it made on"
+
+
 def test_a_short_context_loop_is_cut_where_it_starts_over() -> None:
     """Greedy decoding past the audio's end loops back to the start, with small changes; a
     sentence repeating two words near its end is left alone."""

@@ -97,6 +97,9 @@ class WindowResult:
     #: For :meth:`WhisperRecogniser.phrase_posterior`: (best score so far, seconds since the start)
     #: after each forced decode, so a benchmark can tell when any threshold was first reached.
     trail: tuple[tuple[float, float], ...] = ()
+    #: The decode ran past the audio and came back to its start; the text is cut where it did
+    #: (:func:`cut_restart`).
+    looped: bool = False
 
 
 def _looped(segments: Sequence[Any]) -> bool:
@@ -194,7 +197,10 @@ class WhisperRecogniser:
             # question (an empty transcript).
             tokens = min(MAX_DECODER_TOKENS, tokens + len(self.prompt_tokens(prompt_text)))
             window = self.decode_window(audio, max_tokens=tokens, bias=prompt_text)
-            if window.text and window.score >= self.short_context_min_score:
+            # A reading that looped back to its start ran past the audio: which copy is the
+            # question is a guess ("Open Claw, what is it made on?" kept for "… made of?").
+            sure = window.score >= self.short_context_min_score and not window.looped
+            if window.text and sure:
                 return Transcript(
                     text=window.text,
                     engine=self.name,
@@ -297,11 +303,12 @@ class WhisperRecogniser:
                 no_repeat_ngram_size=3,
             )[0]
             tokens = [t for t in result.sequences_ids[0] if t < self._tokenizer.eot]
-            text = cut_restart(self._tokenizer.decode(tokens).strip())
+            decoded = self._tokenizer.decode(tokens).strip()
+            text = cut_restart(decoded)
             score = float(np.exp(result.scores[0])) if result.scores else 0.0
             if verify:
                 score = self._phrase_posterior(encoded, text, verify)
-        return WindowResult(text, score, time.perf_counter() - started)
+        return WindowResult(text, score, time.perf_counter() - started, looped=text != decoded)
 
     def phrase_posterior(
         self, audio: Samples, phrase: str, *, enough: float | None = None
