@@ -421,10 +421,12 @@ def _prepare(
         mine = [n for n in alike if (n.namespace, n.source) == (in_hand.namespace, in_hand.source)]
         named, alike = (mine, []) if mine else (named, alike)
     if alike and settings.ask_which_s > 0 and not asks_for_drawings(text):
-        # "The guide plate", of two guide plates: the search would only pick one of them.
+        # "The guide plate", of two guide plates: the search would only pick one of them. A
+        # note or an older revision that shares a drawing's name is searched with it, as before.
         infos = [store.source_info(n.namespace, n.source) for n in alike]
-        drawings = [i for i in infos if i is not None]
-        return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
+        drawings = [i for i in infos if i is not None and is_drawing(i) and not i.superseded]
+        if len(drawings) > 1:
+            return _asked_back(text, truncated, searched, drawings, time.perf_counter() - t0)
     focus = tuple(n.id for n in named)
     # A question that names no drawing is about the drawing in hand, if one is.
     held = _held_source(store, in_hand, searched) if not named and in_hand else None

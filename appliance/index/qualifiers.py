@@ -228,7 +228,8 @@ def as_titled(
     if len(named) != 1:
         return question
     title = titles.get(named[0].source, "")
-    written = fold(f"{title}\n{texts.get(named[0].source, '')}")
+    # A word of the file name ("the Aufspannung drawing") says which drawing as it is.
+    written = fold(f"{named[0].source}\n{title}\n{texts.get(named[0].source, '')}")
     for word in naming_words(question, named):
         if title and fold(word) not in written:
             question = re.sub(rf"\b{re.escape(word)}\b", title, question)
