@@ -196,13 +196,15 @@ def by_number(named: Sequence[NamedSource]) -> list[NamedSource]:
     return numbered if len({n.id for n in numbered}) == 1 else list(named)
 
 
-def _foreign_words(question: str) -> list[str]:
-    """The question's words that the glossary gives an English sense for (folded):
-    "Führungsplatte", "Vorgelegewelle"."""
-    words = re.findall(r"[^\W\d_]{4,}", question)
-    return [
-        fold(w) for w in words if (sense := drawing_terms.english(w)) and fold(sense) != fold(w)
-    ]
+def _foreign_words(question: str) -> list[tuple[str, str]]:
+    """The question's words that the glossary gives an English sense for, with that sense:
+    ("Führungsplatte", "guide plate"), ("Vorgelegewelle", "counter shaft")."""
+    found = []
+    for word in re.findall(r"[^\W\d_]{4,}", question):
+        sense = drawing_terms.english(word)
+        if sense and fold(sense) != fold(word):
+            found.append((word, sense))
+    return found
 
 
 def naming_words(question: str, named: Sequence[NamedSource]) -> list[str]:
@@ -210,13 +212,11 @@ def naming_words(question: str, named: Sequence[NamedSource]) -> list[str]:
     ("Führungsplatte" for a drawing whose name says guide plate): found, as the name's own words
     are, though the drawing's text may write them otherwise."""
     said = frozenset().union(*(n.said for n in named)) if named else frozenset()
-    out = []
-    for word in re.findall(r"[^\W\d_]{4,}", question):
-        sense = drawing_terms.english(word)
-        meant = set(terms(sense)) if sense else set()
-        if sense and fold(sense) != fold(word) and meant and meant <= said:
-            out.append(word)
-    return out
+    return [
+        word
+        for word, sense in _foreign_words(question)
+        if (meant := set(terms(sense))) and meant <= said
+    ]
 
 
 def as_titled(
@@ -252,7 +252,7 @@ def in_own_words(question: str, named: Sequence[NamedSource]) -> list[NamedSourc
     ("who drew the Führungsplatte?" names the German guide plate, not the Chinese one whose name
     has the same English sense). The named drawings as they were when the question says no
     foreign word, or none or all of them hold it."""
-    foreign = _foreign_words(question)
+    foreign = [fold(word) for word, _ in _foreign_words(question)]
     if not foreign or len({n.id for n in named}) < 2:
         return list(named)
     kept = [
