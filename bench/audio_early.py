@@ -5,8 +5,10 @@ Questions of the answer evaluation set are spoken by the test voices (espeak-ng,
 its spoken form, by the voice and rate ``answer_eval.py --spoken`` gives it at its place in the
 split) and replayed at a microphone's pace through the real voice front end (push-to-talk, the
 endpointer's 0.8 s of trailing silence, the command grammar for short utterances, the index's
-names in the prompt and heard again (audio.heard_names) when --answer gives an index). Each question is heard by every model in every
-mode in turn (the order rotates per question), so load on the machine falls on all alike.
+names in the prompt and heard again (audio.heard_names) when --answer gives an index), by a
+recogniser built as the service builds it (its shortened reading kept when heard surely, as
+configured). Each question is heard by every model, thread count and mode in turn (the order
+rotates per question), so load on the machine falls on all alike.
 
 Printed per model: the end of the question (the endpointer's decision) to the text the pipeline
 receives (transcript and command grammar), p50/p95 per mode; how often the early text was used;
@@ -20,6 +22,8 @@ question -> first audio, p50/p95, and the right-question and right-with-citation
         --whisper-model whisper-tiny-en,whisper-base --answer
     .venv/bin/python bench/audio_early.py --split dev --questions 0 --modes early
         --heard-names off,on --answer --index-dir ABSOLUTE_DIR
+    .venv/bin/python bench/audio_early.py --split dev --questions 60 --modes early
+        --threads 1,2 --answer --index-dir ABSOLUTE_DIR
 """
 
 from __future__ import annotations
@@ -132,7 +136,21 @@ class Answering:
 async def run(args: argparse.Namespace) -> None:
     models = args.whisper_model.split(",")
     modes = [m for m in MODES if m in args.modes.split(",")]
-    recognisers = {m: WhisperRecogniser.from_manifest(m, REPO / "var" / "models") for m in models}
+    threads = [int(t) for t in args.threads.split(",")]
+    configured = AudioSettings()
+    # Built as the service builds its question recogniser (audio/build.py): the shortened
+    # reading when heard surely, as configured.
+    recognisers = {
+        (m, t): WhisperRecogniser.from_manifest(
+            m,
+            REPO / "var" / "models",
+            threads=t,
+            short_context=configured.whisper_short_context,
+            short_context_min_score=configured.whisper_short_context_min_score,
+        )
+        for m in models
+        for t in threads
+    }
     answering = Answering(args.index_dir) if args.answer else None
     names = answering.names if answering else []
     split = [q for q in load_set() if q.split == args.split]
@@ -142,9 +160,14 @@ async def run(args: argparse.Namespace) -> None:
     flags = [flag == "on" for flag in args.heard_names.split(",")]
     # One variant per model and setting of audio.heard_names, named as the report prints it.
     variants = {
-        (f"{m} + names heard again" if on and len(flags) > 1 else m): (m, on)
+        (
+            m
+            + (" + names heard again" if on and len(flags) > 1 else "")
+            + (f", {t} thread{'s' if t > 1 else ''}" if len(threads) > 1 else "")
+        ): (m, on, t)
         for m in models
         for on in flags
+        for t in threads
     }
     figures = {label: Figures() for label in variants}
     runs = [(label, mode) for label in variants for mode in modes]
@@ -161,11 +184,15 @@ async def run(args: argparse.Namespace) -> None:
             # Rotate the order, so that no model or mode always meets a warm cache or a quiet CPU.
             shift = done % len(runs)
             for label, mode in runs[shift:] + runs[:shift]:
-                model, names_on = variants[label]
+                model, names_on, n_threads = variants[label]
                 f = figures[label]
-                base = AudioSettings(whisper_model=model, heard_names=names_on)
+                base = dataclasses.replace(
+                    configured, whisper_model=model, heard_names=names_on, stt_threads=n_threads
+                )
                 settings = dataclasses.replace(base, early_transcription=mode == "early")
-                utterance = await heard(recognisers[model], wav, Path(tmp) / "out", settings, names)
+                utterance = await heard(
+                    recognisers[model, n_threads], wav, Path(tmp) / "out", settings, names
+                )
                 text_s = utterance.latency["transcribe_s"] + utterance.latency["grammar_s"]
                 f.text_s.setdefault(mode, []).append(text_s)
                 texts[label, mode] = utterance.text
@@ -242,6 +269,11 @@ def main() -> None:
         type=Path,
         default=out_dir("answer_eval") / "index",
         help="with --answer: answer_eval.py's index folder (clean/ under it, built when missing)",
+    )
+    parser.add_argument(
+        "--threads",
+        default=str(AudioSettings().stt_threads),
+        help="audio.stt_threads, comma-separated: each question is heard with each in turn",
     )
     parser.add_argument("--progress", type=int, default=0, help="print every N questions")
     asyncio.run(run(parser.parse_args()))

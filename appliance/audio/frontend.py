@@ -41,7 +41,7 @@ from appliance.audio.commands import parse_command
 from appliance.audio.early import EarlyTranscriber
 from appliance.audio.engines.vosk import BiasedVoskStream, VoskRecogniser, VoskStream
 from appliance.audio.grammar import GrammarChoice, SentenceScorer, choose_command
-from appliance.audio.heard_names import NameChoice, choose_name_in_question
+from appliance.audio.heard_names import EvidenceScorer, NameChoice, choose_name_in_question
 from appliance.audio.phrases import phrase_glued, split_after_phrase
 from appliance.audio.ring import PreRoll
 from appliance.audio.settings import AudioSettings
@@ -589,7 +589,7 @@ class VoiceFrontEnd:
 
         A failure of the scoring call is logged and the free text stands, as for the grammar.
         """
-        if not names or not isinstance(self.recogniser, SentenceScorer):
+        if not names or not isinstance(self.recogniser, EvidenceScorer):
             return None
         try:
             return choose_name_in_question(self.recogniser, audio, heard, question, names)

@@ -10,9 +10,9 @@ After the free decode, the words of the question are compared with every name of
 as they are said, drawing numbers), and the few spans of one to four words that come nearest by
 letters or by sound are put forward, each with a name in its place. The recogniser then scores
 each whole sentence against the audio, as the command grammar does
-(:meth:`~appliance.audio.grammar.SentenceScorer.texts_logprobs`: no prompt, every text forced from
-the start), beside the free transcript. A sentence with a name in it that is nearly as probable as
-what was heard, or more, is what was said.
+(no prompt, every text forced from the start), beside the free transcript, each against a quiet
+room of the same length (:meth:`EvidenceScorer.texts_evidence`). A sentence with a name in it that
+the audio supports nearly as well as what was heard, or better, is what was said.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from appliance.audio.base import Samples
 from appliance.audio.bias import spoken_term
 from appliance.audio.commands import CommandKind, parse_command
-from appliance.audio.grammar import SentenceScorer
 from appliance.audio.phrases import word_spans
 from appliance.spelling import fold, sound_key
 
@@ -66,6 +66,17 @@ QUIET_LEVEL = 30.0
 QUIET_SEED = 0
 
 _ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@runtime_checkable
+class EvidenceScorer(Protocol):
+    """A recogniser that can say how much better texts fit some audio than a baseline (whisper)."""
+
+    def texts_evidence(
+        self, audio: Samples, texts: Sequence[str], baseline: Samples
+    ) -> list[float]:
+        """Each whole text's natural-log probability for ``audio`` less that for ``baseline``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -202,7 +213,7 @@ def with_name(question: str, candidate: NameCandidate) -> str:
 
 
 def choose_name(
-    scorer: SentenceScorer,
+    scorer: EvidenceScorer,
     audio: Samples,
     heard: str,
     after: str,
@@ -224,14 +235,7 @@ def choose_name(
     lead_in = heard[:cut].strip() if cut >= 0 else ""
     texts = [heard.strip()]
     texts += [f"{lead_in} {with_name(after, c)}".strip() for c in candidates]
-    evidence = [
-        said - prior
-        for said, prior in zip(
-            scorer.texts_logprobs(audio, texts),
-            scorer.texts_logprobs(quiet(len(audio)), texts),
-            strict=True,
-        )
-    ]
+    evidence = scorer.texts_evidence(audio, texts, quiet(len(audio)))
     free, rest = evidence[0], evidence[1:]
     k = max(range(len(candidates)), key=rest.__getitem__)
     lead = rest[k] - free
@@ -241,7 +245,7 @@ def choose_name(
 
 
 def choose_name_in_question(
-    scorer: SentenceScorer, audio: Samples, heard: str, after: str, names: Sequence[str]
+    scorer: EvidenceScorer, audio: Samples, heard: str, after: str, names: Sequence[str]
 ) -> NameChoice | None:
     """:func:`choose_name` for a question; None for a command ("switch to the machine shop"),
     whose words are the command grammar's to correct."""

@@ -92,10 +92,12 @@ class _Scores:
         self.said, self.prior = said, prior
         self.asked: list[str] = []
 
-    def texts_logprobs(self, audio: Samples, texts: Sequence[str]) -> list[float]:
+    def texts_evidence(
+        self, audio: Samples, texts: Sequence[str], baseline: Samples
+    ) -> list[float]:
         self.asked += texts
-        table = self.prior if int(np.abs(audio).max()) < 1000 else self.said
-        return [table.get(t, -60.0) for t in texts]
+        assert int(np.abs(baseline).max()) < 1000 and len(baseline) == len(audio)
+        return [self.said.get(t, -60.0) - self.prior.get(t, -60.0) for t in texts]
 
 
 SPEECH = np.full(16000, 8000, dtype=np.int16)
@@ -147,6 +149,31 @@ def test_whisper_hears_a_foreign_name_again(whisper: WhisperRecogniser, synth: S
     choice = choose_name(whisper, audio, heard, heard, NAMES)
     assert choice is not None and choice.taken, heard
     assert "Lagerdeckel" in choice.text
+
+
+@pytest.mark.slow
+def test_the_evidence_is_the_two_scorings_subtracted(
+    whisper: WhisperRecogniser, synth: SynthFn
+) -> None:
+    audio = samples_of(synth("What material is the Lagerdeckel made of?", lead_s=0.5, tail_s=1.0))
+    texts = [
+        "What material is the larger decal made of?",
+        "What material is the Lagerdeckel made of?",
+    ]
+    evidence = whisper.texts_evidence(audio, texts, quiet(len(audio)))
+    apart = [
+        said - prior
+        for said, prior in zip(
+            whisper.texts_logprobs(audio, texts),
+            whisper.texts_logprobs(quiet(len(audio)), texts),
+            strict=True,
+        )
+    ]
+    assert evidence == pytest.approx(apart, abs=0.05)
+    # The quiet's encoding is kept: scoring again gives the same figures.
+    assert whisper.texts_evidence(audio, texts, quiet(len(audio))) == pytest.approx(evidence)
+    with pytest.raises(ValueError, match="as long as"):
+        whisper.texts_evidence(audio, texts, quiet(len(audio) - 1))
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ before faster-whisper is imported, and ``local_files_only`` is passed.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -56,6 +57,9 @@ LOOP_REPETITION_PENALTY = 1.1
 #: Longest run of words a loop that survives the second decode repeats and is cut back to one
 #: copy ("open claw, switch to" is four).
 LOOP_RUN_WORDS = 6
+
+#: Baseline encodings (:meth:`WhisperRecogniser.texts_evidence`) kept between calls.
+BASELINES_KEPT = 4
 
 _cache: dict[tuple[str, int, str], Any] = {}
 _cache_lock = threading.Lock()
@@ -165,6 +169,8 @@ class WhisperRecogniser:
         )
         self._window_prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
         self._lock = threading.Lock()  # one CTranslate2 call at a time per model
+        #: Encodings of baselines already scored against, by a digest of their samples.
+        self._baselines: dict[bytes, Any] = {}
 
     @classmethod
     def from_manifest(
@@ -428,19 +434,54 @@ class WhisperRecogniser:
             ]
             return [logp for logp, _ in self._forced_tokens(encoded, sequences)]
 
+    def texts_evidence(
+        self, audio: Samples, texts: Sequence[str], baseline: Samples
+    ) -> list[float]:
+        """How much more probable each whole text is for ``audio`` than for ``baseline`` (natural
+        log), e.g. the question's audio against a quiet room of the same length.
+
+        The same figures as :meth:`texts_logprobs` on each and subtracted, in one batched decoder
+        call (a fifth less time than two), and the baseline's encoding is kept between calls: a
+        fixed quiet is encoded once per length.
+        """
+        if len(baseline) != len(audio):
+            raise ValueError("the baseline must be as long as the audio")
+        sequences: list[tuple[list[int], list[int]]] = [
+            ([], [*self._tokenizer.encode(" " + text.strip()), self._tokenizer.eot])
+            for text in texts
+        ]
+        with self._lock:
+            encoded = np.asarray(self._encode(audio))
+            key = hashlib.blake2b(np.ascontiguousarray(baseline).tobytes(), digest_size=16).digest()
+            quiet = self._baselines.get(key)
+            if quiet is None:
+                quiet = np.asarray(self._encode(baseline))
+                # A few lengths at most are in use at once (one per question being heard).
+                if len(self._baselines) >= BASELINES_KEPT:
+                    self._baselines.pop(next(iter(self._baselines)))
+                self._baselines[key] = quiet
+            both = np.concatenate(
+                [np.repeat(encoded, len(texts), axis=0), np.repeat(quiet, len(texts), axis=0)]
+            )
+            scored = self._forced_tokens(both, [*sequences, *sequences])
+        said, prior = scored[: len(texts)], scored[len(texts) :]
+        return [a - b for (a, _), (b, _) in zip(said, prior, strict=True)]
+
     def _forced_tokens(
         self, encoded: Any, sequences: Sequence[tuple[list[int], list[int]]]
     ) -> list[tuple[float, int]]:
         """(log-probability, count) of each sequence's forced tokens after its prefix tokens.
 
-        A sequence the decoder did not run far enough gives (-inf, 0).
+        ``encoded`` is one window's encoding, or one per sequence. A sequence the decoder did not
+        run far enough gives (-inf, 0).
         """
         import ctranslate2
 
         prompts = [self._window_prompt + prefix + forced for prefix, forced in sequences]
-        batch = ctranslate2.StorageView.from_array(
-            np.ascontiguousarray(np.repeat(np.asarray(encoded), len(prompts), axis=0))
-        )
+        states = np.asarray(encoded)
+        if states.shape[0] != len(prompts):
+            states = np.repeat(states, len(prompts), axis=0)
+        batch = ctranslate2.StorageView.from_array(np.ascontiguousarray(states))
         # CTranslate2 counts max_length in a way that includes part of the prompt: twice the
         # forced tokens is enough for their positions (checked below, never assumed), and every
         # step past them would be decoded for nothing.
