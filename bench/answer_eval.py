@@ -343,6 +343,7 @@ async def run(
             config.paths.models_dir,
             short_context=config.audio.whisper_short_context,
             short_context_min_score=config.audio.whisper_short_context_min_score,
+            short_context_s=config.audio.whisper_short_context_s,
         )
         tts = build_tts(config)
     results = []

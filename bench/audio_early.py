@@ -147,6 +147,7 @@ async def run(args: argparse.Namespace) -> None:
             threads=t,
             short_context=configured.whisper_short_context,
             short_context_min_score=configured.whisper_short_context_min_score,
+            short_context_s=configured.whisper_short_context_s,
         )
         for m in models
         for t in threads

@@ -7,7 +7,7 @@ figure of interest (the Vosk code path's cost). Each engine sees the same clips 
 
     .venv/bin/python bench/audio_wer.py --limit 44 --engines whisper,whisper-vocab,vosk-ko
     .venv/bin/python bench/audio_wer.py --limit 44 --whisper-model whisper-base \
-        --engines whisper,whisper-short,whisper-sure
+        --engines whisper,whisper-short,whisper-sure [--context-s 0,10]
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from audio_common import load, speech_index
 
 from appliance.audio.base import SAMPLE_RATE
 from appliance.audio.phrases import normalise_words
+from appliance.audio.settings import AudioSettings
 
 _ONES = [
     "zero",
@@ -93,17 +94,29 @@ def main() -> None:
     parser.add_argument(
         "--whisper-model", default="whisper-tiny-en", help="whisper-tiny-en or whisper-base"
     )
+    parser.add_argument(
+        "--context-s",
+        default=str(AudioSettings().whisper_short_context_s),
+        help="whisper-short/-sure: the shortened reading's least context in seconds "
+        "(audio.whisper_short_context_s; comma-separated: each in turn)",
+    )
     args = parser.parse_args()
     clips = [c for c in speech_index() if c.quality.startswith("exact")][: args.limit]
     audio = [load(c.path) for c in clips]
     seconds = sum(len(a) for a in audio) / SAMPLE_RATE
     print(f"{len(clips)} clips with exact transcripts, {seconds:.1f} s of audio")
     models = Path("var/models")
-    for engine in args.engines.split(","):
+    runs = [
+        (engine, float(c))
+        for engine in args.engines.split(",")
+        for c in (
+            args.context_s.split(",") if engine in ("whisper-short", "whisper-sure") else ["0"]
+        )
+    ]
+    for engine, context_s in runs:
         started = time.perf_counter()
         if engine.startswith("whisper"):
             from appliance.audio.engines.whisper import WhisperRecogniser
-            from appliance.audio.settings import AudioSettings
 
             recogniser = WhisperRecogniser.from_manifest(
                 args.whisper_model,
@@ -114,6 +127,7 @@ def main() -> None:
                     if engine == "whisper-sure"
                     else 0.0
                 ),
+                short_context_s=context_s,
             )
         else:
             from appliance.audio.engines.vosk import VoskRecogniser
@@ -137,7 +151,7 @@ def main() -> None:
             errors += e
             words += len(ref)
             worst.append((e / max(1, len(ref)), clip.path.name, transcript.text))
-        print(f"\n== {engine} ==")
+        print(f"\n== {engine}{f', context at least {context_s:g} s' if context_s else ''} ==")
         print(f"model load             {load_s:.2f} s")
         if engine != "vosk-ko":
             print(

@@ -71,6 +71,7 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
         threads=s.stt_threads,
         short_context=s.whisper_short_context,
         short_context_min_score=s.whisper_short_context_min_score,
+        short_context_s=s.whisper_short_context_s,
     )
 
 

@@ -106,13 +106,20 @@ class AudioSettings:
     whisper_model: str = "whisper-base"
     #: CPU threads given to the recogniser.
     stt_threads: int = 1
-    #: Transcribe questions up to 8 s with whisper's encoder shortened to the audio and half a
-    #: second, not 30 s: about three times less work. Kept only when heard surely (below); an
-    #: unsure reading is transcribed again with the full context (docs/audio.md).
+    #: Transcribe questions up to 8 s with whisper's encoder shortened from 30 s to
+    #: ``whisper_short_context_s``: about a third of the work, one reading and no second. A
+    #: reading that looped back to its start (or heard less surely than
+    #: ``whisper_short_context_min_score``) is read again with the full 30 s (docs/audio.md).
     whisper_short_context: bool = True
     #: With ``whisper_short_context``: a transcript heard with a mean token probability below this
-    #: is transcribed again with the full context (0: the short one is always kept).
-    whisper_short_context_min_score: float = 0.55
+    #: is transcribed again with the full context (0: the short one is always kept). With the
+    #: 10-s context the full reading heard no better, so nothing waits for it.
+    whisper_short_context_min_score: float = 0.0
+    #: With ``whisper_short_context``: seconds of encoder context the shortened reading has at
+    #: least, the question and then silence (0: the question and half a second). Whisper was
+    #: trained on 30-s windows that end in silence: with 10 s it hears real readers as well as
+    #: with 30 s, with the question alone it hears them worse.
+    whisper_short_context_s: float = 10.0
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
@@ -207,6 +214,11 @@ class AudioSettings:
                 "whisper_short_context_min_score",
                 0.0 <= self.whisper_short_context_min_score <= 1.0,
                 "between 0 and 1",
+            ),
+            (
+                "whisper_short_context_s",
+                0.0 <= self.whisper_short_context_s <= 30.0,
+                "between 0 and 30",
             ),
             ("wake_verify_threads", 1 <= self.wake_verify_threads <= 16, "between 1 and 16"),
             ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),

@@ -272,6 +272,41 @@ def test_an_unsure_short_context_transcript_is_heard_again_with_the_full_context
     assert at.transcribe(audio).shortened
 
 
+def test_the_shortened_reading_has_at_least_its_context(
+    synth: SynthFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``short_context_s`` pads the encoder's context with silence to that many seconds (the
+    question itself when longer); 0 reads the question and half a second."""
+    from appliance.audio.engines.whisper import WhisperRecogniser
+
+    said = "what material is the mounting bracket made of"
+    audio = samples_of(synth(said))
+    assert len(audio) < 8 * 16000
+    models = Path("/nonexistent-models-dir")
+    padded = WhisperRecogniser.from_manifest(
+        "whisper-tiny-en", models, short_context=True, short_context_s=10.0
+    )
+    contexts: list[float] = []
+    encode = padded._encode
+
+    def spy(samples: object, context_s: float = 0.0) -> object:
+        contexts.append(context_s)
+        encoded = encode(samples, context_s)  # type: ignore[arg-type]
+        # Two mel frames per encoder state, 100 mel frames a second.
+        contexts.append(np.asarray(encoded).shape[1] / 50)
+        return encoded
+
+    monkeypatch.setattr(padded, "_encode", spy)
+    heard = padded.transcribe(audio)
+    assert heard.shortened and "mounting bracket" in heard.text.lower(), heard
+    assert contexts == [10.0, 10.0]
+    contexts.clear()
+    short = WhisperRecogniser.from_manifest("whisper-tiny-en", models, short_context=True)
+    monkeypatch.setattr(short, "_encode", spy)
+    short.transcribe(audio)
+    assert contexts[0] == 0.0 and contexts[1] < 8.0
+
+
 def test_a_short_context_reading_that_looped_is_read_again(
     synth: SynthFn, monkeypatch: pytest.MonkeyPatch
 ) -> None:

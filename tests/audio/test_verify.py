@@ -487,11 +487,14 @@ def test_the_short_context_setting_reaches_the_question_recogniser() -> None:
 
     short = build_recogniser(load_config(environ={}), "whisper")
     assert isinstance(short, WhisperRecogniser) and short.short_context
-    assert short.short_context_min_score == 0.55
+    assert short.short_context_min_score == 0.0 and short.short_context_s == 10.0
     env = {
         "OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT": "false",
         "OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT_MIN_SCORE": "0.7",
+        "OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT_S": "0",
     }
     full = build_recogniser(load_config(environ=env), "whisper")
     assert isinstance(full, WhisperRecogniser) and not full.short_context
-    assert full.short_context_min_score == 0.7
+    assert full.short_context_min_score == 0.7 and full.short_context_s == 0.0
+    with pytest.raises(ConfigError, match="whisper_short_context_s"):
+        load_config(environ={"OPENCLAW_AUDIO__WHISPER_SHORT_CONTEXT_S": "31"})

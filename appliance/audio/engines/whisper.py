@@ -147,6 +147,7 @@ class WhisperRecogniser:
         compute_type: str = "int8",
         short_context: bool = False,
         short_context_min_score: float = 0.0,
+        short_context_s: float = 0.0,
     ) -> None:
         self.folder = folder
         #: The manifest name of the model (:meth:`from_manifest`; else the folder's name).
@@ -158,6 +159,9 @@ class WhisperRecogniser:
         #: A shortened-context transcript whose mean token probability is below this is transcribed
         #: again with the full context (0: always kept).
         self.short_context_min_score = short_context_min_score
+        #: Seconds of encoder context a shortened reading has at least (0: the audio and half a
+        #: second); the rest is silence.
+        self.short_context_s = short_context_s
         self._model = _load(folder, threads, compute_type)
         from faster_whisper.tokenizer import Tokenizer
 
@@ -181,6 +185,7 @@ class WhisperRecogniser:
         threads: int = 1,
         short_context: bool = False,
         short_context_min_score: float = 0.0,
+        short_context_s: float = 0.0,
     ) -> WhisperRecogniser:
         """Load the manifest's model ``name`` after verifying every file of it."""
         spec = load_manifest().get(name)
@@ -189,6 +194,7 @@ class WhisperRecogniser:
             threads=threads,
             short_context=short_context,
             short_context_min_score=short_context_min_score,
+            short_context_s=short_context_s,
         )
         recogniser.model_name = name
         return recogniser
@@ -202,7 +208,9 @@ class WhisperRecogniser:
             # The decoder's length counts the prompt: a long vocabulary left no room for the
             # question (an empty transcript).
             tokens = min(MAX_DECODER_TOKENS, tokens + len(self.prompt_tokens(prompt_text)))
-            window = self.decode_window(audio, max_tokens=tokens, bias=prompt_text)
+            window = self.decode_window(
+                audio, max_tokens=tokens, bias=prompt_text, context_s=self.short_context_s
+            )
             # A reading that looped back to its start ran past the audio: which copy is the
             # question is a guess ("Open Claw, what is it made on?" kept for "… made of?").
             sure = window.score >= self.short_context_min_score and not window.looped
@@ -263,13 +271,17 @@ class WhisperRecogniser:
             return []
         return [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + text.strip())]
 
-    def _encode(self, audio: Samples) -> Any:
+    def _encode(self, audio: Samples, context_s: float = 0.0) -> Any:
         import ctranslate2
 
         x = audio.astype(np.float32) / 32768.0
         feats = self._model.feature_extractor(x)
-        # Context: the audio plus half a second, rounded up to 50 frames; never beyond 30 s.
-        frames = min(3000, ((feats.shape[1] + FRAMES_PER_S // 2 + 49) // 50) * 50)
+        # Context: the audio plus half a second, rounded up to 50 frames, at least ``context_s``;
+        # never beyond 30 s.
+        frames = max(
+            ((feats.shape[1] + FRAMES_PER_S // 2 + 49) // 50) * 50, int(context_s * FRAMES_PER_S)
+        )
+        frames = min(3000, frames)
         feats = np.pad(feats, ((0, 0), (0, max(0, frames - feats.shape[1]))))[:, :frames]
         view = ctranslate2.StorageView.from_array(
             np.ascontiguousarray(feats[None], dtype=np.float32)
@@ -287,7 +299,13 @@ class WhisperRecogniser:
         return np.ascontiguousarray(encoded[:frames], dtype=np.float32)
 
     def decode_window(
-        self, audio: Samples, *, max_tokens: int = 24, bias: str = "", verify: str = ""
+        self,
+        audio: Samples,
+        *,
+        max_tokens: int = 24,
+        bias: str = "",
+        verify: str = "",
+        context_s: float = 0.0,
     ) -> WindowResult:
         """Greedy decode of a short window with a shortened encoder context (wake spotting).
 
@@ -295,10 +313,11 @@ class WhisperRecogniser:
         (lowering false rejects and raising false accepts). When the decoded text contains ``verify``,
         the result's score is the phrase's own posterior instead (:meth:`_phrase_posterior`), which is
         what separates "open claw" from "open clause" once the bias has done its work.
+        ``context_s``: the encoder reads at least this many seconds (the audio, then silence).
         """
         started = time.perf_counter()
         with self._lock:
-            encoded = self._encode(audio)
+            encoded = self._encode(audio, context_s)
             result = self._model.model.generate(
                 encoded,
                 [self.prompt_tokens(bias) + self._window_prompt],
