@@ -82,6 +82,8 @@ from bench.common import SHARED_DATA, out_dir, percentile  # noqa: E402
 DRAWINGS = SHARED_DATA / "drawings-edocr2"
 #: Longest claim that counts as an answer (two spoken sentences).
 MAX_CLAIM_CHARS = 200
+#: The least score of ``--context sure``: decision 0068's gate on the shortened reading.
+SURE_SCORE = 0.55
 
 
 @dataclass
@@ -693,10 +695,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--context",
-        choices=["configured", "full", "short", "sure"],
+        choices=["configured", "full", "short", "sure", "ten"],
         default="configured",
-        help="spoken: whisper's context: full 30 s, shortened to the question, shortened when "
-        "heard surely (audio.whisper_short_context_min_score) else full, or as configured",
+        help="spoken: whisper's context: full 30 s; shortened to the question and half a second; "
+        "the same kept when heard surely (score 0.55) else full; at least 10 s; or as configured",
     )
     parser.add_argument(
         "--voices",
@@ -766,9 +768,8 @@ def main() -> None:
             audio = dataclasses.replace(
                 config.audio,
                 whisper_short_context=args.context != "full",
-                whisper_short_context_min_score=(
-                    0.0 if args.context == "short" else config.audio.whisper_short_context_min_score
-                ),
+                whisper_short_context_min_score=SURE_SCORE if args.context == "sure" else 0.0,
+                whisper_short_context_s=10.0 if args.context == "ten" else 0.0,
             )
             config = dataclasses.replace(config, audio=audio)
         print(f"\n# condition {condition}: index in {root}")

@@ -95,6 +95,12 @@ def main() -> None:
         "--whisper-model", default="whisper-tiny-en", help="whisper-tiny-en or whisper-base"
     )
     parser.add_argument(
+        "--min-score",
+        type=float,
+        default=0.55,
+        help="whisper-sure: the least score a shortened reading is kept at (decision 0068's gate)",
+    )
+    parser.add_argument(
         "--context-s",
         default=str(AudioSettings().whisper_short_context_s),
         help="whisper-short/-sure: the shortened reading's least context in seconds "
@@ -122,11 +128,7 @@ def main() -> None:
                 args.whisper_model,
                 models,
                 short_context=engine in ("whisper-short", "whisper-sure"),
-                short_context_min_score=(
-                    AudioSettings().whisper_short_context_min_score
-                    if engine == "whisper-sure"
-                    else 0.0
-                ),
+                short_context_min_score=args.min_score if engine == "whisper-sure" else 0.0,
                 short_context_s=context_s,
             )
         else:

@@ -473,11 +473,23 @@ def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
     assert wake.recogniser.model_name == "whisper-tiny-en"
     needed = {(m.label, m.name) for m in configured_models(config)}
     assert ("wake check (whisper)", "whisper-tiny-en") in needed
-    # The same model for both (tiny.en for the questions too): one instance, listed once.
-    tiny = load_config(environ={"OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en"})
+    # The same model and threads for both (tiny.en for the questions too, one thread): one
+    # instance, listed once.
+    tiny = load_config(
+        environ={
+            "OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en",
+            "OPENCLAW_AUDIO__STT_THREADS": "1",
+        }
+    )
     shared = build_recogniser(tiny, "whisper")
     assert cast(VerifiedWakeDetector, build_wake_detector(tiny, shared)).recogniser is shared
     assert "wake check (whisper)" not in {m.label for m in configured_models(tiny)}
+    # Questions on two threads (the default): the check keeps its own one-thread instance.
+    two = load_config(environ={"OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en"})
+    questions = build_recogniser(two, "whisper")
+    assert isinstance(questions, WhisperRecogniser) and questions.threads == 2
+    own = cast(VerifiedWakeDetector, build_wake_detector(two, questions)).recogniser
+    assert own is not questions and own.threads == 1
 
 
 def test_the_short_context_setting_reaches_the_question_recogniser() -> None:
