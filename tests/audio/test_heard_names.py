@@ -170,8 +170,6 @@ def test_the_evidence_is_the_two_scorings_subtracted(
         )
     ]
     assert evidence == pytest.approx(apart, abs=0.05)
-    # The quiet's encoding is kept: scoring again gives the same figures.
-    assert whisper.texts_evidence(audio, texts, quiet(len(audio))) == pytest.approx(evidence)
     with pytest.raises(ValueError, match="as long as"):
         whisper.texts_evidence(audio, texts, quiet(len(audio) - 1))
 

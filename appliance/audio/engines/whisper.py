@@ -15,7 +15,6 @@ before faster-whisper is imported, and ``local_files_only`` is passed.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -57,9 +56,6 @@ LOOP_REPETITION_PENALTY = 1.1
 #: Longest run of words a loop that survives the second decode repeats and is cut back to one
 #: copy ("open claw, switch to" is four).
 LOOP_RUN_WORDS = 6
-
-#: Baseline encodings (:meth:`WhisperRecogniser.texts_evidence`) kept between calls.
-BASELINES_KEPT = 4
 
 _cache: dict[tuple[str, int, str], Any] = {}
 _cache_lock = threading.Lock()
@@ -173,8 +169,6 @@ class WhisperRecogniser:
         )
         self._window_prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
         self._lock = threading.Lock()  # one CTranslate2 call at a time per model
-        #: Encodings of baselines already scored against, by a digest of their samples.
-        self._baselines: dict[bytes, Any] = {}
 
     @classmethod
     def from_manifest(
@@ -460,8 +454,7 @@ class WhisperRecogniser:
         log), e.g. the question's audio against a quiet room of the same length.
 
         The same figures as :meth:`texts_logprobs` on each and subtracted, in one batched decoder
-        call (a fifth less time than two), and the baseline's encoding is kept between calls: a
-        fixed quiet is encoded once per length.
+        call: a fifth less time than two.
         """
         if len(baseline) != len(audio):
             raise ValueError("the baseline must be as long as the audio")
@@ -471,14 +464,7 @@ class WhisperRecogniser:
         ]
         with self._lock:
             encoded = np.asarray(self._encode(audio))
-            key = hashlib.blake2b(np.ascontiguousarray(baseline).tobytes(), digest_size=16).digest()
-            quiet = self._baselines.get(key)
-            if quiet is None:
-                quiet = np.asarray(self._encode(baseline))
-                # A few lengths at most are in use at once (one per question being heard).
-                if len(self._baselines) >= BASELINES_KEPT:
-                    self._baselines.pop(next(iter(self._baselines)))
-                self._baselines[key] = quiet
+            quiet = np.asarray(self._encode(baseline))
             both = np.concatenate(
                 [np.repeat(encoded, len(texts), axis=0), np.repeat(quiet, len(texts), axis=0)]
             )
