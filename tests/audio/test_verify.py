@@ -484,8 +484,13 @@ def test_questions_on_whisper_base_keep_the_wake_check_on_tiny_en() -> None:
     shared = build_recogniser(tiny, "whisper")
     assert cast(VerifiedWakeDetector, build_wake_detector(tiny, shared)).recogniser is shared
     assert "wake check (whisper)" not in {m.label for m in configured_models(tiny)}
-    # Questions on two threads (the default): the check keeps its own one-thread instance.
-    two = load_config(environ={"OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en"})
+    # Questions on two threads: the check keeps its own one-thread instance.
+    two = load_config(
+        environ={
+            "OPENCLAW_AUDIO__WHISPER_MODEL": "whisper-tiny-en",
+            "OPENCLAW_AUDIO__STT_THREADS": "2",
+        }
+    )
     questions = build_recogniser(two, "whisper")
     assert isinstance(questions, WhisperRecogniser) and questions.threads == 2
     own = cast(VerifiedWakeDetector, build_wake_detector(two, questions)).recogniser
