@@ -422,7 +422,7 @@ def _prepare(
         named, alike = (mine, []) if mine else (named, alike)
     if alike and settings.ask_which_s > 0 and not asks_for_drawings(text):
         # "The guide plate", of two guide plates: the search would only pick one of them. A
-        # note or an older revision that shares a drawing's name is searched with it, as before.
+        # note or an older revision that shares a drawing's name is searched with it.
         infos = [store.source_info(n.namespace, n.source) for n in alike]
         drawings = [i for i in infos if i is not None and is_drawing(i) and not i.superseded]
         if len(drawings) > 1:

@@ -105,7 +105,7 @@ class AudioSettings:
     #: question engine is Vosk, a whisper set-up would start from "whisper-tiny-en" for speed.
     whisper_model: str = "whisper-base"
     #: CPU threads whisper reads a question with. Two gave the first audio 0.3 s sooner at p50
-    #: and 0.6 s at p95 on the 2-core development machine (decision 0069), but beside the wake
+    #: and 0.6 s at p95 on the 2-core development machine (docs/audio.md), but beside the wake
     #: check's own one-thread model they made whisper read some questions as "!!!!": one until
     #: that is understood. Vosk (the Pi's question engine) does not use it.
     stt_threads: int = 1

@@ -441,11 +441,7 @@ class WhisperRecogniser:
         """
         with self._lock:
             encoded = self._encode(audio)
-            sequences: list[tuple[list[int], list[int]]] = [
-                ([], [*self._tokenizer.encode(" " + text.strip()), self._tokenizer.eot])
-                for text in texts
-            ]
-            return [logp for logp, _ in self._forced_tokens(encoded, sequences)]
+            return [logp for logp, _ in self._forced_tokens(encoded, self._whole_texts(texts))]
 
     def texts_evidence(
         self, audio: Samples, texts: Sequence[str], baseline: Samples
@@ -458,10 +454,7 @@ class WhisperRecogniser:
         """
         if len(baseline) != len(audio):
             raise ValueError("the baseline must be as long as the audio")
-        sequences: list[tuple[list[int], list[int]]] = [
-            ([], [*self._tokenizer.encode(" " + text.strip()), self._tokenizer.eot])
-            for text in texts
-        ]
+        sequences = self._whole_texts(texts)
         with self._lock:
             encoded = np.asarray(self._encode(audio))
             quiet = np.asarray(self._encode(baseline))
@@ -471,6 +464,12 @@ class WhisperRecogniser:
             scored = self._forced_tokens(both, [*sequences, *sequences])
         said, prior = scored[: len(texts)], scored[len(texts) :]
         return [a - b for (a, _), (b, _) in zip(said, prior, strict=True)]
+
+    def _whole_texts(self, texts: Sequence[str]) -> list[tuple[list[int], list[int]]]:
+        """Each text forced whole from the window's start, to its end of text."""
+        return [
+            ([], [*self._tokenizer.encode(" " + t.strip()), self._tokenizer.eot]) for t in texts
+        ]
 
     def _forced_tokens(
         self, encoded: Any, sequences: Sequence[tuple[list[int], list[int]]]
