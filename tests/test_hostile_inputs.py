@@ -155,7 +155,11 @@ class Service:
             if set(expected) <= set(outcome) and not state["indexing"]:
                 return {name: outcome[name] for name in expected}
             time.sleep(0.5)
-        raise AssertionError(f"never settled; missing: {sorted(set(expected) - set(outcome))}")
+        missing = sorted(set(expected) - set(outcome))
+        self.proc.send_signal(signal.SIGTERM)  # its log says what the watcher saw
+        _out, err = self.proc.communicate(timeout=120)
+        self.log = err.decode("utf-8", "backslashreplace")
+        raise AssertionError(f"never settled; missing: {missing}\n{self.log[-6000:]}")
 
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)

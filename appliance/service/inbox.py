@@ -30,6 +30,10 @@ from appliance.service.supervisor import public_error
 
 log = logging.getLogger(__name__)
 
+#: How long the watch waits for changes before handing back an empty batch (ms): the checksum pass
+#: starts at most this long after the watch is up, when nothing changes meanwhile.
+WATCH_UP_MS = 500
+
 #: File types the inbox accepts (lower-case suffixes).
 SUFFIXES = frozenset({".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".md", ".markdown", ".txt"})
 
@@ -77,7 +81,7 @@ class InboxWatcher:
         #: Folders whose immediate subfolders are namespaces (``inbox/``, ``memory/``).
         self.roots = [Path(r) for r in roots]
         self.debounce_s = debounce_s
-        #: Set once the start-up reconciliation has queued its jobs.
+        #: Set once the watch is up and the start-up reconciliation has queued its jobs.
         self.reconciled = asyncio.Event()
         #: The data directory (the roots' parent): failure records are keyed relative to it.
         self.base = self.roots[0].parent if self.roots else Path(".")
@@ -222,27 +226,45 @@ class InboxWatcher:
                 self._submit(namespace, path)
 
     async def run(self) -> None:
-        """Reconcile, then watch until cancelled."""
+        """Watch, reconcile once the watch is up, then act on changes until cancelled."""
         for root in self.roots:
             (root / "global").mkdir(parents=True, exist_ok=True)
-        await self.reconcile()
-        quiet_ms = int(self.debounce_s * 1000)
         while True:
             try:
-                # step = quiet time before a batch is yielded; debounce = the longest a batch may grow.
-                async for changes in watchfiles.awatch(
-                    *self.roots, step=quiet_ms, debounce=quiet_ms * 20, recursive=True
-                ):
-                    await self._apply(changes)
+                await self._watch()
                 return
             except Exception as err:
                 if not _undecodable_name(err):
                     raise
-            # watchfiles cannot report a name that is not UTF-8 and stops; the checksum pass can
-            # (Python keeps such names with surrogate escapes), so it takes over for that change.
+            # watchfiles cannot report a name that is not UTF-8 and stops, dropping the changes it
+            # held; the checksum pass can (Python keeps such names with surrogate escapes), so a new
+            # watch reconciles again.
             log.warning(
                 "a file name in the inbox is not UTF-8; rescanning the inbox",
                 extra={"code": "filename_not_utf8"},
             )
             await asyncio.sleep(self.debounce_s)
-            await self.reconcile()
+
+    async def _watch(self) -> None:
+        """One watch of the roots; its first batch (or quiet timeout) runs the checksum pass.
+
+        The pass waits behind the index queue, so it can take minutes; a file dropped in while it
+        runs, or just after, must still be seen. Reconciling only once the watch is up (the watcher
+        keeps changes while they are not being read) leaves no moment when neither looks.
+        """
+        quiet_ms = int(self.debounce_s * 1000)
+        reconciled = False
+        # step = quiet time before a batch is yielded; debounce = the longest a batch may grow.
+        async for changes in watchfiles.awatch(
+            *self.roots,
+            step=quiet_ms,
+            debounce=quiet_ms * 20,
+            recursive=True,
+            rust_timeout=WATCH_UP_MS,
+            yield_on_timeout=True,
+        ):
+            if not reconciled:
+                await self.reconcile()
+                reconciled = True
+            if changes:
+                await self._apply(changes)

@@ -34,8 +34,7 @@ async def test_new_changed_and_deleted_files(config: Config, queue: IndexQueue) 
     events = queue.bus.subscribe_queue()
     watcher = InboxWatcher(queue, [inbox], debounce_s=0.3)
     task = asyncio.create_task(watcher.run())
-    await asyncio.wait_for(watcher.reconciled.wait(), 60)
-    await asyncio.sleep(0.5)  # let the watcher's inotify watches settle before writing
+    await asyncio.wait_for(watcher.reconciled.wait(), 60)  # the watch is up by then
 
     note = inbox / "shop" / "spindle.md"
     note.write_text("# Spindle\n\nThe spindle bearing takes ISO VG 32 oil.\n", encoding="utf-8")
@@ -62,6 +61,35 @@ async def test_new_changed_and_deleted_files(config: Config, queue: IndexQueue) 
     done = await _job_end(events, "spindle.md")
     assert done.data["action"] == "forget"
     assert "inbox/shop/spindle.md" not in await _sources(queue, "shop")
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_file_dropped_in_during_the_checksum_pass_is_indexed(
+    config: Config, queue: IndexQueue
+) -> None:
+    """The pass waits behind the index queue; a file arriving as it ends must not fall between
+    the pass (which has listed the folder) and the watch."""
+    inbox = config.paths.data_dir / "inbox"
+    (inbox / "shop").mkdir(parents=True)
+    (inbox / "shop" / "first.md").write_text("# First\n\nThe vice is 150 mm.\n", encoding="utf-8")
+    events = queue.bus.subscribe_queue()
+    watcher = InboxWatcher(queue, [inbox], debounce_s=0.3)
+    late = inbox / "shop" / "late.md"
+    folder_pass = watcher._reconcile_folder
+
+    async def pass_then_drop(folder: Path, namespace: str) -> int:
+        jobs = await folder_pass(folder, namespace)
+        if namespace == "shop":  # the folder is listed: only the watch can see this one
+            late.write_text("# Late\n\nThe lathe chuck takes 3 jaws.\n", encoding="utf-8")
+        return jobs
+
+    watcher._reconcile_folder = pass_then_drop  # type: ignore[method-assign]
+    task = asyncio.create_task(watcher.run())
+    assert (await _job_end(events, "first.md")).type == EventType.INDEX_DONE
+    done = await _job_end(events, "late.md")
+    assert done.type == EventType.INDEX_DONE, done.data
+    assert "inbox/shop/late.md" in await _sources(queue, "shop")
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
 
@@ -131,7 +159,6 @@ async def test_a_name_that_is_not_utf8_is_indexed_under_its_display_form(
     watcher = InboxWatcher(queue, [inbox], debounce_s=0.3)
     task = asyncio.create_task(watcher.run())
     await asyncio.wait_for(watcher.reconciled.wait(), 60)
-    await asyncio.sleep(0.5)
 
     # watchfiles cannot report this name and stops; the watcher rescans and keeps watching.
     raw = os.fsencode(inbox / "shop") + b"/bracket\xff.md"
