@@ -104,11 +104,11 @@ class AudioSettings:
     #: against 0.4 s on 2 x86 cores, inside the 2 s to the first audio); on a Pi, where the
     #: question engine is Vosk, a whisper set-up would start from "whisper-tiny-en" for speed.
     whisper_model: str = "whisper-base"
-    #: CPU threads whisper reads a question with. Two gave the first audio 0.3 s sooner at p50
-    #: and 0.6 s at p95 on the 2-core development machine (docs/audio.md), but beside the wake
-    #: check's own one-thread model they made whisper read some questions as "!!!!": one until
-    #: that is understood. Vosk (the Pi's question engine) does not use it.
-    stt_threads: int = 1
+    #: CPU threads whisper reads a question with: two give the first audio 0.3 s sooner at p50
+    #: and 0.6 s at p95 on the 2-core development machine (docs/audio.md). An ``OMP_THREAD_LIMIT``
+    #: below it in the environment lowers it (with a warning): CTranslate2 granted fewer threads
+    #: than it asked for misreads. Vosk (the Pi's question engine) does not use it.
+    stt_threads: int = 2
     #: Transcribe questions up to 8 s with whisper's encoder shortened from 30 s to
     #: ``whisper_short_context_s``: about a third of the work, one reading and no second. A
     #: reading that looped back to its start (or heard less surely than

@@ -133,12 +133,20 @@ def detect_orientation(image: np.ndarray, settings: VisionSettings) -> Orientati
     return Orientation(int(rotate.group(1)) % 360, float(confidence.group(1)))
 
 
+def tesseract_environment() -> dict[str, str]:
+    """The environment a Tesseract process runs with: this process's, with one OpenMP thread."""
+    return {**os.environ, "OMP_THREAD_LIMIT": "1"}
+
+
 def _call(run: Callable[[], T], settings: VisionSettings) -> T:
     """Run one pytesseract call with the appliance's environment; failures become :class:`OcrError`."""
-    # One OpenMP thread: Tesseract's own threading is slower on small boards than running
-    # single-threaded, and the appliance runs other work beside OCR.
-    os.environ["OMP_THREAD_LIMIT"] = "1"
     pytesseract.pytesseract.tesseract_cmd = settings.tesseract_cmd
+    # One OpenMP thread: Tesseract's own threading is slower on small boards than running
+    # single-threaded, and the appliance runs other work beside OCR. The limit goes into the
+    # environment pytesseract gives its Tesseract process only: in this process's own it would cap
+    # every OpenMP library loaded here, and CTranslate2 given fewer threads than it asked for reads
+    # speech as "!!!!".
+    pytesseract.pytesseract.environ = tesseract_environment()
     try:
         return run()
     except pytesseract.TesseractNotFoundError:

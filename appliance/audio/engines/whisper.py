@@ -15,6 +15,7 @@ before faster-whisper is imported, and ``local_files_only`` is passed.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -31,6 +32,8 @@ from appliance.audio.errors import SpeechModelError
 from appliance.audio.phrases import collapse_repeats
 from appliance.models.manifest import load_manifest
 from appliance.models.store import model_dir
+
+log = logging.getLogger(__name__)
 
 #: Feature frames per second of audio (10 ms hop).
 FRAMES_PER_S = 100
@@ -61,8 +64,26 @@ _cache: dict[tuple[str, int, str], Any] = {}
 _cache_lock = threading.Lock()
 
 
+def openmp_thread_limit() -> int | None:
+    """The process's OpenMP thread limit (``OMP_THREAD_LIMIT``), or None when it sets none."""
+    value = os.environ.get("OMP_THREAD_LIMIT", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else None
+
+
 def _load(folder: Path, threads: int, compute_type: str) -> Any:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    limit = openmp_thread_limit()
+    if limit is not None and limit < threads:
+        # CTranslate2 splits its work for the threads it asked for; granted fewer by OpenMP, it
+        # reads speech as "!!!!". Fewer threads are slower, never wrong.
+        log.warning(
+            "OMP_THREAD_LIMIT=%d in the environment: whisper runs on %d thread(s), not %d",
+            limit,
+            limit,
+            threads,
+            extra={"code": "stt_threads_limited"},
+        )
+        threads = limit
     key = (str(folder), threads, compute_type)
     with _cache_lock:
         if key in _cache:
