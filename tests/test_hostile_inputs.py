@@ -156,15 +156,16 @@ class Service:
                 return {name: outcome[name] for name in expected}
             time.sleep(0.5)
         missing = sorted(set(expected) - set(outcome))
-        self.proc.send_signal(signal.SIGTERM)  # its log says what the watcher saw
-        _out, err = self.proc.communicate(timeout=120)
-        self.log = err.decode("utf-8", "backslashreplace")
+        self._end()  # its log says what the watcher saw
         raise AssertionError(f"never settled; missing: {missing}\n{self.log[-6000:]}")
 
-    def stop(self) -> None:
+    def _end(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
         _out, err = self.proc.communicate(timeout=120)
         self.log = err.decode("utf-8", "backslashreplace")
+
+    def stop(self) -> None:
+        self._end()
         assert self.proc.returncode == 0, self.log[-3000:]
 
 
