@@ -37,11 +37,12 @@ recogniser = WhisperRecogniser.from_manifest(
     short_context_s=10,
 )
 text = recogniser.transcribe(read_wav(Path(sys.argv[1]))[0]).text
-print(json.dumps({"limit": os.environ.get("OMP_THREAD_LIMIT"), "text": text}))
+print(json.dumps({"limit": os.environ.get("OMP_THREAD_LIMIT"), "threads": recogniser.threads,
+                  "text": text}))
 """
 
 
-def _read(wav: Path, ocr_first: bool, **env: str) -> dict[str, str | None]:
+def _read(wav: Path, ocr_first: bool, **env: str) -> dict[str, str | int | None]:
     base = {k: v for k, v in os.environ.items() if k != "OMP_THREAD_LIMIT"}
     proc = subprocess.run(
         [sys.executable, "-c", _PROBE, str(wav), "ocr" if ocr_first else "-"],
@@ -53,12 +54,12 @@ def _read(wav: Path, ocr_first: bool, **env: str) -> dict[str, str | None]:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    result: dict[str, str | None] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result: dict[str, str | int | None] = json.loads(proc.stdout.strip().splitlines()[-1])
     result["log"] = proc.stderr
     return result
 
 
-def _heard_right(text: str | None) -> bool:
+def _heard_right(text: object) -> bool:
     words = str(text).lower().replace(",", "")
     return "material" in words and "1024" in words
 
@@ -67,6 +68,7 @@ def test_ocr_leaves_whisper_its_threads(synth: SynthFn) -> None:
     wav = synth("what material is drawing A 1024")
     heard = _read(wav, ocr_first=True)
     assert heard["limit"] is None  # Tesseract's one thread stayed in Tesseract's process
+    assert heard["threads"] == 2
     assert _heard_right(heard["text"]), heard["text"]
 
 
@@ -74,5 +76,6 @@ def test_a_thread_limit_below_whisper_threads_is_obeyed_not_misread(synth: Synth
     wav = synth("what material is drawing A 1024")
     heard = _read(wav, ocr_first=False, OMP_THREAD_LIMIT="1")
     assert heard["limit"] == "1"
+    assert heard["threads"] == 1  # what it reports is what it runs on
     assert _heard_right(heard["text"]), heard["text"]
     assert "stt_threads_limited" in str(heard["log"]) or "OMP_THREAD_LIMIT=1" in str(heard["log"])

@@ -70,20 +70,26 @@ def openmp_thread_limit() -> int | None:
     return int(value) if value.isdigit() and int(value) > 0 else None
 
 
-def _load(folder: Path, threads: int, compute_type: str) -> Any:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+def granted_threads(requested: int) -> int:
+    """The threads whisper may use: ``requested``, lowered to the process's OpenMP limit."""
     limit = openmp_thread_limit()
-    if limit is not None and limit < threads:
-        # CTranslate2 splits its work for the threads it asked for; granted fewer by OpenMP, it
-        # reads speech as "!!!!". Fewer threads are slower, never wrong.
-        log.warning(
-            "OMP_THREAD_LIMIT=%d in the environment: whisper runs on %d thread(s), not %d",
-            limit,
-            limit,
-            threads,
-            extra={"code": "stt_threads_limited"},
-        )
-        threads = limit
+    if limit is None or limit >= requested:
+        return requested
+    # CTranslate2 splits its work for the threads it asked for; granted fewer by OpenMP, it reads
+    # speech as "!!!!". Fewer threads are slower, never wrong.
+    log.warning(
+        "OMP_THREAD_LIMIT=%d in the environment: whisper runs on %d thread(s), not %d",
+        limit,
+        limit,
+        requested,
+        extra={"code": "stt_threads_limited"},
+    )
+    return limit
+
+
+def _load(folder: Path, threads: int, compute_type: str) -> Any:
+    """The CTranslate2 model in ``folder`` on ``threads`` threads, shared by every recogniser."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     key = (str(folder), threads, compute_type)
     with _cache_lock:
         if key in _cache:
@@ -169,8 +175,9 @@ class WhisperRecogniser:
         self.folder = folder
         #: The manifest name of the model (:meth:`from_manifest`; else the folder's name).
         self.model_name = folder.name
-        #: CPU threads CTranslate2 uses for this recogniser.
-        self.threads = threads
+        #: CPU threads CTranslate2 uses for this recogniser: those asked for, or fewer when the
+        #: environment's OMP_THREAD_LIMIT is lower.
+        self.threads = granted_threads(threads)
         #: Transcribe questions up to SHORT_CONTEXT_MAX_S with a shortened encoder context (faster).
         self.short_context = short_context
         #: A shortened-context transcript whose mean token probability is below this is transcribed
@@ -179,7 +186,7 @@ class WhisperRecogniser:
         #: Seconds of encoder context a shortened reading has at least (0: the audio and half a
         #: second); the rest is silence.
         self.short_context_s = short_context_s
-        self._model = _load(folder, threads, compute_type)
+        self._model = _load(folder, self.threads, compute_type)
         from faster_whisper.tokenizer import Tokenizer
 
         self._tokenizer = Tokenizer(
