@@ -11,8 +11,9 @@ Conditions:
   photo  camera-like 12 MP shots (bench/vision_degrade.camera_like) of every raster and rendered
          drawing and of the 300-dpi renders of the PDFs, indexed under the original file name
 
-Modes: extractive (no model) and llm (the configured model in the sandboxed worker; skipped with the
-reason when the worker does not start).
+Modes: extractive (no model) and llm (the model in the sandboxed worker: OPENCLAW_ANSWER__LLM_MODEL,
+else the smaller candidate, since the appliance's default asks none; skipped with the reason when the
+worker does not start).
 
 Scores: right = an expected form appears in the answer's claim (the quoted line of an extractive
 answer, the text without citation markers of a model answer) AND the first citation is the expected
@@ -160,6 +161,10 @@ def photo_files() -> list[tuple[Path, str]]:
 
 
 # ------------------------------------------------------------------------------------ index
+
+
+#: The model llm mode asks when the environment names none (the appliance's default asks none).
+CANDIDATE_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 
 def open_config(root: Path, ocr_languages: str | None) -> Config:
@@ -331,6 +336,8 @@ async def run(
     heard_before: dict[str, str] | None = None,
     voices: str = "espeak",
 ) -> list[Result]:
+    if mode.startswith("llm") and not config.answer.llm_model:
+        config = replace(config, answer=replace(config.answer, llm_model=CANDIDATE_MODEL))
     worker = await start_worker(config) if mode.startswith("llm") else None
     if mode.startswith("llm") and worker is None:
         return []
@@ -802,7 +809,7 @@ def main() -> None:
                 )
                 print(f"  transcripts written to {transcripts}")
             label = f"{condition} / {mode}" + (
-                f" / model {config.answer.llm_model}" if mode == "llm" else ""
+                f" / model {config.answer.llm_model or CANDIDATE_MODEL}" if mode == "llm" else ""
             )
             report(label, results, splits)
             if args.spoken or heard_before is not None:

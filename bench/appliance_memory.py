@@ -1,6 +1,6 @@
 """Memory of the running appliance: a real ``openclaw run`` (development backends) that indexes the demo
-drawings and answers a spoken question through the answer model, measured from /proc the way smem
-does it.
+drawings and answers a spoken question (through the answer model when one is named), measured from
+/proc the way smem does it.
 
 For the service process and the answer worker it prints, after the answer:
 - RSS (VmRSS) split into anonymous and file-backed pages (RssAnon, RssFile: the GGUF and the ONNX
@@ -14,8 +14,11 @@ The question's WAV starts with ``--lead-s`` seconds of silence so that the servi
 drawings before it is heard (the bench checks that it had, and says so if not). The fast path is off
 so the answer comes from the model.
 
-    OPENCLAW_ANSWER__LLM_MODEL=qwen2.5-coder-0.5b-instruct-q4_k_m .venv/bin/python -m bench.appliance_memory
-    .venv/bin/python -m bench.appliance_memory --model qwen2.5-coder-1.5b-instruct-q4_k_m
+``--model none`` (or no ``--model`` with the default configuration, which names no answer model)
+measures the appliance without a worker.
+
+    .venv/bin/python -m bench.appliance_memory --model none \
+        --model qwen2.5-coder-0.5b-instruct-q4_k_m --model qwen2.5-coder-1.5b-instruct-q4_k_m
 """
 
 from __future__ import annotations
@@ -124,7 +127,7 @@ def _config(data: Path, port: int, model: str | None) -> Path:
         "fast_path = false",
     ]
     if model:
-        lines.append(f'llm_model = "{model}"')
+        lines.append(f'llm_model = "{"" if model == "none" else model}"')
     path = data.parent / "openclaw.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -137,6 +140,8 @@ def measure(model: str | None, lead_s: float, timeout_s: float) -> dict[str, Any
         _question_wav(data / "questions" / "q.wav", lead_s)
         port = _free_port()
         config = _config(data, port, model)
+        named = model or os.environ.get("OPENCLAW_ANSWER__LLM_MODEL") or "none"
+        with_worker = named != "none"
         env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
         if model:
             env.pop("OPENCLAW_ANSWER__LLM_MODEL", None)
@@ -179,11 +184,11 @@ def measure(model: str | None, lead_s: float, timeout_s: float) -> dict[str, Any
                 raise SystemExit(f"no answer within {timeout_s:.0f} s")
             time.sleep(2.0)  # the answer spoken, the worker back to idle
             worker = worker_pid(proc.pid)
-            if worker is None:
+            if worker is None and with_worker:
                 parts = {c["name"]: c for c in _state(url)["components"]}
                 raise SystemExit(f"no answer worker running: {parts.get('answer')}; {record}")
             result = {
-                "model": model or os.environ.get("OPENCLAW_ANSWER__LLM_MODEL") or "(default)",
+                "model": named,
                 "answered_at_s": round(time.monotonic() - started, 1),
                 "indexed_at_s": None if indexed_at is None else round(indexed_at, 1),
                 "mode": record["mode"],
@@ -191,7 +196,7 @@ def measure(model: str | None, lead_s: float, timeout_s: float) -> dict[str, Any
                 "answer": record["answer"],
                 "citations": [c.get("source") for c in record.get("citations", [])],
                 "service": status_mb(proc.pid) | rollup_mb(proc.pid),
-                "worker": status_mb(worker) | rollup_mb(worker),
+                "worker": status_mb(worker) | rollup_mb(worker) if worker else {},
                 "peak_pss_sum": peak_pss,
             }
         finally:
@@ -217,6 +222,9 @@ def _report(r: dict[str, Any]) -> None:
     total = {"VmRSS": 0.0, "Pss": 0.0, "USS": 0.0}
     for name in ("service", "worker"):
         m = r[name]
+        if not m:
+            print(f"  {name:8s} (none: no answer model)")
+            continue
         print(
             f"  {name:8s} {m['VmRSS']:7.0f} {m['RssAnon']:7.0f} {m['RssFile']:7.0f} "
             f"{m['VmHWM']:7.0f} {m['Pss']:7.0f} {m['USS']:7.0f}"

@@ -40,7 +40,9 @@ QUESTIONS = [
 
 def _config(data: Path, llm: bool, wavs: tuple[Path, ...]) -> Config:
     base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(data)})
-    answer = base.answer if llm else dataclasses.replace(base.answer, llm_model="")
+    # With the model: the smaller candidate (the appliance's default names none).
+    model = "qwen2.5-coder-0.5b-instruct-q4_k_m" if llm else ""
+    answer = dataclasses.replace(base.answer, llm_model=model)
     audio = dataclasses.replace(
         base.audio, source="wav", wav_files=wavs, wav_realtime=False, sink="wav"
     )

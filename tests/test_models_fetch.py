@@ -126,7 +126,6 @@ def test_the_image_configuration_names_its_models() -> None:
     names = {m.name for m in configured_models(config)}
     assert {
         "all-minilm-l6-v2-int8",
-        config.answer.llm_model,
         "vosk-model-small-en-us",
         "piper-en-us-joe-medium",
         "pp-ocrv4-rec-ch",

@@ -49,6 +49,7 @@ from appliance.document import Box, Citation
 from appliance.errors import AnswerError
 
 if TYPE_CHECKING:
+    from appliance.answer.settings import AnswerSettings
     from appliance.answer.worker import AnswerWorker
     from appliance.config import Config
     from appliance.index.identity import NamedSource
@@ -570,7 +571,8 @@ def _no_model_reason(config: Config, worker: AnswerWorker | None, extractive_onl
     if extractive_only:
         return "extractive_requested"
     if not config.answer.llm_model:
-        return "no_model_configured"
+        # Answering without a model is the configured way, not a fallback: nothing to report.
+        return ""
     if worker is None:
         return "no_worker"
     from appliance.answer.worker import WorkerState
@@ -645,7 +647,7 @@ async def stream_answer(
     if settings.acknowledgement:
         yield AnswerEvent("ack", text=settings.acknowledgement)
     fmt = settings.llm_format
-    shown = within_budget(p.sources, settings.prompt_budget_tokens)
+    shown = sources_for_model(p.sources, found if agree_with is not None else None, settings)
     messages = format_messages(fmt, role or settings.role, p.question, shown)
     rules = _grammar_for(fmt, shown)
     texts = {s.number: f"{s.label()}\n{s.text}" for s in p.sources}
@@ -723,6 +725,21 @@ async def stream_answer(
         yield _final(answer, p)
         return
     yield _final(_llm_answer(p, " ".join(released), config, failure, raw, unsupported), p)
+
+
+def sources_for_model(
+    sources: Sequence[Source], agree_with: extractive.Extract | None, settings: AnswerSettings
+) -> list[Source]:
+    """The sources the model is shown, within ``answer.prompt_budget_tokens``.
+
+    When the model must agree with an extract, only the extract's own source: no claim drawn from
+    another could pass that check, and every token of the prompt is time before the first word.
+    """
+    if agree_with is not None:
+        own = [s for s in sources if s.number == agree_with.source_number]
+        if own:
+            return within_budget(own, settings.prompt_budget_tokens)
+    return within_budget(sources, settings.prompt_budget_tokens)
 
 
 def _grammar_for(fmt: str, sources: Sequence[Source]) -> str | None:

@@ -20,8 +20,11 @@ _ROLE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 class AnswerSettings:
     """Which model answers, how the worker is confined, and how answers are built."""
 
-    #: Manifest name of the GGUF model; empty string for extractive answers only.
-    llm_model: str = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+    #: Manifest name of the GGUF model; empty (the default) for answers spoken from what the drawings
+    #: state, without a model. A model is asked only when no extract is sure, and with
+    #: ``llm_must_agree`` it may only say what the extract found: measured on the evaluation set, it
+    #: never turned such an answer right, and the listener waited for it (docs/decisions/0071).
+    llm_model: str = ""
     #: Prompt role (a template file ``appliance/answer/prompts/<role>.j2`` per role).
     role: str = "engineer"
     #: Seconds the parent waits for a whole answer before it kills the worker.

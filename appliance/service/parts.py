@@ -438,7 +438,9 @@ def _add_answer(config: Config, bus: EventBus, reader: ReaderStore, parts: Parts
         worker = AnswerWorker(config.answer, models_dir=config.paths.models_dir, on_state=on_state)
         parts.components.append((AnswerWorkerComponent(worker), False))
     else:
-        parts.disabled["answer"] = "answer.llm_model is empty: answers are extractive"
+        parts.disabled["answer"] = (
+            "no answer model (answer.llm_model is empty): answers say what the drawings state"
+        )
     parts.answerer = AnswerAdapter(config, reader, worker)
 
 

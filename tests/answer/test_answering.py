@@ -377,9 +377,16 @@ async def test_real_model_answer_is_checked(store: IndexStore, config: Config) -
 
 
 async def test_no_model_configured_answers_extractively(store: IndexStore, config: Config) -> None:
+    # The default: the extract is the answer, spoken at once, and no fallback is reported (the
+    # status page would show every answer as a failure of the model otherwise).
     no_model = replace(config, answer=replace(config.answer, llm_model=""))
-    answer = await answer_question(TORQUE_Q, store=store, config=no_model, namespaces=["shop"])
-    assert (answer.mode, answer.fallback_reason) == ("extractive", "no_model_configured")
+    events = [
+        e async for e in stream_answer(TORQUE_Q, store=store, config=no_model, namespaces=["shop"])
+    ]
+    assert [e.kind for e in events] == ["sentence", "answer"]
+    answer = events[-1].answer
+    assert answer is not None and "25 N·m" in answer.text
+    assert (answer.mode, answer.fallback_reason) == ("extractive", "")
 
 
 # ------------------------------------------------------------------------------- prompts, check
@@ -704,3 +711,26 @@ def test_a_quoted_line_is_spoken_before_its_source_and_a_long_one_keeps_its_sour
     assert answer.spoken.startswith("NOTE word0 word1")
     assert answer.spoken.endswith("… Source: drawing A-1024, revision C, page 1.")
     assert len(answer.spoken) <= 120
+
+
+def test_a_model_that_must_agree_is_shown_only_the_extracts_source(store: IndexStore) -> None:
+    from appliance.answer.answering import sources_for_model
+    from appliance.answer.context import build_sources
+    from appliance.answer.extractive import Extract
+    from appliance.answer.settings import AnswerSettings
+    from appliance.index.search import search
+
+    hits = search(store, "M8 bolts torque mounting bracket", ["shop", "global"])
+    sources = build_sources(hits, budget_tokens=900, max_sources=5)
+    assert len(sources) >= 2
+    settings = AnswerSettings(prompt_budget_tokens=900)
+    second = sources[1]
+    found = Extract(source_number=second.number, quote="25 N·m", field="", score=0.4)
+    shown = sources_for_model(sources, found, settings)
+    # Its number is kept, so the model's citation "[n]" still names the right source.
+    assert [s.number for s in shown] == [second.number]
+    assert shown[0].text == second.text
+    # Free to say what any source holds, the model is shown them all within the budget.
+    assert [s.number for s in sources_for_model(sources, None, settings)] == [
+        s.number for s in sources
+    ]

@@ -18,6 +18,9 @@ import soundfile as sf
 from appliance.config import load_config
 from appliance.demo import demo_config, run_demo
 
+#: The smaller candidate answer model (not the default: answers are spoken without a model).
+CANDIDATE_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+
 
 async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
     base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data")})
@@ -63,13 +66,15 @@ async def test_spoken_question_to_spoken_cited_answer(tmp_path: Path) -> None:
 
 
 async def test_spoken_question_through_the_model_path(tmp_path: Path) -> None:
-    # The configured answer model in its sandboxed worker, asked first (fast_path off): the
-    # acknowledgement is spoken at once, and whatever the model writes is checked before it is said.
+    # An answer model in its sandboxed worker, asked first (fast_path off): the acknowledgement is
+    # spoken at once, and whatever the model writes is checked before it is said.
     base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(tmp_path / "data")})
-    assert base.answer.llm_model, "the default configuration names an answer model"
+    assert not base.answer.llm_model, "by default answers are spoken without a model"
     base = dataclasses.replace(
         base,
-        answer=dataclasses.replace(base.answer, fast_path=False, start_timeout_s=600.0),
+        answer=dataclasses.replace(
+            base.answer, llm_model=CANDIDATE_MODEL, fast_path=False, start_timeout_s=600.0
+        ),
         web=dataclasses.replace(base.web, port=0),
     )
     data = base.paths.data_dir
