@@ -110,6 +110,9 @@ backend = "off"
 pin_factory = "mock"
 [vision]
 camera = "folder"
+[answer]
+# Not the default: switched on so that llama.cpp's worker is checked under the unit's sandbox.
+llm_model = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 """,
         encoding="utf-8",
     )

@@ -396,7 +396,11 @@ async def test_the_model_path_is_acknowledged_before_its_answer(
     # The real answer adapter over the real index, with a real worker process that writes a fixed,
     # supported answer; no extract is sure enough (threshold 1), so the model is asked.
     answer = dataclasses.replace(
-        config.answer, fast_path_min_score=1.0, llm_must_agree=False, timeout_s=600.0
+        config.answer,
+        llm_model="qwen2.5-coder-0.5b-instruct-q4_k_m",
+        fast_path_min_score=1.0,
+        llm_must_agree=False,
+        timeout_s=600.0,
     )
     config = dataclasses.replace(config, answer=answer)
     note = config.paths.data_dir / "bracket.md"

@@ -27,7 +27,9 @@ def _start(tmp_path: Path, sig_sock: Path) -> tuple[subprocess.Popen[bytes], int
     config = tmp_path / "openclaw.toml"
     config.write_text(
         f'[paths]\ndata_dir = "{tmp_path / "data"}"\nmodels_dir = "{REPO / "var" / "models"}"\n'
-        f"[web]\nport = {port}\n",
+        f"[web]\nport = {port}\n"
+        # Not the default: a worker runs, so that its reaping with the service is checked.
+        '[answer]\nllm_model = "qwen2.5-coder-0.5b-instruct-q4_k_m"\n',
         encoding="utf-8",
     )
     env = {
