@@ -78,7 +78,7 @@ from bench.answer_eval_set import (  # noqa: E402
     spoken_form,
 )
 from bench.audio_common import RATES, VOICES  # noqa: E402
-from bench.common import SHARED_DATA, out_dir, percentile  # noqa: E402
+from bench.common import CANDIDATE_MODEL, SHARED_DATA, out_dir, percentile  # noqa: E402
 
 DRAWINGS = SHARED_DATA / "drawings-edocr2"
 #: Longest claim that counts as an answer (two spoken sentences).
@@ -161,10 +161,6 @@ def photo_files() -> list[tuple[Path, str]]:
 
 
 # ------------------------------------------------------------------------------------ index
-
-
-#: The model llm mode asks when the environment names none (the appliance's default asks none).
-CANDIDATE_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 
 def open_config(root: Path, ocr_languages: str | None) -> Config:

@@ -8,6 +8,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 OUT = REPO / "bench" / "out"
+#: The answer model the benches switch on to measure the model path (the appliance ships without one).
+CANDIDATE_MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 
 def out_dir(name: str) -> Path:

@@ -28,6 +28,7 @@ from appliance.latency import STAGES
 from appliance.service.appliance import Appliance
 from appliance.service.parts import AnswerWorkerComponent, VoiceAdapter, build_parts
 from appliance.service.samples import write_samples
+from bench.common import CANDIDATE_MODEL
 
 #: (spoken question, a string the right answer contains, the drawing it must cite)
 QUESTIONS = [
@@ -40,9 +41,7 @@ QUESTIONS = [
 
 def _config(data: Path, llm: bool, wavs: tuple[Path, ...]) -> Config:
     base = load_config(environ={"OPENCLAW_PATHS__DATA_DIR": str(data)})
-    # With the model: the smaller candidate (the appliance's default names none).
-    model = "qwen2.5-coder-0.5b-instruct-q4_k_m" if llm else ""
-    answer = dataclasses.replace(base.answer, llm_model=model)
+    answer = dataclasses.replace(base.answer, llm_model=CANDIDATE_MODEL if llm else "")
     audio = dataclasses.replace(
         base.audio, source="wav", wav_files=wavs, wav_realtime=False, sink="wav"
     )

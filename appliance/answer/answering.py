@@ -647,7 +647,7 @@ async def stream_answer(
     if settings.acknowledgement:
         yield AnswerEvent("ack", text=settings.acknowledgement)
     fmt = settings.llm_format
-    shown = sources_for_model(p.sources, found if agree_with is not None else None, settings)
+    shown = sources_for_model(p.sources, found if settings.llm_must_agree else None, settings)
     messages = format_messages(fmt, role or settings.role, p.question, shown)
     rules = _grammar_for(fmt, shown)
     texts = {s.number: f"{s.label()}\n{s.text}" for s in p.sources}
