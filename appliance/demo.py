@@ -101,7 +101,7 @@ async def run_demo(
         voice = VoiceAdapter(frontend)
         echo(f"listening: {voice.describe()}")
         appliance.pipeline.speaker = voice
-        if config.answer.acknowledgement:
+        if config.answer.acknowledgement_heard:
             # This voice replaces the one the appliance warmed up: its acknowledgement is made
             # ahead too, so that it sounds at once, as in the service.
             await voice.prepare(config.answer.acknowledgement)

@@ -406,6 +406,9 @@ async def run(
                 results.append(r)
                 if verbose:
                     print_line(r)
+                elif worker is not None and (i + 1) % 25 == 0:
+                    # A model's run takes an hour or more: a count (never a verdict) shows it moves.
+                    print(f"  {mode}: {i + 1}/{len(questions)} asked", file=sys.stderr, flush=True)
     finally:
         if worker is not None:
             await worker.close()  # type: ignore[attr-defined]
@@ -589,6 +592,7 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
                 f"({sum(r.question.answerable for r in rows)} answerable, right after the reply: "
                 f"{len(right)}; {sum(not r.question.answerable for r in rows)} unanswerable)"
             )
+    report_sureness(results, splits)
     declined = [r for r in answerable if r.answer.mode == "abstained"]
     print(f"  answerable but declined: {len(declined)}/{len(answerable)}")
     times = [r.first_s for r in results]
@@ -598,6 +602,23 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
             f"p95 {percentile(times, 95):.2f} (n={len(times)})"
         )
     report_model_path(results)
+
+
+def report_sureness(results: list[Result], splits: list[str]) -> None:
+    """How often an extract spoken as sure (:func:`is_sure`) and one spoken unsure was right: an
+    answer to an unanswerable question counts as a wrong one."""
+    for s in splits:
+        spoken = [
+            r
+            for r in results
+            if r.question.split == s and r.answer.mode == "extractive" and not r.asked_back
+        ]
+        cells = []
+        for sure in (True, False):
+            rows = [r for r in spoken if r.answer.sure == sure]
+            right = sum(r.right and r.question.answerable for r in rows)
+            cells.append(f"{right}/{len(rows)}")
+        print(f"  {s}: extracts right when sure {cells[0]}, when unsure {cells[1]}")
 
 
 def report_model_path(results: list[Result]) -> None:

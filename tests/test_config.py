@@ -66,3 +66,14 @@ def test_profiles_load() -> None:
     assert dev.paths.data_dir == (repo / "var").resolve()
     pi = load_config(repo / "image-build" / "files" / "openclaw.toml", environ={})
     assert pi.paths.data_dir == Path("/var/lib/openclaw") and pi.audio.source == "sounddevice"
+
+
+def test_the_acknowledgement_is_made_ahead_only_for_a_model() -> None:
+    """Without an answer model nothing is ever acknowledged, so nothing is synthesised for it."""
+    quiet = load_config(environ={}).answer
+    assert quiet.llm_model == "" and quiet.acknowledgement
+    assert quiet.acknowledgement_heard == ""
+    asked = load_config(
+        environ={"OPENCLAW_ANSWER__LLM_MODEL": "qwen2.5-coder-0.5b-instruct-q4_k_m"}
+    ).answer
+    assert asked.acknowledgement_heard == asked.acknowledgement == "Checking the drawings."

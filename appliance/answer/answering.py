@@ -100,6 +100,9 @@ class Answer:
     #: (namespace, source) of the drawings a question back named, in the order said ("the
     #: second one" is the second); empty when it named none.
     listed: tuple[tuple[str, str], ...] = ()
+    #: Whether the answer is an extract sure enough for the fast path (:func:`is_sure`): a field,
+    #: dimension or table cell of the drawing, or a line matching most of the question.
+    sure: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of ``openclaw ask --json`` and the status page."""
@@ -118,6 +121,7 @@ class Answer:
             "in_hand": self.in_hand,
             "named": "/".join(self.named) if self.named else "",
             "listed": ["/".join(d) for d in self.listed],
+            "sure": self.sure,
         }
 
 
@@ -631,6 +635,8 @@ async def stream_answer(
     sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)
     if reason or worker is None or sure:
         answer = _fallback(p, config, reason, found=found)
+        if answer.mode == "extractive" and is_sure(found, settings.fast_path_min_score):
+            answer = dataclasses.replace(answer, sure=True)
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer, p)
         return

@@ -101,6 +101,12 @@ class AnswerSettings:
     #: Said at once when the model is asked, so the bench knows it was heard ("" = say nothing).
     acknowledgement: str = "Checking the drawings."
 
+    @property
+    def acknowledgement_heard(self) -> str:
+        """The acknowledgement as it will be said: "" when no model is named, since only a model's
+        wait is acknowledged (so nothing is synthesised ahead for it)."""
+        return self.acknowledgement if self.llm_model else ""
+
     def memory_limit_for(self, model_bytes: int) -> int:
         """The worker's address-space limit in MiB for a GGUF file of ``model_bytes``.
 

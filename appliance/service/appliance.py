@@ -356,9 +356,9 @@ class Appliance:
                 await asyncio.to_thread(warmer)
             except Exception as err:  # a part that cannot warm up reports itself when used
                 log.warning("warm-up failed", extra={"error": type(err).__name__})
-        if self.config.answer.acknowledgement:
+        if self.config.answer.acknowledgement_heard:
             try:
-                await self.pipeline.speaker.prepare(self.config.answer.acknowledgement)
+                await self.pipeline.speaker.prepare(self.config.answer.acknowledgement_heard)
             except Exception as err:  # the voice reports itself when it is used
                 log.warning("warm-up failed", extra={"error": type(err).__name__})
 
