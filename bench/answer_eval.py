@@ -349,6 +349,7 @@ async def run(
             short_context=config.audio.whisper_short_context,
             short_context_min_score=config.audio.whisper_short_context_min_score,
             short_context_s=config.audio.whisper_short_context_s,
+            beam_size=config.audio.whisper_beam_size,
         )
         tts = build_tts(config)
     results = []

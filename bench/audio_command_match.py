@@ -117,14 +117,18 @@ def say(text: str, voice: str) -> np.ndarray:
     return seeded_piper().say(text, scales, rng)
 
 
-def hear_all(kind: str, n: int, cache: Path, whisper_model: str = "") -> list[dict[str, object]]:
+def hear_all(
+    kind: str, n: int, cache: Path, whisper_model: str = "", beam_size: int = 0
+) -> list[dict[str, object]]:
     """What the front end made of every phrasing, style and voice (read from ``cache`` if there);
     ``whisper_model``: the question recogniser instead of the configured one (the wake check
-    keeps its own model)."""
+    keeps its own model); ``beam_size``: its decoder's beam instead of the configured one."""
     if cache.exists():
         rows: list[dict[str, object]] = json.loads(cache.read_text())
         return rows
     env = {"OPENCLAW_AUDIO__WHISPER_MODEL": whisper_model} if whisper_model else {}
+    if beam_size:
+        env["OPENCLAW_AUDIO__WHISPER_BEAM_SIZE"] = str(beam_size)
     config = load_config(environ=env)
     whisper = build_recogniser(config)
     wake = build_wake_detector(config, whisper)
@@ -233,13 +237,17 @@ def main() -> None:
     parser.add_argument(
         "--real", type=float, default=0.0, help="also real speech clips up to this many seconds"
     )
+    parser.add_argument(
+        "--beam-size", type=int, default=0, help="the question decoder's beam (0: as configured)"
+    )
     args = parser.parse_args()
     if args.real:
         real_speech(args.real)
     cache = args.cache or Path(tempfile.gettempdir()) / (
-        f"command-match-{args.voices_from}-{args.voices}{'-' + args.whisper_model if args.whisper_model else ''}.json"
+        f"command-match-{args.voices_from}-{args.voices}{'-' + args.whisper_model if args.whisper_model else ''}"
+        f"{f'-beam{args.beam_size}' if args.beam_size else ''}.json"
     )
-    rows = hear_all(args.voices_from, args.voices, cache, args.whisper_model)
+    rows = hear_all(args.voices_from, args.voices, cache, args.whisper_model, args.beam_size)
     meaning = {said: (kind, room) for said, kind, room in SAID}
     woke = [r for r in rows if r["woke"]]
     print(

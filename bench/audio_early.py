@@ -148,6 +148,7 @@ async def run(args: argparse.Namespace) -> None:
             short_context=configured.whisper_short_context,
             short_context_min_score=configured.whisper_short_context_min_score,
             short_context_s=configured.whisper_short_context_s,
+            beam_size=configured.whisper_beam_size,
         )
         for m in models
         for t in threads

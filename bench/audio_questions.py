@@ -26,6 +26,8 @@ Biases (the recogniser's initial prompt, ``WhisperRecogniser.transcribe(vocabula
 
     .venv/bin/python bench/audio_questions.py --split tuning --engines whisper-tiny-en \
         --bias none,service,index [--show-failures 20] [--no-noise] [--limit N]
+    .venv/bin/python bench/audio_questions.py --split dev --engines whisper-base --bias index \
+        --context service --threads 2 --beams 1,5
 """
 
 from __future__ import annotations
@@ -162,10 +164,23 @@ def biases(terms: list[str]) -> dict[str, Callable[[], list[str]]]:
     }
 
 
-def load_recogniser(name: str, threads: int) -> object:
+def load_recogniser(name: str, threads: int, context: str = "full") -> object:
+    """The recogniser; ``context`` "service" reads a question as the service does (the shortened
+    encoder context of the audio settings' defaults), "full" with whisper's whole 30 s."""
     from appliance.audio.engines.whisper import WhisperRecogniser
+    from appliance.audio.settings import AudioSettings
 
-    return WhisperRecogniser.from_manifest(name, REPO / "var" / "models", threads=threads)
+    if context == "full":
+        return WhisperRecogniser.from_manifest(name, REPO / "var" / "models", threads=threads)
+    audio = AudioSettings()
+    return WhisperRecogniser.from_manifest(
+        name,
+        REPO / "var" / "models",
+        threads=threads,
+        short_context=audio.whisper_short_context,
+        short_context_min_score=audio.whisper_short_context_min_score,
+        short_context_s=audio.whisper_short_context_s,
+    )
 
 
 def transcribe_all(recogniser: object, clips: list[Clip], vocabulary: list[str]) -> list[Heard]:
@@ -240,6 +255,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
     parser.add_argument("--threads", type=int, default=1, help="CTranslate2 threads")
     parser.add_argument("--show-failures", type=int, default=0, help="print N misheard questions")
+    parser.add_argument(
+        "--context",
+        choices=["full", "service"],
+        default="full",
+        help="whisper's whole 30 s, or the shortened context the service reads questions with",
+    )
+    parser.add_argument("--beams", default="1", help="decoder beam sizes, comma-separated")
     args = parser.parse_args()
     splits = list(SPLITS) if args.split == "all" else [args.split]
     questions = [q for q in load_set() if q.split in splits]
@@ -255,12 +277,16 @@ def main() -> None:
         vocabulary = makers[name]()
         print(f"bias {name}: {', '.join(vocabulary)[:600]!r}")
     for engine in args.engines.split(","):
-        recogniser = load_recogniser(engine, args.threads)
-        for name in args.bias.split(","):
-            heard = transcribe_all(recogniser, clips, makers[name]())
-            report(f"{engine}, bias {name}", heard, splits)
-            if args.show_failures:
-                show_failures(heard, args.show_failures)
+        recogniser = load_recogniser(engine, args.threads, args.context)
+        for beam in (int(b) for b in args.beams.split(",")):
+            recogniser.beam_size = beam  # type: ignore[attr-defined]
+            for name in args.bias.split(","):
+                heard = transcribe_all(recogniser, clips, makers[name]())
+                report(
+                    f"{engine} ({args.context} context, beam {beam}), bias {name}", heard, splits
+                )
+                if args.show_failures:
+                    show_failures(heard, args.show_failures)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,7 @@ def build_recogniser(config: Config, engine: str | None = None) -> Recogniser:
         short_context=s.whisper_short_context,
         short_context_min_score=s.whisper_short_context_min_score,
         short_context_s=s.whisper_short_context_s,
+        beam_size=s.whisper_beam_size,
     )
 
 

@@ -100,8 +100,9 @@ _MARKS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     ),
     (re.compile(r"(?<![\w.])\+(?=\d)"), " plus "),
     (re.compile(r"(?<![\w.])-(?=\d)"), " minus "),
-    (re.compile(r"(?<=\d)\s*[µμ]m\b"), " micrometres"),
-    (re.compile(r"(?<=\d)\s*[µμ]in\b"), " microinches"),
+    # The micro sign is often typed, or read by OCR, as "u" ("15 um", "63 uin").
+    (re.compile(r"(?<=\d)\s*[µμu]m\b"), " micrometres"),
+    (re.compile(r"(?<=\d)\s*[µμu]in\b"), " microinches"),
     # A decimal comma ("0,12 kg", "Ra 3,2") was said as a pause between two numbers; a comma
     # before three digits is a thousands separator and stays.
     (re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))"), "."),

@@ -123,6 +123,11 @@ class AudioSettings:
     #: trained on 30-s windows that end in silence: with 10 s it hears real readers as well as
     #: with 30 s, with the question alone it hears them worse.
     whisper_short_context_s: float = 10.0
+    #: Hypotheses whisper's decoder keeps while it reads a question (1: greedy). Five hear more
+    #: questions and commands right than one, for about 0.15 s more per question at p50 on 2
+    #: x86 cores (docs/decisions/0072). The wake check and the command grammar's scores are not
+    #: decoded with it.
+    whisper_beam_size: int = 5
     #: Extra words the recogniser is biased towards (drawing numbers, part names), besides the index's.
     vocabulary: tuple[str, ...] = ()
     #: Hear the index's names in a question (Vosk only): a second decode of the question, limited
@@ -223,6 +228,7 @@ class AudioSettings:
                 0.0 <= self.whisper_short_context_s <= 30.0,
                 "between 0 and 30",
             ),
+            ("whisper_beam_size", 1 <= self.whisper_beam_size <= 10, "between 1 and 10"),
             ("wake_verify_threads", 1 <= self.wake_verify_threads <= 16, "between 1 and 16"),
             ("trailing_silence_s", 0.1 <= self.trailing_silence_s <= 5.0, "between 0.1 and 5"),
             ("max_question_s", 1.0 <= self.max_question_s <= 60.0, "between 1 and 60"),

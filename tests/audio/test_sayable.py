@@ -60,6 +60,10 @@ def test_drawing_marks_become_words() -> None:
     assert (
         sayable("Tolerance ±0.1, Ra 6.3 µm") == "Tolerance plus or minus 0.1, R.A. 6.3 micrometres"
     )
+    # The micro sign typed or read as "u"; a word starting "um" after a number is left alone.
+    assert sayable("layer at least 15 um.") == "layer at least 15 micrometres."
+    assert sayable("Ra 63 uin") == "R.A. 63 microinches"
+    assert sayable("2 umbrellas") == "2 umbrellas"
     assert sayable("The scale is 1:2.") == "The scale is 1 to 2."
     assert sayable("Sheet 2 OF 3") == "Sheet 2 of 3"
     assert sayable("⏥ 0.05 and ⊥ 0.1") == "flatness 0.05 and perpendicularity 0.1"

@@ -25,6 +25,7 @@ def test_defaults_are_valid() -> None:
         ("WAKE_KWS_THRESHOLD", "1.0", "audio.wake_kws_threshold"),
         ("WAKE_REFRACTORY_S", "-1", "audio.wake_refractory_s"),
         ("RECONNECT_MAX_S", "0.1", "audio.reconnect_max_s"),
+        ("WHISPER_BEAM_SIZE", "0", "audio.whisper_beam_size"),
     ],
 )
 def test_bad_values_are_refused_naming_the_key(key: str, value: str, fragment: str) -> None:

@@ -171,6 +171,7 @@ class WhisperRecogniser:
         short_context: bool = False,
         short_context_min_score: float = 0.0,
         short_context_s: float = 0.0,
+        beam_size: int = 1,
     ) -> None:
         self.folder = folder
         #: The manifest name of the model (:meth:`from_manifest`; else the folder's name).
@@ -186,6 +187,9 @@ class WhisperRecogniser:
         #: Seconds of encoder context a shortened reading has at least (0: the audio and half a
         #: second); the rest is silence.
         self.short_context_s = short_context_s
+        #: Hypotheses the decoder keeps while it reads a question (1: greedy). The wake check's
+        #: windows are always read greedily.
+        self.beam_size = beam_size
         self._model = _load(folder, self.threads, compute_type)
         from faster_whisper.tokenizer import Tokenizer
 
@@ -208,6 +212,7 @@ class WhisperRecogniser:
         short_context: bool = False,
         short_context_min_score: float = 0.0,
         short_context_s: float = 0.0,
+        beam_size: int = 1,
     ) -> WhisperRecogniser:
         """Load the manifest's model ``name`` after verifying every file of it."""
         spec = load_manifest().get(name)
@@ -217,6 +222,7 @@ class WhisperRecogniser:
             short_context=short_context,
             short_context_min_score=short_context_min_score,
             short_context_s=short_context_s,
+            beam_size=beam_size,
         )
         recogniser.model_name = name
         return recogniser
@@ -231,7 +237,11 @@ class WhisperRecogniser:
             # question (an empty transcript).
             tokens = min(MAX_DECODER_TOKENS, tokens + len(self.prompt_tokens(prompt_text)))
             window = self.decode_window(
-                audio, max_tokens=tokens, bias=prompt_text, context_s=self.short_context_s
+                audio,
+                max_tokens=tokens,
+                bias=prompt_text,
+                context_s=self.short_context_s,
+                beam_size=self.beam_size,
             )
             # A reading that looped back to its start ran past the audio: which copy is the
             # question is a guess ("Open Claw, what is it made on?" kept for "… made of?").
@@ -273,8 +283,8 @@ class WhisperRecogniser:
             segments, _ = self._model.transcribe(
                 x,
                 language="en",
-                beam_size=1,
-                # One greedy pass: the temperature fallback re-decodes garbage up to five more times,
+                beam_size=self.beam_size,
+                # One pass at temperature 0: the temperature fallback re-decodes garbage up to five more times,
                 # which on a Pi costs seconds and rarely rescues a short question.
                 temperature=0.0,
                 condition_on_previous_text=False,
@@ -328,8 +338,10 @@ class WhisperRecogniser:
         bias: str = "",
         verify: str = "",
         context_s: float = 0.0,
+        beam_size: int = 1,
     ) -> WindowResult:
-        """Greedy decode of a short window with a shortened encoder context (wake spotting).
+        """Decode of a short window with a shortened encoder context (wake spotting; greedy unless
+        ``beam_size`` says otherwise, as for a question read with the shortened context).
 
         ``bias`` is given to the decoder as previous text: it pulls ambiguous audio toward those words
         (lowering false rejects and raising false accepts). When the decoded text contains ``verify``,
@@ -343,7 +355,7 @@ class WhisperRecogniser:
             result = self._model.model.generate(
                 encoded,
                 [self.prompt_tokens(bias) + self._window_prompt],
-                beam_size=1,
+                beam_size=beam_size,
                 max_length=max_tokens,
                 return_scores=True,
                 suppress_blank=True,
