@@ -410,7 +410,10 @@ def glued_rule(items: Sequence[Item], detail: bool) -> Verdicts:
     from appliance.audio.settings import AudioSettings
 
     settings = AudioSettings()
-    recogniser = WhisperRecogniser.from_manifest(settings.whisper_model, REPO / "var" / "models")
+    # The question's reading decides: its decoder's beam as the service sets it.
+    recogniser = WhisperRecogniser.from_manifest(
+        settings.whisper_model, REPO / "var" / "models", beam_size=settings.whisper_beam_size
+    )
     prompt = question_prompt(COMMAND_HINTS, (), [], phrase=settings.wake_phrase.title())
     margin, tail = int(PHRASE_MARGIN_S * SAMPLE_RATE), int(1.5 * SAMPLE_RATE)
     keep = int(KEEP_TRAILING_S * SAMPLE_RATE)

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from appliance.audio.bias import index_names
+from appliance.audio.build import build_recogniser
 from appliance.audio.engines.whisper import WhisperRecogniser
 from appliance.audio.heard_names import choose_name_in_question
 from appliance.index.store import IndexStore
@@ -44,16 +45,8 @@ async def main() -> None:
     if args.limit:
         questions = questions[: args.limit]
     config = open_config(args.index_dir / "clean", None)
-    audio_cfg = config.audio
-    recogniser = WhisperRecogniser.from_manifest(
-        audio_cfg.whisper_model,
-        config.paths.models_dir,
-        threads=audio_cfg.stt_threads,
-        short_context=audio_cfg.whisper_short_context,
-        short_context_min_score=audio_cfg.whisper_short_context_min_score,
-        short_context_s=audio_cfg.whisper_short_context_s,
-        beam_size=audio_cfg.whisper_beam_size,
-    )
+    recogniser = build_recogniser(config, "whisper")
+    assert isinstance(recogniser, WhisperRecogniser)
     heard_right = dict.fromkeys(beams, 0)
     answered_right = dict.fromkeys(beams, 0)
     seconds: dict[int, list[float]] = {b: [] for b in beams}
