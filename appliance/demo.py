@@ -104,7 +104,7 @@ async def run_demo(
         if config.answer.acknowledgement_heard:
             # This voice replaces the one the appliance warmed up: its acknowledgement is made
             # ahead too, so that it sounds at once, as in the service.
-            await voice.prepare(config.answer.acknowledgement)
+            await voice.prepare(config.answer.acknowledgement_heard)
         utterances = voice.utterances()
         try:
             utterance = await anext(utterances)

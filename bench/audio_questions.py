@@ -165,22 +165,21 @@ def biases(terms: list[str]) -> dict[str, Callable[[], list[str]]]:
 
 
 def load_recogniser(name: str, threads: int, context: str = "full") -> object:
-    """The recogniser; ``context`` "service" reads a question as the service does (the shortened
-    encoder context of the audio settings' defaults), "full" with whisper's whole 30 s."""
+    """The recogniser; ``context`` "service" reads a question as the service builds its recogniser
+    (``build_recogniser``: the shortened context and the beam of the audio settings), "full" with
+    whisper's whole 30 s, greedily."""
+    from appliance.audio.build import build_recogniser
     from appliance.audio.engines.whisper import WhisperRecogniser
-    from appliance.audio.settings import AudioSettings
+    from appliance.config import load_config
 
     if context == "full":
         return WhisperRecogniser.from_manifest(name, REPO / "var" / "models", threads=threads)
-    audio = AudioSettings()
-    return WhisperRecogniser.from_manifest(
-        name,
-        REPO / "var" / "models",
-        threads=threads,
-        short_context=audio.whisper_short_context,
-        short_context_min_score=audio.whisper_short_context_min_score,
-        short_context_s=audio.whisper_short_context_s,
-    )
+    env = {
+        "OPENCLAW_PATHS__MODELS_DIR": str(REPO / "var" / "models"),
+        "OPENCLAW_AUDIO__WHISPER_MODEL": name,
+        "OPENCLAW_AUDIO__STT_THREADS": str(threads),
+    }
+    return build_recogniser(load_config(environ=env), "whisper")
 
 
 def transcribe_all(recogniser: object, clips: list[Clip], vocabulary: list[str]) -> list[Heard]:

@@ -547,7 +547,7 @@ def _fallback(
 ) -> Answer:
     if found == "find":
         found = finding.find_extract(p.find_text, p.sources)
-    return extractive_answer(
+    answer = extractive_answer(
         p.question,
         p.sources,
         searched=p.searched,
@@ -560,6 +560,9 @@ def _fallback(
         unsupported=unsupported,
         found=found,
     )
+    if answer.mode == "extractive" and is_sure(found, config.answer.fast_path_min_score):
+        answer = dataclasses.replace(answer, sure=True)
+    return answer
 
 
 def is_sure(found: extractive.Extract | None, min_score: float) -> bool:
@@ -635,8 +638,6 @@ async def stream_answer(
     sure = settings.fast_path and is_sure(found, settings.fast_path_min_score)
     if reason or worker is None or sure:
         answer = _fallback(p, config, reason, found=found)
-        if answer.mode == "extractive" and is_sure(found, settings.fast_path_min_score):
-            answer = dataclasses.replace(answer, sure=True)
         yield AnswerEvent("sentence", text=answer.spoken)
         yield _final(answer, p)
         return

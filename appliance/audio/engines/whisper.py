@@ -284,8 +284,8 @@ class WhisperRecogniser:
                 x,
                 language="en",
                 beam_size=self.beam_size,
-                # One pass at temperature 0: the temperature fallback re-decodes garbage up to five more times,
-                # which on a Pi costs seconds and rarely rescues a short question.
+                # One pass at temperature 0: the temperature fallback re-decodes garbage up to five
+                # more times, which on a Pi costs seconds and rarely rescues a short question.
                 temperature=0.0,
                 condition_on_previous_text=False,
                 repetition_penalty=repetition_penalty,
