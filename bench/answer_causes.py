@@ -90,6 +90,24 @@ def drawing_files(questions: Iterable[Question]) -> dict[str, str]:
     return {q.drawing: q.source for q in questions if q.answerable and q.drawing and q.source}
 
 
+def report_causes_by_class(
+    misses: Iterable[tuple[str, tuple[str, ...], str]], splits: list[str]
+) -> None:
+    """Print, per split, each class's misses by cause, from (split, classes, cause) triples.
+
+    A question of two classes counts in both. Still totals: no question is named.
+    """
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for split, classes, cause in misses:
+        for kind in classes:
+            counts[(split, kind, cause)] += 1
+    for split in splits:
+        kinds = sorted({k for s, k, _ in counts if s == split})
+        for kind in kinds:
+            parts = [f"{c} {counts[(split, kind, c)]}" for c in CAUSES if counts[(split, kind, c)]]
+            print(f"  {split} {kind} misses: " + ", ".join(parts))
+
+
 def report_causes(causes: Iterable[tuple[str, str]], splits: list[str]) -> None:
     """Print the count of each cause per split, from (split, cause) pairs of the misses."""
     counts = Counter(causes)

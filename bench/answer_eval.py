@@ -65,7 +65,13 @@ from appliance.errors import public_name  # noqa: E402
 from appliance.index.store import IndexStore, SourceInfo  # noqa: E402
 from appliance.ingest.pipeline import ingest_path  # noqa: E402
 from appliance.service.samples import write_samples  # noqa: E402
-from bench.answer_causes import IndexedText, drawing_files, report_causes, why_wrong  # noqa: E402
+from bench.answer_causes import (  # noqa: E402
+    IndexedText,
+    drawing_files,
+    report_causes,
+    report_causes_by_class,
+    why_wrong,
+)
 from bench.answer_drawings import check_truth, write_drawings  # noqa: E402
 from bench.answer_eval_set import (  # noqa: E402
     CLASSES,
@@ -584,6 +590,9 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
                     )
                 )
     report_causes(((r.question.split, r.cause) for r in results if r.cause), splits)
+    report_causes_by_class(
+        ((r.question.split, r.question.classes, r.cause) for r in results if r.cause), splits
+    )
     for s in splits:
         rows = [r for r in results if r.question.split == s and r.asked_back]
         if rows:

@@ -197,6 +197,9 @@ def test_known_spelling_mends_ocr_slips_of_accented_words() -> None:
         ("调质 HB 220", ("quenched and tempered",)),
         ("拧紧力矩 25 N·m", ("tightening torque",)),
         ("去毛刺", ("deburr",)),
+        ("表面镀锌钝化, 镀层厚度8~12um", ("galvanised", "passivated", "plating")),
+        ("Rostskyddsolja efter kontroll", ("anti-rust oil", "after", "inspection")),
+        ("Entfettet und geölt", ("degreased", "oiled")),
     ],
 )
 def test_notes_process_words_read_in_english(note: str, english_words: tuple[str, ...]) -> None:

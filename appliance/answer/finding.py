@@ -879,9 +879,14 @@ def _another_person(field: str, quote: str) -> bool:
 _LINE_FORMS: dict[str, re.Pattern[str]] = {
     "weight": WEIGHT,
     "scale": RATIO,
-    "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d"),
-    # A standard by its body and number: "DIN 6311", "GB/T 1804", "MIL-STD-130".
-    "standard": re.compile(r"\b(?:DIN|ISO|EN|SS|GB/T|GB|ANSI|ASME|JIS|BS|MIL-STD)[\s-]*\d"),
+    # "Ra 1.6", or ANSI's value before the symbol: "63 µin Ra", "125 Ra MAX".
+    "roughness": re.compile(r"(?<![^\W\d_])(?:Ra|Rz|N)\s*\d|\d\s*(?:[^\W\d_]{2,3}\s*)?R[az]\b"),
+    # A standard by its body and number: "DIN 6311", "GB/T 1804", "MIL-STD-130"; American bodies
+    # put a series letter before the number: "ASME Y14.5", "MIL-A-8625", "SAE J429", "ASTM A36".
+    "standard": re.compile(
+        r"\b(?:DIN|ISO|EN|SS|GB/T|GB|ANSI|ASME|JIS|BS|MIL-STD)[\s-]*\d"
+        r"|\b(?:ANSI|ASME|MIL|SAE|ASTM|AMS)[\s-]*[A-Z]{1,3}[\s-]?\d"
+    ),
     # A sheet size: ISO A0-A5 or ANSI A-E; "Hole K1: size ⌀5.5" is a hole's size.
     "size": re.compile(r"(?<![\w.])(?:A[0-5]|[A-E])(?![\w.])"),
     # A person on a line: an initial and a name ("T. WEISS"), or a Chinese name. A line that is

@@ -721,3 +721,24 @@ def test_a_word_only_the_named_drawing_holds_is_what_is_asked() -> None:
     # the word is what is asked, not another name of the drawing.
     found = find_extract("What texture goes on the cover plate?", [cover, bracket])
     assert found is not None and "MT-11010" in found.quote
+
+
+def test_american_standards_and_roughness_values_are_read_in_their_own_forms() -> None:
+    # ASME, MIL and SAE put a series letter before the number; ANSI writes the value before "Ra".
+    plate = drawing_source(
+        1,
+        "JIG PLATE JP-55187\n1. INTERPRET DRAWING PER ASME Y14.5-2018.\n"
+        "4. BLACK ANODIZE PER MIL-A-8625 TYPE II\n5. ALL MACHINED SURFACES 63 µin Ra MAX.",
+        title="JIG PLATE",
+        drawing="JP-55187",
+    )
+    standard = find_extract("Which standard is the jig plate drawing interpreted to?", [plate])
+    assert standard is not None and "ASME Y14.5-2018" in standard.quote
+    anodize = find_extract("Which standard is JP-55187 anodized to?", [plate])
+    assert anodize is not None and "MIL-A-8625" in anodize.quote
+    rough = find_extract("What's the max roughness on the machined surfaces of JP-55187?", [plate])
+    assert rough is not None and "63 µin Ra" in rough.quote
+    # A line with neither form still answers neither question.
+    bare = drawing_source(2, "PLATE P-1\n1. INTERPRET AS SHOWN\n2. MACHINED SURFACES SMOOTH", title="PLATE")
+    assert find_extract("Which standard is plate P-1 interpreted to?", [bare]) is None
+    assert find_extract("What roughness are the machined surfaces of P-1?", [bare]) is None
