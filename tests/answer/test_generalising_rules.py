@@ -739,6 +739,8 @@ def test_american_standards_and_roughness_values_are_read_in_their_own_forms() -
     rough = find_extract("What's the max roughness on the machined surfaces of JP-55187?", [plate])
     assert rough is not None and "63 µin Ra" in rough.quote
     # A line with neither form still answers neither question.
-    bare = drawing_source(2, "PLATE P-1\n1. INTERPRET AS SHOWN\n2. MACHINED SURFACES SMOOTH", title="PLATE")
+    bare = drawing_source(
+        2, "PLATE P-1\n1. INTERPRET AS SHOWN\n2. MACHINED SURFACES SMOOTH", title="PLATE"
+    )
     assert find_extract("Which standard is plate P-1 interpreted to?", [bare]) is None
     assert find_extract("What roughness are the machined surfaces of P-1?", [bare]) is None
