@@ -214,6 +214,7 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
     if (
         dimensions.asks_dimension(question)
         and field not in _SURFACE_FIELDS
+        and field not in _SHEET_FIELDS
         and not _DURATION[0].search(question)
         and not _NOT_A_LENGTH.search(question)
     ):
@@ -756,6 +757,10 @@ _QUANTITIES += tuple(
 
 #: Fields that speak of a surface: a question naming one is not about the feature's size.
 _SURFACE_FIELDS = ("roughness", "surface_treatment")
+#: Fields of the sheet, never of a feature: "the scale of the plate with the hole table" names the
+#: drawing by its hole, and asks no dimension. (A sheet is not one: "the biggest diameter on the
+#: sheet" asks a dimension.)
+_SHEET_FIELDS = ("scale",)
 
 
 def _asks_quantity(question: str) -> bool:
@@ -840,10 +845,23 @@ def _names_field(field: str, quote: str) -> bool:
     word of the line or of its English sense, or the line shows the field's form. A finish and a
     roughness are one family: "Bore honed, Ra 0.4" says what finish the bore has."""
     family = _SURFACE_FIELDS if field in _SURFACE_FIELDS else (field,)
+    if field in _PROCESSES and _PROCESSES[field].search(f"{quote} {translate(quote)}"):
+        return True
     return any(
         (name in _LINE_FORMS and _LINE_FORMS[name].search(quote)) or _speaks_of(name, quote)
         for name in family
     )
+
+
+#: A line naming one of these processes speaks of the field, without its label: "2. 时效处理消除内应力"
+#: (ageing to relieve internal stress) is a heat treatment.
+_PROCESSES: dict[str, re.Pattern[str]] = {
+    "heat_treatment": re.compile(
+        r"(?<![^\W\d_])(?:anneal|temper|quench|normali[sz]|ageing|aging|stress.reliev|carburi[sz]"
+        r"|nitrid|case.harden|induction.harden|through.harden)",
+        re.I,
+    ),
+}
 
 
 def _speaks_of(field: str, quote: str) -> bool:

@@ -744,3 +744,30 @@ def test_american_standards_and_roughness_values_are_read_in_their_own_forms() -
     )
     assert find_extract("Which standard is plate P-1 interpreted to?", [bare]) is None
     assert find_extract("What roughness are the machined surfaces of P-1?", [bare]) is None
+
+
+def test_a_scale_asked_of_a_drawing_named_by_its_holes_is_the_sheets_scale() -> None:
+    plate = drawing_source(
+        1,
+        "Hole table of JIG PLATE JP-55187.\nHole A1: size ⌀6.6; X 20; Y 15.",
+        fields={"scale": "1:2"},
+        title="JIG PLATE",
+        drawing="JP-55187",
+    )
+    found = find_extract("What scale is the jig plate with the hole table drawn at?", [plate])
+    assert found is not None and found.field == "scale" and found.quote == "1:2"
+
+
+def test_a_line_naming_a_heat_treatment_process_answers_the_heat_treatment() -> None:
+    pulley = drawing_source(
+        1,
+        "皮带轮 DL-5208-01\n2. 时效处理消除内应力\n3. 未注倒角 C1",
+        title="皮带轮",
+        drawing="DL-5208-01",
+    )
+    found = find_extract(
+        "What heat treatment does the 皮带轮 get to relieve internal stress?", [pulley]
+    )
+    assert found is not None and "时效处理" in found.quote
+    plain = drawing_source(2, "DISC D-1\n2. BREAK SHARP EDGES", title="DISC", drawing="D-1")
+    assert find_extract("What heat treatment does disc D-1 get?", [plain]) is None
