@@ -469,7 +469,12 @@ def _step_of_treatment(question: str, phrase: str, sources: Sequence[Source]) ->
 
 def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extract | None:
     """The best line of the sources, kept only if it answers what the question asks."""
-    line = line_extract(question, sources, _answers_as_asked(question, sources))
+    as_asked = _answers_as_asked(question, sources)
+    if field == "standard":
+        of_asked = _standard_of_asked(question)
+        line = line_extract(question, sources, lambda quote: as_asked(quote) and of_asked(quote))
+    else:
+        line = line_extract(question, sources, as_asked)
     if line is not None and field in _NEVER_THE_NAME and _names_its_drawing(line, sources):
         return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the drawing's name
     if line is not None and field in _LINE_FORMS and not _LINE_FORMS[field].search(line.quote):
@@ -490,6 +495,28 @@ def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extrac
     if line is not None and _another_person(field, line.quote):
         return None  # the approver asked, the drafter's line: the approver's cell is empty
     return line
+
+
+def _standard_of_asked(question: str) -> Callable[[str], bool]:
+    """The test a line's standard must pass: written after another field's label that the question
+    does not name, it is that field's ("Surface treatment: Clear anodised General tolerance: ISO
+    2768-fH" gives no standard for the anodising)."""
+    asked = [t for t in terms(question) if t != "standard"]
+
+    def accept(quote: str) -> bool:
+        found = _LINE_FORMS["standard"].search(quote)
+        if found is None:
+            return True
+        before = quote[: found.start()].rstrip()
+        if not before.endswith(":"):
+            return True
+        head = before[:-1].rstrip().lower()
+        label = next(
+            (lab for labs in LABELS.values() for lab in labs if head.endswith(lab.lower())), None
+        )
+        return label is None or any(term_matches(t, terms(label)) for t in asked)
+
+    return accept
 
 
 def _ends_with_label(field: str, quote: str) -> bool:

@@ -771,3 +771,18 @@ def test_a_line_naming_a_heat_treatment_process_answers_the_heat_treatment() -> 
     assert found is not None and "时效处理" in found.quote
     plain = drawing_source(2, "DISC D-1\n2. BREAK SHARP EDGES", title="DISC", drawing="D-1")
     assert find_extract("What heat treatment does disc D-1 get?", [plain]) is None
+
+
+def test_a_standard_written_after_another_fields_label_is_that_fields() -> None:
+    bracket = drawing_source(
+        1,
+        "HINGE BRACKET HB-2094-01\n"
+        "Surface treatment: Clear anodised General tolerance: ISO 2768-fH\n"
+        "6. Anodise clear to ISO 7599, layer at least 15 um.",
+        title="HINGE BRACKET",
+        drawing="HB-2094-01",
+    )
+    anodise = find_extract("Which standard is the hinge bracket anodised to?", [bracket])
+    assert anodise is not None and "ISO 7599" in anodise.quote
+    general = find_extract("Which general tolerance standard does HB-2094-01 follow?", [bracket])
+    assert general is not None and "2768" in general.quote
