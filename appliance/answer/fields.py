@@ -10,7 +10,7 @@ sense where it is not English.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from appliance.answer.context import Source
 from appliance.answer.extractive import LEAD_IN, PERSON_VERBS, TITLE_BLOCK_HEADER, Extract
@@ -375,10 +375,13 @@ _DESIGNATION = re.compile(r"\s*(?:\S*\d|[A-Z]{2,}\b)")
 _WHICH_DRAWING = re.compile(r"\b(?:which|what)\s+(drawing|part)\b")
 
 
-def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
+def _label_value(
+    text: str, labels: Sequence[str], field: str = "", want: Callable[[str], bool] | None = None
+) -> str:
     """The value written after one of a field's labels in plain text: on the label's line, or, for
     a label ending its line, on the line under it (a note: "SURFACE FINISH:" over "Ra 1.6").
-    Never a label: "Surface treatment Ytbehandling" is the label in two languages, no value."""
+    Never a label: "Surface treatment Ytbehandling" is the label in two languages, no value.
+    ``want``: a further test the value must pass."""
     # Two passes: "SCALE: 1:5" (a label with its colon) is surer than a label opening a line
     # ("SCALE 1 : 2" under a section view is the view's scale, not the drawing's).
     # Longest labels first; where one matched, a shorter one at the same place is part of it
@@ -408,7 +411,7 @@ def _label_value(text: str, labels: Sequence[str], field: str = "") -> str:
                     value = _value_below(text, match.end(), field) or _value_in_row(
                         text, match.start(), field
                     )
-                if value and _has_form(field, value):
+                if value and _has_form(field, value) and (want is None or want(value)):
                     return value
     return ""
 
@@ -599,6 +602,12 @@ def field_extract(
         if field == "revision" and src.revision:
             return Extract(src.number, src.revision, field, 1.0, box)
         value = src.fields.get(field, "")
+        if value and _has_form(field, value) and _latin_scraps_in_chinese(value, src.text):
+            # The cell's Chinese read by the Latin model ("Rae ri" for 发黑): the label's line,
+            # read again by the Chinese model, holds the value when it is there.
+            again = _label_value(src.text, FIELD_LABELS.get(field, ()), field, _HAN.search)
+            if again:
+                box, value = None, again
         if not (value and _has_form(field, value)):
             box = None
             value = _label_value(src.text, FIELD_LABELS.get(field, ()), field)
@@ -609,6 +618,18 @@ def field_extract(
         if value:
             return Extract(src.number, value, field, 1.0, box, _english(field, value))
     return None
+
+
+#: Chinese characters.
+_HAN = re.compile(r"[\u3400-\u9fff]")
+#: Nothing but scraps of one to three Latin letters ("Rae ri", "ee x"): what the Latin model makes
+#: of Chinese characters.
+_SCRAPS = re.compile(r"[^\W\d_]{1,3}(?:[\s.,;:'|-]+[^\W\d_]{1,3})*")
+
+
+def _latin_scraps_in_chinese(value: str, text: str) -> bool:
+    """Whether a field's value is Latin scraps on a drawing written in Chinese."""
+    return _SCRAPS.fullmatch(value.strip()) is not None and _HAN.search(text) is not None
 
 
 #: Fields whose values are codes, numbers or names, never words to translate.

@@ -786,3 +786,21 @@ def test_a_standard_written_after_another_fields_label_is_that_fields() -> None:
     assert anodise is not None and "ISO 7599" in anodise.quote
     general = find_extract("Which general tolerance standard does HB-2094-01 follow?", [bracket])
     assert general is not None and "2768" in general.quote
+
+
+def test_latin_scraps_read_from_a_chinese_cell_give_way_to_the_labels_chinese_line() -> None:
+    shaft = drawing_source(
+        1,
+        "输出轴 SZ-1907-03\n| 表面处理 : 发黑\n6. 轴颈表面粗糙度 Ra 0.8",
+        fields={"surface_treatment": "Rae ri"},
+        title="输出轴",
+        drawing="SZ-1907-03",
+    )
+    found = find_extract("What surface treatment does the 输出轴 get?", [shaft])
+    assert found is not None and found.quote == "发黑" and found.english == "black oxide"
+    # With no Chinese line to read it from, the cell's reading stays.
+    alone = drawing_source(
+        2, "输出轴 SZ-1907-04", fields={"surface_treatment": "Rae ri"}, title="输出轴"
+    )
+    kept = find_extract("What surface treatment does the 输出轴 get?", [alone])
+    assert kept is not None and kept.quote == "Rae ri"
