@@ -605,7 +605,7 @@ def field_extract(
         if value and _has_form(field, value) and _latin_scraps_in_chinese(value, src.text):
             # The cell's Chinese read by the Latin model ("Rae ri" for 发黑): the label's line,
             # read again by the Chinese model, holds the value when it is there.
-            again = _label_value(src.text, FIELD_LABELS.get(field, ()), field, _HAN.search)
+            again = _label_value(src.text, FIELD_LABELS.get(field, ()), field, _has_han)
             if again:
                 box, value = None, again
         if not (value and _has_form(field, value)):
@@ -625,6 +625,11 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 #: Nothing but scraps of one to three Latin letters ("Rae ri", "ee x"): what the Latin model makes
 #: of Chinese characters.
 _SCRAPS = re.compile(r"[^\W\d_]{1,3}(?:[\s.,;:'|-]+[^\W\d_]{1,3})*")
+
+
+def _has_han(text: str) -> bool:
+    """Whether a text holds Chinese characters."""
+    return _HAN.search(text) is not None
 
 
 def _latin_scraps_in_chinese(value: str, text: str) -> bool:
