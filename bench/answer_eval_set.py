@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SET_DIR = Path(__file__).resolve().parent / "data" / "answer_eval"
-FILES = ("shared.toml", "rendered.toml", "fresh.toml", "blind.toml")
+FILES = ("shared.toml", "rendered.toml", "fresh.toml", "blind.toml", "notes.toml")
 CLASSES = ("field", "field_foreign", "note", "dimension", "naming", "table", "unanswerable")
 SPLITS = ("tuning", "dev", "heldout")
 

@@ -200,6 +200,9 @@ def test_known_spelling_mends_ocr_slips_of_accented_words() -> None:
         ("表面镀锌钝化, 镀层厚度8~12um", ("galvanised", "passivated", "plating")),
         ("Rostskyddsolja efter kontroll", ("anti-rust oil", "after", "inspection")),
         ("Entfettet und geölt", ("degreased", "oiled")),
+        ("Gewinde vor dem Einsatzhärten abdecken", ("thread", "before", "case hardening", "mask")),
+        ("激光打标图号 ， 字高 5 mm", ("laser", "marking", "character height")),
+        ("外露表面喷涂灰色面漆", ("exposed", "surface", "grey", "topcoat")),
     ],
 )
 def test_notes_process_words_read_in_english(note: str, english_words: tuple[str, ...]) -> None:

@@ -118,7 +118,7 @@ _GENERAL = re.compile(
 #: "Kanten gebrochen 0,5x45°", "FILLETS R2 UNLESS NOTED"): the chamfer or radius of a drawing
 #: that dimensions none.
 _EDGE_NOTES = {
-    "chamfer": re.compile(r"\bC\s?\d+(?:[.,]\d+)?\b|\d+(?:[.,]\d+)?\s?[x×]\s?45\s?°"),
+    "chamfer": re.compile(r"\bC\s?\d+(?:[.,]\d+)?\b|\d+(?:[.,]\d+)?\s?[xX×]\s?45\s?°"),
     "radius": re.compile(r"\bR\s?\d+(?:[.,]\d+)?\b"),
 }
 #: A question about the edges a drawing leaves undimensioned: "what chamfer applies where none is
@@ -126,7 +126,9 @@ _EDGE_NOTES = {
 _EDGE_DEFAULT = re.compile(
     r"\b(?:none is (?:given|shown|stated|drawn|dimensioned|specified|marked|noted)"
     r"|not (?:given|shown|dimensioned|specified|indicated|stated|noted|marked)"
-    r"|unspecified|undimensioned|unmarked|otherwise|unless|general|default)\b",
+    r"|unspecified|undimensioned|unmarked|otherwise|unless|general|default"
+    # The part's edges as a whole: "how big a chamfer on the sharp edges", "all edges".
+    r"|sharp (?:edges?|corners?)|(?:all|the) edges)\b",
     re.I,
 )
 _EDGE_ASPECT = (

@@ -263,6 +263,14 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         found = field_extract(question, field, phrase, sources)
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
             return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
+        if found is not None and not _states_quantity(question, found.quote):
+            # "How hard is it?" of "Heat treatment: Case hardened": the note that gives the
+            # hardness in its unit answers; the field does only when no line states it.
+            stated = _line_answer(question, field, sources) or _only_line_with_unit(
+                question, sources
+            )
+            if stated is not None:
+                return stated
         if found is not None:
             # "Werkstoff: siehe Stückliste": the parts list's row for the part itself.
             own = parts.own_row_extract(found, field, sources)
@@ -366,6 +374,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
             _FASTENERS  # a tightening torque is a fastener's whether the line says so or not
         )
     found: dict[str, Extract] = {}
+    changes: dict[str, Extract] = {}
     for src in sources:
         if (src.source, src.page) not in files:
             continue
@@ -377,8 +386,16 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
                 continue  # a parts-list row's cells answer for their own part only (parts.py)
             said = f"{line}\n{translate(line)}".lower()
             if all(part in said for part in components):
-                found.setdefault(line, Extract(src.number, line, "", 0.5))
+                kept = changes if _REVISION_ROW.match(line) else found
+                kept.setdefault(line, Extract(src.number, line, "", 0.5))
+    # A revision row says what a value was changed to ("Härdning ändrad till 58 HRC"); the note
+    # saying the same is the one to quote, and the row only when no note states it.
+    found = found or changes
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+#: A revision row as the index writes it (vision.tables.table_text): "Revision B: ...".
+_REVISION_ROW = re.compile(r"Revision [^:]{1,4}: ")
 
 
 #: Quantities no dimension states: "what torque does the M16x1,5 thread need" is not its size.
@@ -779,6 +796,13 @@ _GEOMETRIC = (
 _QUANTITIES += tuple(
     (re.compile(rf"\b(?:{words})\b", re.I), re.compile(rf"{words}|{marks}", re.I))
     for words, marks in _GEOMETRIC
+)
+# "How flat must the face be": a flatness, asked in plain words; "FLAT WITHIN .002" states one.
+_QUANTITIES += (
+    (
+        re.compile(r"\bhow flat\b", re.I),
+        re.compile(r"\bflat(?:ness)?\b|ebenheit|planhet|平面度|⏥", re.I),
+    ),
 )
 
 

@@ -804,3 +804,55 @@ def test_latin_scraps_read_from_a_chinese_cell_give_way_to_the_labels_chinese_li
     )
     kept = find_extract("What surface treatment does the 输出轴 get?", [alone])
     assert kept is not None and kept.quote == "Rae ri"
+
+
+def test_a_hardness_asked_is_the_line_stating_it_not_the_heat_treatment_field() -> None:
+    sleeve = drawing_source(
+        1,
+        "BEARING SLEEVE BS-2290-05\n1. Surface hardness 60 ±2 HRC, case depth 0.6",
+        fields={"heat_treatment": "Case hardened"},
+        title="BEARING SLEEVE",
+        drawing="BS-2290-05",
+    )
+    found = find_extract("What surface hardness do I check BS-2290-05 for?", [sleeve])
+    assert found is not None and "60 ±2 HRC" in found.quote
+    # Asked what the treatment is, the field answers.
+    treatment = find_extract("What heat treatment does BS-2290-05 get?", [sleeve])
+    assert treatment is not None and treatment.quote == "Case hardened"
+
+
+def test_a_quantity_in_a_note_and_in_a_revision_row_is_the_notes() -> None:
+    pin = drawing_source(
+        1,
+        "STYRBULT SB-2044-07\n3. Härdas till 58 HRC\n"
+        "Revision B: Ändring Härdning ändrad till 58 HRC; Datum 2026-02-27.",
+        title="Styrbult",
+        drawing="SB-2044-07",
+    )
+    found = find_extract("How hard is the Styrbult heat treated?", [pin])
+    assert found is not None and found.quote == "3. Härdas till 58 HRC"
+
+
+def test_the_sharp_edges_chamfer_is_the_edge_note_written_with_a_capital_x() -> None:
+    found = find_extract(
+        "How big a chamfer do I knock the sharp edges off with on the mounting bracket?",
+        [_BRACKET],
+    )
+    assert found is not None and "0.5 X 45°" in found.quote
+
+
+def test_how_flat_asks_a_flatness() -> None:
+    plate = drawing_source(
+        1,
+        "JIG PLATE JP-55187\n5. FINISH: BLACK ANODIZE\n7. PART MUST BE FLAT WITHIN .002 AFTER FINISH.",
+        fields={"surface_treatment": "BLACK ANODIZE"},
+        title="JIG PLATE",
+        drawing="JP-55187",
+    )
+    found = find_extract("JP-55187 - how flat after finishing?", [plate])
+    assert found is not None and ".002" in found.quote
+    chinese = drawing_source(
+        2, "电机安装板 DJ-2740-01\n2. 安装面平面度 0.05， 粗糙度 Ra 1.6", drawing="DJ-2740-01"
+    )
+    flat = find_extract("How flat does the mounting face of DJ-2740-01 have to be?", [chinese])
+    assert flat is not None and "0.05" in flat.quote
