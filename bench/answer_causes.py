@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from appliance.answer import answering
 from appliance.answer.answering import Answer
+from appliance.config import Config
 from appliance.errors import public_name
 from appliance.index.store import IndexStore
 from bench.answer_eval_set import Question, matches
@@ -83,6 +85,41 @@ def why_wrong(
     if any(matches(said, e) for e in q.expect) and len(said) > max_claim_chars:
         return "long claim"
     return "other line"
+
+
+#: Where in the answering a declined question stopped (see :func:`where_declined`).
+DECLINED_AT = ("weak retrieval", "file not retrieved", "file ranked below others", "no extract")
+
+
+def where_declined(q: Question, text: str, store: IndexStore, config: Config) -> str:
+    """Where an answerable question that was declined stopped: retrieval was too weak to try, the
+    expected file was not among the sources retrieved, it was but not first, or it was first and
+    no field, dimension or line of it qualified. Re-runs retrieval only (no answer is made)."""
+    p = answering._prepare(
+        text, store=store, config=config, namespaces=None, heard=False, in_hand=None
+    )
+    if p.weak:
+        return "weak retrieval"
+    names = [public_name(s.source) for s in p.sources]
+    if q.source not in names:
+        return "file not retrieved"
+    return "no extract" if names[0] == q.source else "file ranked below others"
+
+
+def report_declined(rows: Iterable[tuple[str, tuple[str, ...], str]], splits: list[str]) -> None:
+    """Print, per split, the declined questions by where they stopped, in all and for each class
+    (from (split, classes, where) triples). Totals only."""
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for split, classes, where in rows:
+        for kind in ("all", *classes):
+            counts[(split, kind, where)] += 1
+    for split in splits:
+        kinds = sorted({k for s, k, _ in counts if s == split}, key=lambda k: (k != "all", k))
+        for kind in kinds:
+            parts = [
+                f"{w} {counts[(split, kind, w)]}" for w in DECLINED_AT if counts[(split, kind, w)]
+            ]
+            print(f"  {split} declined, {kind}: " + ", ".join(parts))
 
 
 def drawing_files(questions: Iterable[Question]) -> dict[str, str]:

@@ -70,6 +70,8 @@ from bench.answer_causes import (  # noqa: E402
     drawing_files,
     report_causes,
     report_causes_by_class,
+    report_declined,
+    where_declined,
     why_wrong,
 )
 from bench.answer_drawings import check_truth, write_drawings  # noqa: E402
@@ -122,6 +124,8 @@ class Result:
     #: The appliance asked back which drawing was meant, and ``answer`` is the one given after
     #: the reply (the drawing the question's key is about, said by its number).
     asked_back: bool = False
+    #: Where a declined answerable question stopped ("" otherwise; bench/answer_causes.py).
+    declined_at: str = ""
 
 
 # ------------------------------------------------------------------------------------ files
@@ -410,6 +414,8 @@ async def run(
                     why_wrong(q, answer, right, indexed, files_of, claim, MAX_CLAIM_CHARS),
                     asked_back,
                 )
+                if r.cause == "declined":
+                    r.declined_at = where_declined(q, text, store, config)
                 results.append(r)
                 if verbose:
                     print_line(r)
@@ -592,6 +598,10 @@ def report(label: str, results: list[Result], splits: list[str]) -> None:
     report_causes(((r.question.split, r.cause) for r in results if r.cause), splits)
     report_causes_by_class(
         ((r.question.split, r.question.classes, r.cause) for r in results if r.cause), splits
+    )
+    report_declined(
+        ((r.question.split, r.question.classes, r.declined_at) for r in results if r.declined_at),
+        splits,
     )
     for s in splits:
         rows = [r for r in results if r.question.split == s and r.asked_back]
