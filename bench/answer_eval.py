@@ -530,6 +530,8 @@ def print_line(r: Result) -> None:
     q = r.question
     flag = ("RIGHT" if r.right else "wrong") if q.answerable else ("ok" if r.right else "ANSWERED")
     why = f" [{r.cause}]" if r.cause else ""
+    if r.declined_at:
+        why = f" [declined: {r.declined_at}]"
     if r.asked_back:
         why += " (asked back which drawing)"
     cite = public_name(a.citations[0].source) if a.citations else "-"

@@ -277,4 +277,34 @@ def qualified(
     wider = functools.cache(wider)
     kept, question = described_as(question, named, text_of, wider)
     kept = in_own_words(question, by_number(the_whole(question, kept)))
+    kept = with_revision(question, kept, text_of, wider)
     return in_language(question, kept, text_of, wider), question
+
+
+#: A revision said in a question: "rev B", "revision C", "index b".
+_REVISION_SAID = re.compile(r"\b(?:rev(?:ision)?|index)\.?\s+([A-Z]|\d{1,2})\b", re.I)
+
+
+def with_revision(
+    question: str,
+    named: Sequence[NamedSource],
+    text_of: Callable[[NamedSource], str],
+    wider: Callable[[], Sequence[NamedSource]],
+) -> list[NamedSource]:
+    """Of the drawings a name fits, the ones that have the revision the question says ("what
+    changed in rev B of the adapter plate": the adapter plate with a revision B, where the one
+    named in full has none). The named drawings as they were when one of them has it, or none of
+    the drawings named at least half does."""
+    said = _REVISION_SAID.search(question)
+    if said is None or not named:
+        return list(named)
+    letter = re.escape(said.group(1))
+    row = re.compile(rf"^Revision(?::)? {letter}\b", re.I | re.M)
+
+    def has_it(n: NamedSource) -> bool:
+        return row.search(text_of(n)) is not None
+
+    if any(has_it(n) for n in named):
+        return list(named)
+    others = [n for n in wider() if has_it(n)]
+    return others or list(named)

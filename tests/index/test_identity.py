@@ -321,3 +321,13 @@ def test_the_finder_reads_a_drawing_named_by_another_word_by_its_title() -> None
     texts["druckstueck.png"] = "Druckstück (pressure pad)"
     named = names.match("the pressure pad?", soundalike_names=False)
     assert by_title("the pressure pad?", named, titles, texts) == "the pressure pad?"
+
+
+def test_a_word_joining_the_sentence_to_a_name_is_no_other_part() -> None:
+    names = _names_of(("bottenplatta_kompl.png", "Bottenplatta, kompl.", "BP-5531-01"))
+    found = names.match(
+        "How many socket head screws go into bottenplatta_kompl?", soundalike_names=False
+    )
+    assert [n.source for n in found] == ["bottenplatta_kompl.png"]
+    # A content word before the name still makes it another part.
+    assert names.match("How many screws hold the frame bottenplatta?", soundalike_names=False) == []

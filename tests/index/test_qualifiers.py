@@ -11,6 +11,7 @@ from appliance.index.qualifiers import (
     in_language,
     in_own_words,
     the_whole,
+    with_revision,
     written_in,
 )
 
@@ -144,3 +145,23 @@ def test_a_foreign_word_said_names_the_drawing_that_writes_it() -> None:
     assert in_own_words("What module is the gear on the Vorgelegewelle?", [vw, cz]) == [vw]
     # A foreign word no name holds picks nothing.
     assert in_own_words("Who released the guide plate, Freigegeben?", [dx, fp]) == [dx, fp]
+
+
+def test_a_revision_said_picks_the_drawing_that_has_it() -> None:
+    texts = {
+        "Adapterplatte.jpg": "Title: Stahl Adapterplatte (steel adapter plate)",
+        "spindle_adapter_plate.png": "Revision: C\nRevision B: Ø.250 DOWEL HOLES WAS Ø.188.",
+    }
+    named = _named("Adapterplatte.jpg")
+    wider = _named("Adapterplatte.jpg", "spindle_adapter_plate.png")
+    kept = with_revision(
+        "What changed in rev B of the adapter plate?",
+        named,
+        lambda n: texts[n.source],
+        lambda: wider,
+    )
+    assert [n.source for n in kept] == ["spindle_adapter_plate.png"]
+    # No drawing has the revision, or the one named has it: the name stands.
+    for question in ("What changed in rev F of the adapter plate?", "What is the adapter plate?"):
+        kept = with_revision(question, named, lambda n: texts[n.source], lambda: wider)
+        assert [n.source for n in kept] == ["Adapterplatte.jpg"]
