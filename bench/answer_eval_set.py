@@ -6,7 +6,8 @@ has a ``[drawings]`` table (file name -> split and style) and ``[[question]]`` e
 drawing: a question's split is its drawing's: ``tuning`` (read and tuned on), ``dev`` (the old
 held-out part, read question by question since decision 0027) and ``heldout`` (only totals are looked
 at). ``fresh.toml`` holds a batch of tuning questions written blind (decision 0026), ``blind.toml`` one
-written by writers who never saw the answering code (decision 0052); a file's top-level
+written by writers who never saw the answering code (decision 0052), ``notes.toml`` note questions
+written the same way (decision 0073); a file's top-level
 ``batch`` names the batch its questions belong to ("main" when absent), so the bench can print a batch
 alone.
 """
@@ -48,7 +49,7 @@ class Question:
     #: False when the drawings do not answer it.
     answerable: bool
     #: The batch the question was written in ("main": decisions 0016 and 0025; "fresh": 0026;
-    #: "blind": 0052; "blind2": 0065).
+    #: "blind": 0052; "blind2": 0065; "notes": 0073).
     batch: str = "main"
 
 
