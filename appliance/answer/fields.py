@@ -416,6 +416,12 @@ def _label_value(
     return ""
 
 
+def labelled_value(text: str, labels: Sequence[str], want: Callable[[str], bool]) -> str:
+    """The value written after (or under) one of ``labels`` in plain text that passes ``want``;
+    "" when there is none. For labels outside the title-block fields ("QA", "MFG APPR")."""
+    return _label_value(text, labels, "", want)
+
+
 def _after_label(rest: str, field: str) -> str | None:
     """What follows a label on its line, without the label's second language and joining words;
     None when another field's label follows it."""
@@ -523,8 +529,9 @@ _MATERIAL_WORDS = re.compile(
 
 def _looks_like(field: str, line: str) -> bool:
     """Whether a line under a label can be its value: a number for the fields written with one; a
-    material or treatment word for those (a text layer's next line is often another label's)."""
-    if field in _NUMERIC_FIELDS:
+    material or treatment word for those (a text layer's next line is often another label's).
+    A label of no field ("QA") leaves the test to its caller."""
+    if not field or field in _NUMERIC_FIELDS:
         return True
     if field == "material" and _MATERIAL_GRADE.match(line.strip()):
         return True

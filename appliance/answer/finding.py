@@ -24,6 +24,7 @@ from appliance.answer.fields import (
     WEIGHT,
     asked_field,
     field_extract,
+    labelled_value,
 )
 from appliance.answer.subjects import (
     COMPONENTS,
@@ -206,6 +207,11 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
     if _PROJECTION_ASKED.search(question):
         return _projection(question, sources)
     field, phrase = asked_field(question)
+    role = _ROLE_ASKED.search(question) if field in _PEOPLE or _WHO.match(question) else None
+    if role is not None:
+        return _person_of_role(question, role, sources)
+    if _COATING_THICKNESS.search(question):
+        return _coating_thickness(question, sources)
     # "What finish is the bore honed to?" names a feature but asks for its surface, not a size;
     # "how long is the leak test" asks a time, not a length.
     thread_note = _thread_note(question, sources)
@@ -932,6 +938,65 @@ def _speaks_of(field: str, quote: str) -> bool:
 
 #: The people a title block names, each in a cell of their own.
 _PEOPLE = ("drawn_by", "checked_by", "approved_by")
+#: A question asking who.
+_WHO = re.compile(r"\s*(?:who|whose|whom)\b", re.I)
+#: A role a drawing may give a signature box of its own, beyond drawn, checked and approved, with
+#: the labels it is written under.
+_ROLE_BOXES: dict[str, tuple[str, ...]] = {
+    "quality": ("QA", "Q.A.", "QC", "QUALITY", "INSPECTION"),
+    "manufacturing": ("MFG APPR", "MFG", "MANUFACTURING", "PRODUCTION"),
+}
+# (Engineering approval is the title block's approver: its reader takes it by the cell's place.)
+_ROLE_ASKED = re.compile(
+    r"\b(?:(?P<quality>QA|Q\.A\.|QC|quality)|(?P<manufacturing>MFG|manufacturing|production))\b",
+    re.I,
+)
+#: A coating's thickness asked ("how thick is the powder coat"): not a dimension of the part.
+_COATING = (
+    r"(?:coat\w*|anodi[sz]\w*|eloxi\w*|plat(?:ed|ing)|paint\w*|lack\w*|layer|schicht|skikt"
+    r"|zinc|zink|galvani[sz]\w*|chrom\w*|nickel|powder|pulver\w*|镀\w*|涂\w*|漆|膜)"
+)
+_COATING_THICKNESS = re.compile(
+    rf"\b(?:how thick|thickness)\b.*\b{_COATING}|\b{_COATING}\b.*\b(?:how thick|thickness)\b",
+    re.I,
+)
+_THICKNESS_STATED = re.compile(r"\d\s*(?:µm|μm|um|mm|mils?)\b|\d\s*(?:µm|μm)", re.I)
+
+
+def _person_of_role(
+    question: str, role: re.Match[str], sources: Sequence[Source]
+) -> Extract | None:
+    """Who signed for a role the drawing gives a box of its own ("Who signed QA?": the name under
+    "QA"); None when the drawing has no such box with a name in it. Another role's signature
+    (the approver's, a revision's) does not answer."""
+    labels = _ROLE_BOXES[role.lastgroup or ""]
+    subject = subject_sources(question, "", sources)[:1]
+    files = {(s.source, s.page) for s in subject}
+    person = _LINE_FORMS["approved_by"]
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        value = labelled_value(src.text, labels, lambda v: person.search(v) is not None)
+        if value:
+            field = "checked_by" if role.lastgroup == "quality" else "approved_by"
+            return Extract(src.number, value, field, 1.0)
+    return None
+
+
+def _coating_thickness(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The line of the drawing asked about that states a coating with its thickness ("Anodise
+    clear, layer at least 15 µm", "镀层厚度8~12um"); None when no line does: the part's own
+    thickness is not its coat's."""
+    subject = subject_sources(question, "", sources)[:1]
+    files = {(s.source, s.page) for s in subject}
+    drawing = [s for s in sources if (s.source, s.page) in files]
+    coating = re.compile(_COATING, re.I)
+
+    def states_it(quote: str) -> bool:
+        said = f"{quote} {translate(quote)}"
+        return bool(_THICKNESS_STATED.search(quote) and coating.search(said))
+
+    return line_extract(question, drawing, states_it) if drawing else None
 
 
 def _another_person(field: str, quote: str) -> bool:

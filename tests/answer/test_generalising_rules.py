@@ -856,3 +856,45 @@ def test_how_flat_asks_a_flatness() -> None:
     )
     flat = find_extract("How flat does the mounting face of DJ-2740-01 have to be?", [chinese])
     assert flat is not None and "0.05" in flat.quote
+
+
+def test_a_coats_thickness_is_a_line_stating_it_never_the_parts_own() -> None:
+    housing = drawing_source(
+        1,
+        "GEARBOX HOUSING GH-7702-11\n25 ±0.2\n5. POWDER COAT RAL 9005",
+        fields={"surface_treatment": "POWDER COAT"},
+        title="GEARBOX HOUSING",
+        drawing="GH-7702-11",
+    )
+    asked = "How thick is the powder coat on the gearbox housing?"
+    assert find_extract(asked, [housing]) is None
+    bracket = drawing_source(
+        2,
+        "HINGE BRACKET HB-2094-01\nWALL 12 mm\n6. Anodise clear to ISO 7599, layer at least 15 um.",
+        title="HINGE BRACKET",
+        drawing="HB-2094-01",
+    )
+    found = find_extract("How thick is the anodising on HB-2094-01?", [bracket])
+    assert found is not None and "15 um" in found.quote
+
+
+def test_a_role_with_a_box_of_its_own_is_answered_from_that_box_or_not_at_all() -> None:
+    plate = drawing_source(
+        1,
+        "JIG PLATE JP-55187\nApproved by: M. OYELARAN\nQA\nD. BROOKS\n8. INSPECT PER QA PLAN",
+        fields={"approved_by": "M. OYELARAN"},
+        title="JIG PLATE",
+        drawing="JP-55187",
+    )
+    qa = find_extract("Who signed QA on the jig plate?", [plate])
+    assert qa is not None and qa.quote == "D. BROOKS"
+    arm = drawing_source(
+        2,
+        "ROCKER ARM RA-9051-03\nApproved by: S. PATEL",
+        fields={"approved_by": "S. PATEL"},
+        title="ROCKER ARM",
+        drawing="RA-9051-03",
+    )
+    assert find_extract("Who signed off QA on RA-9051-03?", [arm]) is None
+    approved = find_extract("Who approved RA-9051-03?", [arm])
+    assert approved is not None and approved.quote == "S. PATEL"
