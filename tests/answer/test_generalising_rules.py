@@ -861,8 +861,9 @@ def test_how_flat_asks_a_flatness() -> None:
 def test_a_coats_thickness_is_a_line_stating_it_never_the_parts_own() -> None:
     housing = drawing_source(
         1,
-        "GEARBOX HOUSING GH-7702-11\n25 ±0.2\n5. POWDER COAT RAL 9005",
+        "GEARBOX HOUSING GH-7702-11\n5. POWDER COAT RAL 9005",
         fields={"surface_treatment": "POWDER COAT"},
+        dims="25 ±0.2\n180\n120",
         title="GEARBOX HOUSING",
         drawing="GH-7702-11",
     )
@@ -870,7 +871,8 @@ def test_a_coats_thickness_is_a_line_stating_it_never_the_parts_own() -> None:
     assert find_extract(asked, [housing]) is None
     bracket = drawing_source(
         2,
-        "HINGE BRACKET HB-2094-01\nWALL 12 mm\n6. Anodise clear to ISO 7599, layer at least 15 um.",
+        "HINGE BRACKET HB-2094-01\n6. Anodise clear to ISO 7599, layer at least 15 um.",
+        dims="12",
         title="HINGE BRACKET",
         drawing="HB-2094-01",
     )
