@@ -488,7 +488,11 @@ WINDOW_RULES = {
 
 
 def window_rule(
-    items: Sequence[Item], tails: Sequence[float], context: Literal["short", "full"], split: str
+    items: Sequence[Item],
+    tails: Sequence[float],
+    context: Literal["short", "full"],
+    split: str,
+    beam_size: int = 1,
 ) -> dict[float, dict[tuple[int, int], str]]:
     """For each accepted window: the question recogniser's transcript, without the front end's
     prompt, of the audio around the detected phrase (from ``WINDOW_MARGIN_S`` before its
@@ -515,7 +519,7 @@ def window_rule(
                 start = max(0, it.starts.get(a, a) - margin)
                 end = min(len(it.audio), it.ends.get(a, a) + int(tail * SAMPLE_RATE))
                 t0 = time.perf_counter()
-                text = hear_window(recogniser, it.audio[start:end], context)
+                text = hear_window(recogniser, it.audio[start:end], context, beam_size)
                 costs.append(time.perf_counter() - t0)
                 heard[(id(it), a)] = text
                 # Ready when the window's audio has arrived (at the detection or after it) and
@@ -526,8 +530,8 @@ def window_rule(
         if costs:
             delayed = sum(x > 0 for x in late)
             print(
-                f"window check ({settings.whisper_model}, {context} context, no prompt, tail "
-                f"{tail:.2f} s): "
+                f"window check ({settings.whisper_model}, {context} context, beam {beam_size}, "
+                f"no prompt, tail {tail:.2f} s): "
                 f"{len(costs)} windows, transcription p50 {percentile(costs, 50) * 1000:.0f} ms, "
                 f"p95 {percentile(costs, 95) * 1000:.0f} ms (load average "
                 f"{os.getloadavg()[0]:.1f}); ready after the capture's end in {delayed} "
@@ -596,6 +600,12 @@ def main() -> None:
         default=None,
         help="whisper's encoder context for the window (default: the front end's)",
     )
+    parser.add_argument(
+        "--window-beam",
+        type=int,
+        default=1,
+        help="beam of the window's short decode (default 1: greedy, as the front end decodes it)",
+    )
     parser.add_argument("--list", action="store_true", help="print the near-misses and stop")
     args = parser.parse_args()
     if args.list:
@@ -639,7 +649,7 @@ def main() -> None:
 
         tails = [float(x) for x in args.window_tails.split(",") if x] or [WINDOW_TAIL_S]
         context = args.window_context or WINDOW_CONTEXT
-        heard = window_rule([*items, *speech], tails, context, args.split)
+        heard = window_rule([*items, *speech], tails, context, args.split, args.window_beam)
         variants: dict[str, Callable[[str], bool]] = {
             "window rule (phrases.window_near_miss)": lambda t: window_near_miss(t, PHRASE)
         }

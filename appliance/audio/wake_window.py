@@ -33,13 +33,17 @@ WINDOW_CONTEXT: Literal["short", "full"] = "short"
 
 
 def hear_window(
-    recogniser: Recogniser, audio: Samples, context: Literal["short", "full"] = WINDOW_CONTEXT
+    recogniser: Recogniser,
+    audio: Samples,
+    context: Literal["short", "full"] = WINDOW_CONTEXT,
+    beam_size: int = 1,
 ) -> str:
     """The window's words, heard without a prompt (a prompt that names the phrase is what made
-    whisper write it). An engine without a short-context decode transcribes it whole."""
+    whisper write it). An engine without a short-context decode transcribes it whole.
+    ``beam_size``: the short decode's beam (greedy by default, as the wake check decodes)."""
     if context == "short" and isinstance(recogniser, WhisperRecogniser):
         tokens = max(24, int(len(audio) / SAMPLE_RATE * 6) + 16)  # ~3 words/s, 2 tokens/word
-        return recogniser.decode_window(audio, max_tokens=tokens).text
+        return recogniser.decode_window(audio, max_tokens=tokens, beam_size=beam_size).text
     return recogniser.transcribe(audio).text
 
 
