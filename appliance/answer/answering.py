@@ -236,6 +236,10 @@ def heard_as(question: str) -> str:
     return f'You asked: "{said}".'
 
 
+#: The first sentence of an abstention's text.
+NOTHING_FOUND = "I found nothing in the documents that answers this."
+
+
 def abstention(
     question: str,
     searched: Sequence[str],
@@ -246,7 +250,7 @@ def abstention(
     """The plain "the documents do not say" answer, naming where it looked."""
     where = ", ".join(searched)
     others = [ns for ns in others if ns not in searched]
-    text = f"I found nothing in the documents that answers this. I searched: {where}."
+    text = f"{NOTHING_FOUND} I searched: {where}."
     if "global" not in searched:
         text += " Ask again to search the global documents too."
     elif others:
@@ -562,7 +566,31 @@ def _fallback(
     )
     if answer.mode == "extractive" and is_sure(found, config.answer.fast_path_min_score):
         answer = dataclasses.replace(answer, sure=True)
+    looked_at = _drawing_looked_at(p)
+    if answer.mode == "abstained" and looked_at:
+        # The drawing was found and read, and no line of it answered: the person hears which
+        # drawing to look at themselves, not "the documents" in general.
+        answer = dataclasses.replace(
+            answer,
+            spoken=f"{heard_as(p.question)} I could not find that on {looked_at}.",
+            text=answer.text.replace(NOTHING_FOUND, f"I could not find that on {looked_at}.", 1),
+        )
     return answer
+
+
+def _drawing_looked_at(p: _Prepared) -> str:
+    """The drawing the question named in full, or the one in hand it was asked about, as a person
+    says it ("drawing A-1024"); "" when neither is among the sources."""
+    wanted = p.named
+    if wanted is None and p.in_hand:
+        namespace, _, source = p.in_hand.partition("/")
+        wanted = (namespace, source)
+    for src in p.sources:
+        if wanted is not None and (src.namespace, src.source) == wanted:
+            if src.drawing_number:
+                return f"drawing {src.drawing_number}"
+            return f"the drawing {src.title}" if src.title else ""
+    return ""
 
 
 def is_sure(found: extractive.Extract | None, min_score: float) -> bool:

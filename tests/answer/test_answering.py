@@ -178,6 +178,23 @@ async def test_unanswerable_question_abstains_and_names_where_it_looked(
     assert answer.spoken.startswith('You asked: "Which football team won the world cup".')
 
 
+async def test_a_named_drawing_that_does_not_answer_is_named_in_the_abstention(
+    store: IndexStore, config: Config
+) -> None:
+    # The drawing was found and read: the person hears which drawing to look at themselves.
+    answer = await answer_question(
+        "What torque do the M10 bolts on drawing Keyence_Lift-12.19 take?",
+        store=store,
+        config=config,
+        extractive_only=True,
+    )
+    assert answer.mode == "abstained" and answer.citations == ()
+    # (The PDF's pages carry its title, not the number its title block gives.)
+    assert answer.spoken.endswith("I could not find that on the drawing Elevator_bottom.")
+    assert answer.text.startswith("I could not find that on the drawing Elevator_bottom.")
+    assert "I searched: global" in answer.text
+
+
 async def test_a_transcript_is_read_in_the_drawings_words(
     store: IndexStore, config: Config
 ) -> None:
