@@ -566,16 +566,20 @@ def _fallback(
     )
     if answer.mode == "extractive" and is_sure(found, config.answer.fast_path_min_score):
         answer = dataclasses.replace(answer, sure=True)
+    return _on_the_drawing(answer, p)
+
+
+def _on_the_drawing(answer: Answer, p: _Prepared) -> Answer:
+    """An abstention about a drawing the question named (or the one in hand) says which drawing
+    was looked at: the person hears which sheet to read themselves, not "the documents"."""
     looked_at = _drawing_looked_at(p)
-    if answer.mode == "abstained" and looked_at:
-        # The drawing was found and read, and no line of it answered: the person hears which
-        # drawing to look at themselves, not "the documents" in general.
-        answer = dataclasses.replace(
-            answer,
-            spoken=f"{heard_as(p.question)} I could not find that on {looked_at}.",
-            text=answer.text.replace(NOTHING_FOUND, f"I could not find that on {looked_at}.", 1),
-        )
-    return answer
+    if answer.mode != "abstained" or not looked_at:
+        return answer
+    return dataclasses.replace(
+        answer,
+        spoken=f"{heard_as(p.question)} I could not find that on {looked_at}.",
+        text=answer.text.replace(NOTHING_FOUND, f"I could not find that on {looked_at}.", 1),
+    )
 
 
 def _drawing_looked_at(p: _Prepared) -> str:
@@ -655,9 +659,8 @@ async def stream_answer(
         yield _final(asked, p)
         return
     if p.weak:
-        yield _final(
-            abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"]), p
-        )
+        declined = abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"])
+        yield _final(_on_the_drawing(declined, p), p)
         return
     t_extract = time.perf_counter()
     found = finding.find_extract(p.find_text, p.sources, heard=heard)
