@@ -660,7 +660,10 @@ async def stream_answer(
         return
     if p.weak:
         declined = abstention(p.question, p.searched, p.others, p.truncated, p.timings["retrieve"])
-        yield _final(_on_the_drawing(declined, p), p)
+        declined = _on_the_drawing(declined, p)
+        # Said like every other answer: a listener who hears nothing thinks the question was lost.
+        yield AnswerEvent("sentence", text=declined.spoken)
+        yield _final(declined, p)
         return
     t_extract = time.perf_counter()
     found = finding.find_extract(p.find_text, p.sources, heard=heard)

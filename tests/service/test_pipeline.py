@@ -181,6 +181,30 @@ async def _two_drawings(config: Config, queue: IndexQueue) -> Config:
     return dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
 
 
+async def test_a_question_the_index_knows_nothing_of_is_declined_aloud(
+    config: Config, queue: IndexQueue, embedder: Embedder
+) -> None:
+    # Retrieval finds nothing worth reading: the abstention is still spoken, never silence.
+    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
+    bracket = config.paths.data_dir / "inbox" / "bracket.png"
+    bracket.parent.mkdir(parents=True)
+    draw_sample(SAMPLES[0]).convert("RGB").save(bracket)
+    job = queue.submit("index", "global", path=bracket)
+    assert job.done is not None
+    await job.done
+    reader = ReaderStore(config, SharedEmbedder(config))
+    speaker = RecordingSpeaker()
+    pipeline = _pipeline(config, queue, speaker)
+    pipeline.answerer = AnswerAdapter(config, reader, None)
+    try:
+        result = await pipeline.handle(heard("which football team won the world cup"))
+    finally:
+        reader.close()
+    assert result["mode"] == "abstain", result
+    assert speaker.said and speaker.said[-1] == result["spoken"], speaker.said
+    assert result["spoken"].startswith('You asked: "which football team won the world cup".')
+
+
 async def test_a_question_pointing_at_no_drawing_is_asked_back_and_the_reply_answers_it(
     config: Config, queue: IndexQueue, embedder: Embedder
 ) -> None:
