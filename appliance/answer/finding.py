@@ -26,6 +26,12 @@ from appliance.answer.fields import (
     field_extract,
     labelled_value,
 )
+from appliance.answer.quantities import (
+    DURATION_ASKED,
+    TORQUE_ASKED,
+    asks_quantity,
+    states_quantity,
+)
 from appliance.answer.subjects import (
     COMPONENTS,
     compact_code,
@@ -221,17 +227,17 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         dimensions.asks_dimension(question)
         and field not in _SURFACE_FIELDS
         and field not in _SHEET_FIELDS
-        and not _DURATION[0].search(question)
+        and not DURATION_ASKED.search(question)
         and not _NOT_A_LENGTH.search(question)
     ):
         found = dimensions.dimension_extract(question, sources)
-        if found is None and _asks_quantity(question):
+        if found is None and asks_quantity(question):
             # No dimension says it; a note of the same drawing may, with its unit ("CASE HARDEN
             # .030 DEEP"). Another drawing's note would answer for the wrong part.
             subject = subject_sources(question, "", sources)[:1]
             files = {(s.source, s.page) for s in subject}
             found = line_extract(question, [s for s in sources if (s.source, s.page) in files])
-        if found is not None and not found.field and not _states_quantity(question, found.quote):
+        if found is not None and not found.field and not states_quantity(question, found.quote):
             return None  # a line in place of a missing dimension, without the quantity asked
         return found
     if field == "scale" and _VIEW.search(question):
@@ -269,7 +275,7 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         found = field_extract(question, field, phrase, sources)
         if found is not None and field in _NEVER_THE_NAME and _names_its_drawing(found, sources):
             return None  # "MATERIAL: Keyence_Lift-12.19": the label's cell read with the name
-        if found is not None and not _states_quantity(question, found.quote):
+        if found is not None and not states_quantity(question, found.quote):
             # "How hard is it?" of "Heat treatment: Case hardened": the note that gives the
             # hardness in its unit answers; the field does only when no line states it.
             stated = _line_answer(question, field, sources) or _only_line_with_unit(
@@ -287,7 +293,7 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
         if field == "material" and subject and of_a_component(question, phrase, subject[0]):
             return None  # the drawing states its part's material, not this component's
     line = _line_answer(question, field, sources)
-    if line is None and _asks_quantity(question):
+    if line is None and asks_quantity(question):
         # "What hardness must KM-6027-02 reach?" of "Sätthärdas, härddjup 0.6-0.9 mm, 58-62 HRC":
         # no word is shared, but one line of the drawing states the quantity in its unit.
         line = _only_line_with_unit(question, sources)
@@ -375,7 +381,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
         if w.rstrip("s") in COMPONENTS or w in COMPONENTS
     }
     components -= {t.rstrip("s") for t in identity_terms(subject[0])}
-    if _QUANTITIES[0][0].search(question):
+    if TORQUE_ASKED.search(question):
         components -= (
             _FASTENERS  # a tightening torque is a fastener's whether the line says so or not
         )
@@ -386,7 +392,7 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
             continue
         for line in src.text.splitlines():
             line = line.strip()
-            if not line or len(line) > 120 or not _states_quantity(question, line):
+            if not line or len(line) > 120 or not states_quantity(question, line):
                 continue
             if PARTS_ROW.match(line):
                 continue  # a parts-list row's cells answer for their own part only (parts.py)
@@ -509,7 +515,7 @@ def _line_answer(question: str, field: str, sources: Sequence[Source]) -> Extrac
         and not _names_field(field, line.quote)
     ):
         return None  # a paper format asked, the "Drawn by" line: the drawing does not state it
-    if line is not None and not _states_quantity(question, line.quote):
+    if line is not None and not states_quantity(question, line.quote):
         return None  # a torque asked, a line with the bolt's size but no torque
     if line is not None and PARTS_ROW.match(line.quote):
         return None  # a parts-list row is answered cell by cell (parts.py), or not at all
@@ -557,7 +563,7 @@ def _answers_as_asked(question: str, sources: Sequence[Source]) -> Callable[[str
     question names the thing ("the M5 screws"), the line naming that thing too — a person looks
     for the torque of the M5 screws, not the torque of the M8 bolts."""
     which = _WHICH.match(question) is not None
-    quantity = _asks_quantity(question)
+    quantity = asks_quantity(question)
     names = {
         compact_code(n)
         for s in sources
@@ -571,7 +577,7 @@ def _answers_as_asked(question: str, sources: Sequence[Source]) -> Callable[[str
     def accept(quote: str) -> bool:
         if which and not _designates(question, quote):
             return False
-        if quantity and not _states_quantity(question, quote):
+        if quantity and not states_quantity(question, quote):
             return False
         return not quantity or all(p.search(quote) for p in things)
 
@@ -724,132 +730,12 @@ _MEASURED = re.compile(
 )
 
 
-#: How long a process runs ("how long is the leak test"): a time with its unit, not a length.
-_DURATION: tuple[re.Pattern[str], re.Pattern[str]] = (
-    re.compile(
-        r"\bhow long\b(?=.*\b(?:test\w*|cur\w+|soak\w*|hold\w*|dwell|run\w*|bak\w+)\b)|\bduration\b",
-        re.I,
-    ),
-    re.compile(r"\d\s*(?:s|sec\w*|min\w*|h|hrs?|hours?)\b", re.I),
-)
-
-
-#: Quantities a question may ask for, each with the units a line stating it must show: "what
-#: torque do the M8 bolts take" is not answered by "4 x M8".
-_QUANTITIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        re.compile(r"\b(?:torque|tighten\w*|åtdragning\w*|anzugsmoment\w*)\b", re.I),
-        re.compile(r"\d\s*(?:N\s*·?\s*m|Nm|kNm|lbf?[·\s-]*(?:ft|in)|(?:ft|in)[·\s-]*lbf?)", re.I),
-    ),
-    (
-        re.compile(r"\b(?:pressure|druck|tryck)\b", re.I),
-        re.compile(r"\d\s*(?:bar|psi|[kM]?Pa)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:temperature|temperatur)\b", re.I),
-        re.compile(r"\d\s*°\s*[CF]|\d\s*(?:deg\w*\s*[CF]|K)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:hardness|härte|hårdhet|how hard)\b", re.I),
-        re.compile(r"\d\s*(?:HRC|HRB|HB|HBW|HV|Shore)|(?:HRC|HB|HV)\s*\d", re.I),
-    ),
-    # A hardness scale named by its inventor asks for that scale: "what Brinell hardness" is not
-    # answered by "HRC 40-45".
-    (re.compile(r"\bbrinell\b", re.I), re.compile(r"\d\s*HBW?(?![A-Z])|(?<![A-Z])HBW?\s*\d", re.I)),
-    (
-        re.compile(r"\brockwell\b", re.I),
-        re.compile(r"\d\s*HR[A-C](?![A-Z])|(?<![A-Z])HR[A-C]\s*\d", re.I),
-    ),
-    (
-        re.compile(r"\bvickers\b", re.I),
-        re.compile(r"\d\s*HV\d*(?![A-Z])|(?<![A-Z])HV\d*\s*\d", re.I),
-    ),
-    (
-        re.compile(r"\b(?:speed|rpm|drehzahl|varvtal)\b", re.I),
-        re.compile(r"\d\s*(?:rpm|min-1|min⁻¹|1/min|m/s)", re.I),
-    ),
-    (
-        # A thickness or depth: a length with its unit, or a number said to be deep or thick
-        # ("CASE HARDEN .030 DEEP", "WALL THICKNESS 2.0"); "POWDER COAT" does not say how thick
-        # the coat is.
-        re.compile(r"\b(?:how thick|thickness|how deep|depth)\b", re.I),
-        re.compile(
-            r"\d\s*(?:mm|µm|μm|um|in|inch(?:es)?|\")(?!\w)|\d\s*(?:deep|thick|tief|djup)\b"
-            r"|\b(?:thick\w*|depth|deep|dicke|tiefe|tjocklek|djup)\s*[:=]?\s*\.?\d",
-            re.I,
-        ),
-    ),
-    _DURATION,
-    (
-        re.compile(r"\b(?:price|cost|costs|kosten|pris)\b", re.I),
-        re.compile(r"\d\s*(?:€|\$|£|EUR|USD|SEK|kr)|(?:€|\$|£)\s*\d", re.I),
-    ),
-)
-
-
-#: Geometric tolerances a question may ask for, with the words and the symbol a line stating one
-#: shows: "what flatness is the clamping face held to" is not answered by the face's hardness.
-_GEOMETRIC = (
-    ("flatness|ebenheit|planhet", "平面度|⏥"),
-    ("straightness|geradheit|rakhet", "直线度|⏤"),
-    ("parallelism|parallelität|parallellitet", "平行度|∥|//"),
-    ("perpendicularity|squareness|rechtwinkligkeit|vinkelräthet", "垂直度|⊥"),
-    ("roundness|circularity|rundheit|rundhet", "圆度|○"),
-    ("cylindricity|zylinderform|cylindricitet", "圆柱度|⌭"),
-    ("concentricity|coaxiality|koaxialität|koncentricitet", "同轴度|◎"),
-    ("runout|rundlauf|kast", "跳动|↗"),
-)
-_QUANTITIES += tuple(
-    (re.compile(rf"\b(?:{words})\b", re.I), re.compile(rf"{words}|{marks}", re.I))
-    for words, marks in _GEOMETRIC
-)
-# "How flat must the face be": a flatness, asked in plain words; "FLAT WITHIN .002" states one.
-_QUANTITIES += (
-    (
-        re.compile(r"\bhow flat\b", re.I),
-        re.compile(r"\bflat(?:ness)?\b|ebenheit|planhet|平面度|⏥", re.I),
-    ),
-)
-
-
 #: Fields that speak of a surface: a question naming one is not about the feature's size.
 _SURFACE_FIELDS = ("roughness", "surface_treatment")
 #: Fields of the sheet, never of a feature: "the scale of the plate with the hole table" names the
 #: drawing by its hole, and asks no dimension. (A sheet is not one: "the biggest diameter on the
 #: sheet" asks a dimension.)
 _SHEET_FIELDS = ("scale",)
-
-
-def _asks_quantity(question: str) -> bool:
-    """Whether the question asks for one of the quantities of :data:`_QUANTITIES`."""
-    return any(asks.search(question) for asks, _ in _QUANTITIES)
-
-
-def _states_quantity(question: str, quote: str) -> bool:
-    """Whether a line states every quantity the question asks for (by its units). The torque a part
-    can transmit is not the torque its screws are tightened to."""
-    if _TORQUE_CAPACITY.search(question) and _TIGHTENING.search(quote):
-        return False
-    asked = [units for asks, units in _QUANTITIES if asks.search(question)]
-    if not asked:
-        return True
-    # "Eht 0.6" states a depth in German: its English sense says "case hardening depth 0.6".
-    said = f"{quote}\n{translate(quote)}"
-    return all(units.search(said) for units in asked)
-
-
-#: A question about the torque a part carries (a coupling's rating), not a screw's tightening.
-_TORQUE_CAPACITY = re.compile(
-    r"\btorque\b.*\b(?:transmit\w*|transfer\w*|carr(?:y|ies)|withstand\w*|handle)\b"
-    r"|\b(?:rated|nominal|transmissible|slip)\s+torque\b|\btorque\s+(?:capacity|rating)\b",
-    re.I,
-)
-
-#: A line giving the torque to tighten something to.
-_TIGHTENING = re.compile(
-    r"\btorque\s+to\b|\btighten\w*|\banzieh\w*|\banzugsmoment\w*|\båtdrag\w*|拧紧",
-    re.I,
-)
 
 
 def _without_table(
