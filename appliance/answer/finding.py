@@ -210,6 +210,10 @@ def _find_without_table(question: str, sources: Sequence[Source]) -> Extract | N
     edge = dimensions.edge_note_extract(question, sources)
     if edge is not None:
         return edge
+    if _DEBURR_ASKED.search(question):
+        deburr = _deburr_note(question, sources)
+        if deburr is not None:
+            return deburr
     if _PROJECTION_ASKED.search(question):
         return _projection(question, sources)
     field, phrase = asked_field(question)
@@ -404,6 +408,31 @@ def _only_line_with_unit(question: str, sources: Sequence[Source]) -> Extract | 
     # saying the same is the one to quote, and the row only when no note states it.
     found = found or changes
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+#: Deburring asked in a shop's words ("the deburr requirement", "any burrs").
+_DEBURR_ASKED = re.compile(r"\b(?:de-?burr\w*|burrs?)\b", re.I)
+#: A note on burrs or sharp edges, as drawings write it in English, German, Swedish and Chinese.
+_DEBURR_NOTE = re.compile(
+    r"burr|sharp\s+edges?|break\s+(?:all\s+)?(?:sharp\s+)?edges|edges?\s+broken|entgrat"
+    r"|kanten\s+gebrochen|scharfe\s+kanten|grad(?:as|ad|ning)|kanter\s+brytes|毛刺|锐边|倒钝",
+    re.I,
+)
+
+
+def _deburr_note(question: str, sources: Sequence[Source]) -> Extract | None:
+    """The line of the drawing asked about that says how its burrs and sharp edges are treated
+    ("What's the deburr requirement?" of "BREAK ALL SHARP EDGES 0.5 X 45°"); None when none does."""
+    subject = subject_sources(question, "", sources)[:1]
+    files = {(s.source, s.page) for s in subject}
+    for src in sources:
+        if (src.source, src.page) not in files:
+            continue
+        for line in src.text.splitlines():
+            line = line.strip()
+            if line and len(line) <= 160 and _DEBURR_NOTE.search(line):
+                return Extract(src.number, line, "", 0.5)
+    return None
 
 
 #: A revision row as the index writes it (vision.tables.table_text): "Revision B: ...".

@@ -900,3 +900,18 @@ def test_a_role_with_a_box_of_its_own_is_answered_from_that_box_or_not_at_all() 
     assert find_extract("Who signed off QA on RA-9051-03?", [arm]) is None
     approved = find_extract("Who approved RA-9051-03?", [arm])
     assert approved is not None and approved.quote == "S. PATEL"
+
+
+def test_deburring_asked_in_a_shops_words_is_the_edge_note() -> None:
+    found = find_extract("What's the deburr requirement on A-1024?", [_BRACKET])
+    assert found is not None and "BREAK ALL SHARP EDGES" in found.quote
+    fork = drawing_source(
+        2,
+        "GABELKOPF GK-4520-10\n3. Kanten gebrochen 0.5x45°",
+        title="Gabelkopf",
+        drawing="GK-4520-10",
+    )
+    german = find_extract("Do I need to deburr GK-4520-10?", [fork])
+    assert german is not None and "Kanten gebrochen" in german.quote
+    plain = drawing_source(3, "PLATE P-1\n1. ANODIZE CLEAR", title="PLATE", drawing="P-1")
+    assert find_extract("What's the deburr requirement on P-1?", [plain]) is None
