@@ -589,12 +589,12 @@ def _drawing_looked_at(p: _Prepared) -> str:
     if wanted is None and p.in_hand:
         namespace, _, source = p.in_hand.partition("/")
         wanted = (namespace, source)
-    for src in p.sources:
-        if wanted is not None and (src.namespace, src.source) == wanted:
-            if src.drawing_number:
-                return f"drawing {src.drawing_number}"
-            return f"the drawing {src.title}" if src.title else ""
-    return ""
+    src = next((s for s in p.sources if (s.namespace, s.source) == wanted), None)
+    if src is None:
+        return ""
+    if src.drawing_number:
+        return f"drawing {src.drawing_number}"
+    return f"the drawing {src.title}" if src.title else ""
 
 
 def is_sure(found: extractive.Extract | None, min_score: float) -> bool:

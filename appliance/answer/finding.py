@@ -420,14 +420,16 @@ _DEBURR_NOTE = re.compile(
 )
 
 
+def _asked_drawing(question: str, sources: Sequence[Source]) -> list[Source]:
+    """The sources of the one drawing page the question is about ([] when none)."""
+    subject = subject_sources(question, "", sources)[:1]
+    return same_page(subject[0], sources) if subject else []
+
+
 def _deburr_note(question: str, sources: Sequence[Source]) -> Extract | None:
     """The line of the drawing asked about that says how its burrs and sharp edges are treated
     ("What's the deburr requirement?" of "BREAK ALL SHARP EDGES 0.5 X 45°"); None when none does."""
-    subject = subject_sources(question, "", sources)[:1]
-    files = {(s.source, s.page) for s in subject}
-    for src in sources:
-        if (src.source, src.page) not in files:
-            continue
+    for src in _asked_drawing(question, sources):
         for line in src.text.splitlines():
             line = line.strip()
             if line and len(line) <= 160 and _DEBURR_NOTE.search(line):
@@ -875,6 +877,7 @@ _COATING_THICKNESS = re.compile(
     rf"\b(?:how thick|thickness)\b.*\b{_COATING}|\b{_COATING}\b.*\b(?:how thick|thickness)\b",
     re.I,
 )
+_COATING_WORD = re.compile(_COATING, re.I)
 _THICKNESS_STATED = re.compile(r"\d\s*(?:µm|μm|um|mm|mils?)\b|\d\s*(?:µm|μm)", re.I)
 
 
@@ -885,12 +888,8 @@ def _person_of_role(
     "QA"); None when the drawing has no such box with a name in it. Another role's signature
     (the approver's, a revision's) does not answer."""
     labels = _ROLE_BOXES[role.lastgroup or ""]
-    subject = subject_sources(question, "", sources)[:1]
-    files = {(s.source, s.page) for s in subject}
     person = _LINE_FORMS["approved_by"]
-    for src in sources:
-        if (src.source, src.page) not in files:
-            continue
+    for src in _asked_drawing(question, sources):
         value = labelled_value(src.text, labels, lambda v: person.search(v) is not None)
         if value:
             field = "checked_by" if role.lastgroup == "quality" else "approved_by"
@@ -902,14 +901,11 @@ def _coating_thickness(question: str, sources: Sequence[Source]) -> Extract | No
     """The line of the drawing asked about that states a coating with its thickness ("Anodise
     clear, layer at least 15 µm", "镀层厚度8~12um"); None when no line does: the part's own
     thickness is not its coat's."""
-    subject = subject_sources(question, "", sources)[:1]
-    files = {(s.source, s.page) for s in subject}
-    drawing = [s for s in sources if (s.source, s.page) in files]
-    coating = re.compile(_COATING, re.I)
+    drawing = _asked_drawing(question, sources)
 
     def states_it(quote: str) -> bool:
         said = f"{quote} {translate(quote)}"
-        return bool(_THICKNESS_STATED.search(quote) and coating.search(said))
+        return bool(_THICKNESS_STATED.search(quote) and _COATING_WORD.search(said))
 
     return line_extract(question, drawing, states_it) if drawing else None
 

@@ -185,13 +185,7 @@ async def test_a_question_the_index_knows_nothing_of_is_declined_aloud(
     config: Config, queue: IndexQueue, embedder: Embedder
 ) -> None:
     # Retrieval finds nothing worth reading: the abstention is still spoken, never silence.
-    config = dataclasses.replace(config, answer=dataclasses.replace(config.answer, llm_model=""))
-    bracket = config.paths.data_dir / "inbox" / "bracket.png"
-    bracket.parent.mkdir(parents=True)
-    draw_sample(SAMPLES[0]).convert("RGB").save(bracket)
-    job = queue.submit("index", "global", path=bracket)
-    assert job.done is not None
-    await job.done
+    config = await _two_drawings(config, queue)
     reader = ReaderStore(config, SharedEmbedder(config))
     speaker = RecordingSpeaker()
     pipeline = _pipeline(config, queue, speaker)
